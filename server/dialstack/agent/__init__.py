@@ -1,0 +1,1 @@
+"""The host-side orchestrator: turn loop, understanding, policy executor, responses."""

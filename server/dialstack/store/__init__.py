@@ -1,0 +1,1 @@
+"""Persistence behind one protocol (``Store``); SQLite is the embedded default."""

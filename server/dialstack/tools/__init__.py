@@ -1,0 +1,1 @@
+"""The tool runtime: validation, timeouts, retries, idempotency receipts, the gate."""
