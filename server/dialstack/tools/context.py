@@ -1,0 +1,59 @@
+"""What a tool handler gets besides its arguments: the session, the store, a clock, paths.
+
+Handlers are ``module:function`` (sync or async). The runtime calls them with the
+validated arguments as keyword arguments and, when the function accepts a parameter
+named ``ctx`` (or ``**kwargs``), also ``ctx=ToolContext(...)``::
+
+    def search_flights(origin: str, destination: str, *, ctx: ToolContext) -> dict:
+        today = ctx.now().date()
+        ...
+
+A handler returns a JSON-compatible dict matching the tool's ``output_schema``. It may
+raise :class:`TransientToolError` for a failure worth one retry (idempotent tools only);
+any other exception becomes an ``isError`` result naming the tool and the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..store.protocol import Store
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class TransientToolError(Exception):
+    """A failure that may succeed on a second try (a dropped connection, a busy backend).
+
+    The runtime retries an idempotent tool once on this error (and on ``TimeoutError`` /
+    ``ConnectionError`` raised by the handler); a non-idempotent tool is never retried.
+    """
+
+
+class ToolInputError(Exception):
+    """The arguments are well-formed but unusable (an unknown airport, a past date).
+
+    The message is shown to the caller as is: say what was wrong and the expected form.
+    """
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """Injected into a handler as the keyword argument ``ctx``."""
+
+    session_id: str
+    tool: str
+    domain: str
+    store: Store | None = None
+    now: Callable[[], datetime] = utc_now  # tz-aware UTC; tests inject a fixed clock
+    data_dir: Path | None = None  # writable per-install data folder (e.g. the travel DB)
+    pack_root: Path | None = None  # the domain pack folder (flows/, manifests/, skills/)
+    user_id: str = "default"
+    meta: dict[str, Any] = field(default_factory=dict)  # the request's _meta, read-only by convention
