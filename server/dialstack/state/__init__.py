@@ -1,1 +1,43 @@
-"""The dialogue state: slots, flows, the flow stack. Pure: no I/O imports."""
+"""The dialogue state: slots, flows, the flow stack, diffs. Pure: no I/O imports."""
+
+from .slots import (
+    UNIVERSAL_SLOTS,
+    BaseSlot,
+    Candidate,
+    CategorySlot,
+    Check,
+    ChecklistSlot,
+    DictionarySlot,
+    ExactSlot,
+    FreeTextSlot,
+    GroupSlot,
+    LevelSlot,
+    RangeSlot,
+    RemovalSlot,
+    SlotContext,
+    SlotRegistry,
+    SlotTypeError,
+    SourceSlot,
+    TargetSlot,
+)
+
+__all__ = [
+    "UNIVERSAL_SLOTS",
+    "BaseSlot",
+    "Candidate",
+    "CategorySlot",
+    "Check",
+    "ChecklistSlot",
+    "DictionarySlot",
+    "ExactSlot",
+    "FreeTextSlot",
+    "GroupSlot",
+    "LevelSlot",
+    "RangeSlot",
+    "RemovalSlot",
+    "SlotContext",
+    "SlotRegistry",
+    "SlotTypeError",
+    "SourceSlot",
+    "TargetSlot",
+]

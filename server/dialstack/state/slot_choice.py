@@ -1,0 +1,195 @@
+"""Slots whose values come from a set of options: categories, groups and checklists."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .slot_base import BaseSlot, Candidate, Check, SlotContext, show
+from .text import find_phrases, join_options, split_list
+
+# -- options: shared by CategorySlot, ChecklistSlot and GroupSlot ------------------
+
+_YES = ("yes", "yeah", "yep", "yup", "sure", "ok", "okay", "please do", "go ahead", "of course",
+        "absolutely", "definitely", "correct", "confirm", "do it", "sounds good", "y")
+_NO = ("no", "nope", "nah", "don't", "do not", "dont", "not", "never", "n", "negative", "stop")
+
+
+def option_table(slot: BaseSlot, ctx: SlotContext) -> list[tuple[str, list[str]]] | None:
+    """(canonical value, names) for each option; None when the vocabulary isn't loaded."""
+    vocabulary = slot.params.get("vocabulary")
+    if vocabulary:
+        items = ctx.vocabularies.get(str(vocabulary))
+        if items is None:
+            return None
+        return [(str(item["value"]), _names(item)) for item in items if item.get("value") is not None]
+    table = []
+    for option in slot.params.get("options") or []:
+        if isinstance(option, Mapping):
+            table.append((str(option["value"]), _names(option)))
+        else:
+            table.append((str(option), [str(option)]))
+    if _is_yes_no(table):
+        table = [(v, [v, *(_YES if v.lower() == "yes" else _NO)]) for v, _ in table]
+    return table
+
+
+def _names(item: Mapping[str, Any]) -> list[str]:
+    names = [str(item["value"])]
+    synonyms = item.get("synonyms") or []
+    names += [str(s) for s in ([synonyms] if isinstance(synonyms, str) else synonyms) if s]
+    return names
+
+
+def _is_yes_no(table: list[tuple[str, list[str]]]) -> bool:
+    return sorted(v.lower() for v, _ in table) == ["no", "yes"]
+
+
+def match_option(raw: Any, table: list[tuple[str, list[str]]]) -> str | None:
+    """The canonical option named by ``raw`` (case-insensitive, any synonym); bools for yes/no."""
+    if isinstance(raw, bool) and _is_yes_no(table):
+        raw = "yes" if raw else "no"
+    wanted = str(raw).strip().casefold()
+    for value, names in table:
+        if any(wanted == name.casefold() for name in names):
+            return value
+    return None
+
+
+class _OptionsMixin(BaseSlot):
+    def _table(self, ctx: SlotContext) -> tuple[list[tuple[str, list[str]]] | None, Check | None]:
+        table = option_table(self, ctx)
+        if table is None:
+            vocabulary = self.params.get("vocabulary")
+            return None, Check.reject(f"I can't check the {self.label} right now (the {vocabulary} list isn't loaded).")
+        return table, None
+
+    def _unknown(self, raw: Any, table: list[tuple[str, list[str]]]) -> Check:
+        return Check.reject(
+            f"{show(raw)} isn't one of the {self.label} options: {join_options(v for v, _ in table)}."
+        )
+
+
+class CategorySlot(_OptionsMixin):
+    """One value from a set: ``options`` (strings or {value, synonyms}) or a ``vocabulary``."""
+
+    type_name = "CategorySlot"
+    criteria = "category"
+
+    def check(self, raw: Any, ctx: SlotContext) -> Check:
+        table, problem = self._table(ctx)
+        if problem or table is None:
+            return problem or Check.reject("")
+        value = match_option(raw, table)
+        return Check.accept(value) if value is not None else self._unknown(raw, table)
+
+    def extract(self, text: str, ctx: SlotContext) -> list[Candidate]:
+        table = option_table(self, ctx)
+        if not table:
+            return []
+        found = find_phrases(text, [(name, value) for value, names in table for name in names])
+        if _is_yes_no(table):
+            return _yes_no_candidate(found)
+        best: dict[str, Candidate] = {}
+        for f in found:
+            exact = f.text.casefold() == str(f.value).casefold()
+            cand = Candidate(f.value, str(f.value), f.start, f.end, 0.9 if exact else 0.8)
+            best.setdefault(str(f.value), cand)
+        return sorted(best.values(), key=lambda c: (-c.score, c.start))
+
+
+def _yes_no_candidate(found: list[Any]) -> list[Candidate]:
+    """A negation anywhere wins: confirming by mistake is worse than asking again."""
+    negatives = [f for f in found if str(f.value).lower() == "no"]
+    pick = negatives[0] if negatives else (found[0] if found else None)
+    if pick is None:
+        return []
+    return [Candidate(pick.value, str(pick.value), pick.start, pick.end, 0.9)]
+
+
+class GroupSlot(_OptionsMixin):
+    """A list of values (optionally limited to ``options``/``vocabulary``; ``max_size``)."""
+
+    type_name = "GroupSlot"
+    criteria = "multiple"
+
+    @property
+    def min_size(self) -> int:
+        return int(self.params.get("min_size", 1))
+
+    @property
+    def filled(self) -> bool:
+        return isinstance(self.value, list) and len(self.value) >= self.min_size
+
+    def _restricted(self) -> bool:
+        return bool(self.params.get("options") or self.params.get("vocabulary"))
+
+    def _items(self, raw: Any) -> list[Any] | None:
+        if isinstance(raw, str):
+            return split_list(raw)
+        if isinstance(raw, (list, tuple)):
+            return [item.strip() if isinstance(item, str) else item for item in raw]
+        return None
+
+    def check(self, raw: Any, ctx: SlotContext) -> Check:
+        items = self._items(raw)
+        if items is None:
+            return Check.reject(f"I need a list for the {self.label}.")
+        items = [i for i in items if i not in (None, "")]
+        if self._restricted():
+            table, problem = self._table(ctx)
+            if problem or table is None:
+                return problem or Check.reject("")
+            matched = [match_option(item, table) for item in items]
+            unknown = [item for item, value in zip(items, matched) if value is None]
+            if unknown:
+                return self._unknown(unknown[0], table)
+            items = matched
+        values = list(dict.fromkeys(items))  # drop repeats, keep order
+        return self._check_size(values)
+
+    def _check_size(self, values: list[Any]) -> Check:
+        if len(values) < self.min_size:
+            need = "at least one" if self.min_size == 1 else f"at least {self.min_size}"
+            return Check.reject(f"I need {need} {self.label} value{'s' if self.min_size > 1 else ''}.")
+        max_size = self.params.get("max_size")
+        if max_size is not None and len(values) > int(max_size):
+            return Check.reject(f"That's {len(values)} {self.label} values; at most {max_size} are allowed.")
+        return Check.accept(values, self.format(values))
+
+    def extract(self, text: str, ctx: SlotContext) -> list[Candidate]:
+        table = option_table(self, ctx) if self._restricted() else None
+        if not table:
+            return []
+        found = find_phrases(text, [(name, value) for value, names in table for name in names])
+        values = list(dict.fromkeys(f.value for f in found))
+        if not values:
+            return []
+        return [Candidate(values, self.format(values), found[0].start, found[-1].end, 0.85)]
+
+
+class SourceSlot(GroupSlot):
+    """A group of entities to read from; filled when it holds at least ``min_size`` values."""
+
+    type_name = "SourceSlot"
+
+
+class TargetSlot(SourceSlot):
+    """A group of destination entities."""
+
+    type_name = "TargetSlot"
+
+
+class RemovalSlot(SourceSlot):
+    """A group of entities to remove."""
+
+    type_name = "RemovalSlot"
+
+
+class ChecklistSlot(GroupSlot):
+    """Several choices from a fixed list of ``options`` (or a ``vocabulary``)."""
+
+    type_name = "ChecklistSlot"
+
+    def _restricted(self) -> bool:
+        return True
