@@ -1,0 +1,341 @@
+"""Run one tool call safely: validate, time out, retry once if allowed, record receipts and audit.
+
+Nothing here knows MCP. The server (and tests) call :meth:`ToolRuntime.check_arguments`,
+:meth:`ToolRuntime.replay` and :meth:`ToolRuntime.run`; the gate decision sits between
+the first two and the last, in the server.
+
+- Arguments are validated with JSON Schema 2020-12, strictly: no coercion, and an
+  object schema that does not say otherwise rejects unknown properties.
+- Arguments larger than ``max_input_bytes`` (as compact JSON) are refused.
+- ``timeout_ms`` is enforced; sync handlers run in a thread pool, so a hung handler
+  costs a thread, never the event loop. A timed-out call is not retried.
+- Idempotent tools are retried once on :class:`TransientToolError`, ``TimeoutError`` or
+  ``ConnectionError`` raised by the handler. Non-idempotent tools never are.
+- A call carrying an idempotency key returns the recorded result of the first
+  successful call with that key (same session, tool and arguments) without running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import json
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from ..domain.loader import resolve
+from ..domain.models import DomainPack, ToolSpec
+from ..store.protocol import Receipt, Store
+from . import gate
+from .components import COMPONENT_SPECS
+from .context import ToolContext, ToolInputError, TransientToolError, utc_now
+
+log = logging.getLogger("dialstack.tools")
+
+DEFAULT_MAX_INPUT_BYTES = 64 * 1024
+TRANSIENT_ERRORS = (TransientToolError, TimeoutError, ConnectionError)
+
+ErrorKind = Literal[
+    "invalid_arguments", "too_large", "timeout", "handler_error", "invalid_output", "idempotency_conflict", "denied",
+    "approval_declined", "approval_unsupported",
+]
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """What one call produced; ``message`` is the error text when ``ok`` is false."""
+
+    tool: str
+    ok: bool
+    data: dict[str, Any] | None = None
+    message: str = ""
+    error: ErrorKind | None = None
+    attempts: int = 0
+    replayed: bool = False
+
+    @classmethod
+    def failed(cls, tool: str, error: ErrorKind, message: str, attempts: int = 0) -> CallOutcome:
+        return cls(tool=tool, ok=False, message=message, error=error, attempts=attempts)
+
+
+def strict_schema(schema: Any) -> Any:
+    """A copy of ``schema`` where object schemas with ``properties`` forbid unknown ones.
+
+    Left alone: nodes that already say ``additionalProperties`` /
+    ``unevaluatedProperties`` / ``patternProperties``, and nodes combining subschemas
+    (``allOf``/``anyOf``/``oneOf``), where a local ``additionalProperties: false`` would
+    reject properties declared in a sibling branch.
+    """
+    if isinstance(schema, list):
+        return [strict_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: (strict_schema(v) if k != "const" and k != "enum" and k != "default" else v) for k, v in schema.items()}
+    if isinstance(schema.get("properties"), dict):
+        open_keys = {"additionalProperties", "unevaluatedProperties", "patternProperties", "allOf", "anyOf", "oneOf"}
+        if not open_keys & schema.keys():
+            out["additionalProperties"] = False
+    return out
+
+
+def _expected(error: ValidationError) -> str:
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if error.validator == "additionalProperties":
+        allowed = sorted((schema.get("properties") or {}).keys())
+        return f"only {', '.join(allowed)}" if allowed else "no properties"
+    if error.validator == "required":
+        return "this argument to be present"
+    parts = []
+    if "enum" in schema:
+        parts.append("one of " + ", ".join(json.dumps(v) for v in schema["enum"]))
+    if "const" in schema:
+        parts.append(f"exactly {json.dumps(schema['const'])}")
+    if "type" in schema:
+        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        parts.append(" or ".join(f"a{'n' if t[0] in 'aeiou' else ''} {t}" for t in types))
+    if "format" in schema:
+        parts.append(f"in {schema['format']} format")
+    if "pattern" in schema:
+        parts.append(f"matching {schema['pattern']}")
+    for key, word in (("minimum", ">="), ("maximum", "<="), ("minLength", "length >="), ("maxLength", "length <="), ("maxItems", "items <=")):
+        if key in schema:
+            parts.append(f"{word} {schema[key]}")
+    if schema.get("description"):
+        parts.append(f"({schema['description']})")
+    return " ".join(parts) or f"a value satisfying {error.validator}"
+
+
+def describe_error(error: ValidationError) -> str:
+    """One line naming the bad field, what was wrong and the expected form."""
+    path = ".".join(str(p) for p in error.absolute_path)
+    if error.validator == "additionalProperties":
+        allowed = set((error.schema.get("properties") or {}) if isinstance(error.schema, dict) else ())
+        extra = sorted(set(error.instance) - allowed) if isinstance(error.instance, dict) else []
+        where = f" in {path!r}" if path else ""
+        names = ", ".join(repr(e) for e in extra)
+        return f"unknown argument {names}{where} (expected {_expected(error)})"
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        field = f"{path}.{missing}" if path else missing
+        return f"missing argument {field!r} (expected {_expected(error)})"
+    shown = json.dumps(error.instance, default=str)
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return f"argument {path or '(root)'!r} is {shown} (expected {_expected(error)})"
+
+
+class ToolRuntime:
+    """Validates and runs a domain's tools (its manifest plus the component tools)."""
+
+    def __init__(
+        self,
+        domain: DomainPack,
+        store: Store,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        data_dir: Path | None = None,
+        max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES,
+        max_threads: int = 32,
+        extra_tools: Sequence[ToolSpec] = COMPONENT_SPECS,
+    ) -> None:
+        self.domain = domain
+        self.store = store
+        self.clock = clock
+        self.data_dir = data_dir
+        self.max_input_bytes = max_input_bytes
+        self.tools: dict[str, ToolSpec] = {**domain.tools, **{t.tool_id: t for t in extra_tools}}
+        self._validators: dict[str, tuple[Draft202012Validator, Draft202012Validator]] = {}
+        self._handlers: dict[str, tuple[Callable[..., Any], bool]] = {}
+        self._executor = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="dialstack-tool")
+        self._sessions: set[str] = set()
+        self._key_locks: dict[str, asyncio.Lock] = {}
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    # -- lookups -----------------------------------------------------------
+    def timeout_s(self, spec: ToolSpec) -> float:
+        ms = spec.timeout_ms or self.domain.manifest.defaults.get("timeout_ms", 5000)
+        return ms / 1000.0
+
+    def _validator(self, spec: ToolSpec) -> tuple[Draft202012Validator, Draft202012Validator]:
+        pair = self._validators.get(spec.tool_id)
+        if pair is None:
+            pair = (Draft202012Validator(strict_schema(spec.input_schema)), Draft202012Validator(spec.output_schema))
+            self._validators[spec.tool_id] = pair
+        return pair
+
+    def _handler(self, spec: ToolSpec) -> tuple[Callable[..., Any], bool]:
+        entry = self._handlers.get(spec.tool_id)
+        if entry is None:
+            fn = resolve(spec.handler)
+            params = inspect.signature(fn).parameters.values()
+            wants_ctx = any(p.name == "ctx" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+            entry = (fn, wants_ctx)
+            self._handlers[spec.tool_id] = entry
+        return entry
+
+    def ensure_session(self, session_id: str) -> None:
+        if session_id not in self._sessions:
+            self.store.ensure_session(session_id, self.domain.name)
+            self._sessions.add(session_id)
+
+    def context_kinds(self, session_id: str) -> frozenset[str]:
+        self.ensure_session(session_id)
+        return gate.session_kinds(self.store.context_kinds(session_id))
+
+    # -- checks before running ----------------------------------------------
+    def check_arguments(self, spec: ToolSpec, args: Any) -> CallOutcome | None:
+        """A failed outcome if ``args`` may not be passed to ``spec``, else None."""
+        if not isinstance(args, dict):
+            return CallOutcome.failed(spec.tool_id, "invalid_arguments", f"{spec.tool_id}: arguments must be a JSON object")
+        size = len(json.dumps(args, separators=(",", ":"), ensure_ascii=False, default=str).encode("utf-8"))
+        if size > self.max_input_bytes:
+            return CallOutcome.failed(
+                spec.tool_id, "too_large",
+                f"{spec.tool_id}: arguments are {size} bytes; the limit is {self.max_input_bytes} bytes. "
+                "Send less data (summaries or ids instead of whole documents).",
+            )
+        errors = sorted(self._validator(spec)[0].iter_errors(args), key=lambda e: list(e.absolute_path))
+        if errors:
+            lines = "; ".join(describe_error(e) for e in errors[:5])
+            return CallOutcome.failed(spec.tool_id, "invalid_arguments", f"{spec.tool_id}: invalid arguments: {lines}. Nothing was run.")
+        return None
+
+    def _receipt_key(self, session_id: str, key: str) -> str:
+        return f"{session_id}\x1f{key}"
+
+    def replay(self, spec: ToolSpec, args: dict[str, Any], *, session_id: str, idempotency_key: str | None) -> CallOutcome | None:
+        """The recorded outcome of an earlier call with this idempotency key, if any."""
+        if not idempotency_key:
+            return None
+        receipt = self.store.receipt(self._receipt_key(session_id, idempotency_key))
+        if receipt is None:
+            return None
+        digest = gate.args_digest(args)
+        if receipt.tool != spec.tool_id or receipt.result.get("args_digest") != digest:
+            return CallOutcome.failed(
+                spec.tool_id, "idempotency_conflict",
+                f"idempotency key {idempotency_key!r} was already used for a different call "
+                f"({receipt.tool} with other arguments); use a new key for a new call",
+            )
+        return CallOutcome(tool=spec.tool_id, ok=True, data=receipt.result.get("data"), replayed=True)
+
+    # -- running ------------------------------------------------------------
+    async def run(
+        self,
+        spec: ToolSpec,
+        args: dict[str, Any],
+        *,
+        session_id: str,
+        idempotency_key: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> CallOutcome:
+        """Run an already validated and gated call; audit it; record receipt and context kinds."""
+        self.ensure_session(session_id)
+        started = time.perf_counter()
+        if idempotency_key:
+            lock = self._key_locks.setdefault(self._receipt_key(session_id, idempotency_key), asyncio.Lock())
+            async with lock:
+                outcome = self.replay(spec, args, session_id=session_id, idempotency_key=idempotency_key)
+                if outcome is None:
+                    outcome = await self._attempts(spec, args, session_id, meta or {})
+                    if outcome.ok:
+                        self.store.save_receipt(Receipt(
+                            key=self._receipt_key(session_id, idempotency_key), tool=spec.tool_id,
+                            result={"data": outcome.data, "args_digest": gate.args_digest(args)},
+                            is_error=False, created_at=time.time(),
+                        ))
+        else:
+            outcome = await self._attempts(spec, args, session_id, meta or {})
+        if outcome.ok:
+            added = gate.kinds_added(spec)
+            if added:
+                self.store.add_context_kinds(session_id, added)
+        self.audit_call(session_id, spec, args, outcome, idempotency_key, time.perf_counter() - started)
+        return outcome
+
+    async def _attempts(self, spec: ToolSpec, args: dict[str, Any], session_id: str, meta: Mapping[str, Any]) -> CallOutcome:
+        max_attempts = 2 if spec.idempotent else 1
+        attempt = 0
+        while True:
+            attempt += 1
+            outcome = await self._attempt(spec, args, session_id, meta, attempt)
+            if outcome is not None:
+                return outcome
+            if attempt >= max_attempts:
+                return CallOutcome.failed(
+                    spec.tool_id, "handler_error",
+                    f"{spec.tool_id} failed with a transient error"
+                    + (" twice" if attempt > 1 else " and is not idempotent, so it was not retried"),
+                    attempt,
+                )
+            log.info("retrying idempotent tool %s after a transient error", spec.tool_id)
+
+    async def _attempt(self, spec: ToolSpec, args: dict[str, Any], session_id: str, meta: Mapping[str, Any], attempt: int) -> CallOutcome | None:
+        """One try; None means a transient failure worth a retry."""
+        fn, wants_ctx = self._handler(spec)
+        kwargs = dict(args)
+        if wants_ctx:
+            kwargs["ctx"] = ToolContext(
+                session_id=session_id, tool=spec.tool_id, domain=self.domain.name, store=self.store,
+                now=self.clock, data_dir=self.data_dir, pack_root=self.domain.root, meta=dict(meta),
+            )
+        if inspect.iscoroutinefunction(fn):
+            task: asyncio.Future[Any] = asyncio.ensure_future(fn(**kwargs))
+        else:
+            task = asyncio.get_running_loop().run_in_executor(self._executor, functools.partial(fn, **kwargs))
+        done, _ = await asyncio.wait({task}, timeout=self.timeout_s(spec))
+        if not done:
+            task.cancel()
+            ms = int(self.timeout_s(spec) * 1000)
+            return CallOutcome.failed(spec.tool_id, "timeout", f"{spec.tool_id} did not finish within its timeout of {ms} ms and was cancelled", attempt)
+        try:
+            result = task.result()
+        except TRANSIENT_ERRORS as exc:
+            log.info("tool %s: transient error: %r", spec.tool_id, exc)
+            return None
+        except ToolInputError as exc:
+            return CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id}: {exc}", attempt)
+        except Exception as exc:  # a handler bug must become an isError result, not a crashed server
+            log.exception("tool %s raised", spec.tool_id)
+            return CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id} failed: {type(exc).__name__}: {exc}", attempt)
+        if hasattr(result, "model_dump"):
+            result = result.model_dump(mode="json")
+        if not isinstance(result, dict):
+            return CallOutcome.failed(spec.tool_id, "invalid_output", f"{spec.tool_id} returned {type(result).__name__}, not a JSON object", attempt)
+        errors = list(self._validator(spec)[1].iter_errors(result))
+        if errors:
+            lines = "; ".join(describe_error(e) for e in errors[:3]).replace("argument", "field")
+            return CallOutcome.failed(spec.tool_id, "invalid_output", f"{spec.tool_id} returned output that does not match its output_schema: {lines}", attempt)
+        return CallOutcome(tool=spec.tool_id, ok=True, data=result, attempts=attempt)
+
+    # -- audit --------------------------------------------------------------
+    def audit_call(self, session_id: str, spec: ToolSpec, args: dict[str, Any], outcome: CallOutcome, key: str | None, seconds: float) -> None:
+        self.store.audit(session_id, {
+            "kind": "tool_call", "tool": spec.tool_id, "args_digest": gate.args_digest(args), "session": session_id,
+            "ok": outcome.ok, "error": outcome.error, "message": outcome.message, "attempts": outcome.attempts,
+            "replayed": outcome.replayed, "idempotency_key": key, "duration_ms": round(seconds * 1000, 3),
+            "at": self.clock().isoformat(),
+        })
+
+    def audit_gate(
+        self, session_id: str, spec: ToolSpec, args: dict[str, Any], decision: gate.GateDecision,
+        *, approval: str | None = None, approved_by: str | None = None,
+    ) -> None:
+        self.ensure_session(session_id)
+        self.store.audit(session_id, {
+            "kind": "gate", "tool": spec.tool_id, "args_digest": gate.args_digest(args), "session": session_id,
+            "decision": decision.action, "rule": decision.rule, "reason": decision.reason,
+            "approval": approval, "approved_by": approved_by, "at": self.clock().isoformat(),
+        })
