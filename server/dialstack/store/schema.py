@@ -1,0 +1,214 @@
+"""The SQLite schema, its version check and its migrations.
+
+The ``meta`` table holds ``schema_version``. Opening a database:
+
+- empty file → the current schema is created;
+- an older version this dialstack knows → migrated in one transaction, then used;
+- a newer or unknown version, or tables without a version → ``SchemaVersionError``,
+  and nothing is read or written.
+
+Version history:
+
+- 0: the pre-release layout: ``turns`` held the full state of every turn (no diffs,
+  no snapshots, no head). Migrated by turning full states into diffs + snapshots.
+- 1: diffs, snapshots, head state, branches, frames, audit, receipts, context kinds.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+
+from dialstack.store.jsondiff import canonical, make_patch
+from dialstack.store.protocol import SchemaVersionError
+
+SCHEMA_VERSION = 1
+
+SCHEMA_V1 = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE sessions (
+    session_id TEXT PRIMARY KEY,
+    domain TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    next_branch INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE heads (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(session_id) ON DELETE CASCADE,
+    turn INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    state TEXT NOT NULL
+);
+CREATE TABLE frames (
+    table_id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    attrs TEXT NOT NULL,
+    total INTEGER NOT NULL,
+    pinned INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL
+);
+CREATE TABLE frame_rows (
+    table_id TEXT NOT NULL REFERENCES frames(table_id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    row TEXT NOT NULL,
+    PRIMARY KEY (table_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE turns (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    turn INTEGER NOT NULL,
+    branch INTEGER NOT NULL DEFAULT 0,
+    user_text TEXT NOT NULL,
+    reply TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    meta TEXT NOT NULL,
+    frame_id TEXT REFERENCES frames(table_id),
+    UNIQUE (session_id, branch, turn)
+);
+CREATE TABLE diffs (
+    turn_id INTEGER PRIMARY KEY REFERENCES turns(id) ON DELETE CASCADE,
+    patch TEXT NOT NULL
+);
+CREATE TABLE snapshots (
+    turn_id INTEGER PRIMARY KEY REFERENCES turns(id) ON DELETE CASCADE,
+    state TEXT NOT NULL
+);
+CREATE TABLE scratchpad (
+    entry_id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    text TEXT NOT NULL,
+    source TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE INDEX scratchpad_session ON scratchpad(session_id, entry_id);
+CREATE TABLE preferences (user_id TEXT PRIMARY KEY, prefs TEXT NOT NULL);
+CREATE TABLE tool_audit (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    turn_id INTEGER REFERENCES turns(id) ON DELETE SET NULL,
+    entry TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE INDEX tool_audit_session ON tool_audit(session_id, id);
+CREATE INDEX tool_audit_turn ON tool_audit(turn_id);
+CREATE TABLE receipts (
+    key TEXT PRIMARY KEY,
+    tool TEXT NOT NULL,
+    result TEXT NOT NULL,
+    is_error INTEGER NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE TABLE context_kinds (
+    session_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    PRIMARY KEY (session_id, kind)
+) WITHOUT ROWID;
+"""
+
+_FIX = (
+    "Use the dialstack release that wrote it, or point --db (or DIALSTACK_DB) at another file."
+)
+
+
+def prepare(conn: sqlite3.Connection, path: str, snapshot_every: int) -> None:
+    """Create, migrate or refuse the database behind ``conn`` (inside one transaction)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = _read_version(conn, path)
+        if version is None:
+            _create(conn)
+        elif version < SCHEMA_VERSION:
+            MIGRATIONS[version](conn, snapshot_every)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _read_version(conn: sqlite3.Connection, path: str) -> int | None:
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if not tables:
+        return None
+    if "meta" not in tables:
+        raise SchemaVersionError(
+            f"{path} is a SQLite database but not a dialstack one (no meta table; it has "
+            f"{', '.join(sorted(tables))}). {_FIX}"
+        )
+    row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    raw = row[0] if row else None
+    if raw is None or not str(raw).isdigit():
+        raise SchemaVersionError(
+            f"{path} has no readable dialstack schema version (found {raw!r}); this dialstack "
+            f"reads schema versions 0 to {SCHEMA_VERSION}. {_FIX}"
+        )
+    version = int(raw)
+    if version > SCHEMA_VERSION:
+        raise SchemaVersionError(
+            f"{path} was written with dialstack schema version {version}, newer than the "
+            f"{SCHEMA_VERSION} this dialstack supports. Upgrade dialstack "
+            f"(pip install -U dialstack), or point --db (or DIALSTACK_DB) at another file."
+        )
+    return version
+
+
+def _create(conn: sqlite3.Connection) -> None:
+    for statement in SCHEMA_V1.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    conn.execute(
+        "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+    )
+
+
+def _migrate_v0(conn: sqlite3.Connection, snapshot_every: int) -> None:
+    """v0 kept ``sessions(session_id, domain, user_id, created_at)`` and
+    ``turns(session_id, turn, user_text, reply, state, created_at)`` with full states.
+    Each full state becomes a diff against the previous one, with snapshots at turn 1
+    and every ``snapshot_every`` turns, and the last one becomes the head."""
+    conn.execute("ALTER TABLE sessions RENAME TO sessions_v0")
+    conn.execute("ALTER TABLE turns RENAME TO turns_v0")
+    _create(conn)
+    conn.execute(
+        "INSERT INTO sessions(session_id, domain, user_id, created_at) "
+        "SELECT session_id, domain, user_id, created_at FROM sessions_v0"
+    )
+    session_ids = [row[0] for row in conn.execute("SELECT session_id FROM sessions_v0")]
+    for session_id in session_ids:
+        _migrate_v0_turns(conn, session_id, snapshot_every)
+    conn.execute("DROP TABLE turns_v0")
+    conn.execute("DROP TABLE sessions_v0")
+
+
+def _migrate_v0_turns(conn: sqlite3.Connection, session_id: str, snapshot_every: int) -> None:
+    previous: object = {}
+    last_text = ""
+    last_turn = 0
+    rows = conn.execute(
+        "SELECT turn, user_text, reply, state, created_at FROM turns_v0 "
+        "WHERE session_id=? ORDER BY turn",
+        (session_id,),
+    ).fetchall()
+    for turn, user_text, reply, state_text, created_at in rows:
+        state = json.loads(state_text)
+        cursor = conn.execute(
+            "INSERT INTO turns(session_id, turn, user_text, reply, created_at, meta) "
+            "VALUES (?, ?, ?, ?, ?, '{}')",
+            (session_id, turn, user_text, reply, created_at),
+        )
+        last_text = canonical(state)
+        patch = make_patch(previous, state)
+        conn.execute("INSERT INTO diffs VALUES (?, ?)", (cursor.lastrowid, _compact(patch)))
+        if turn == rows[0][0] or turn % snapshot_every == 0:
+            conn.execute("INSERT INTO snapshots VALUES (?, ?)", (cursor.lastrowid, last_text))
+        previous, last_turn = state, turn
+    if rows:
+        conn.execute("INSERT INTO heads VALUES (?, ?, 1, ?)", (session_id, last_turn, last_text))
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection, int], None]] = {0: _migrate_v0}

@@ -1,0 +1,298 @@
+"""``SQLiteStore``: the embedded default ``Store`` (standard ``sqlite3``, WAL).
+
+One connection per store, guarded by a lock: the MCP server's worker threads and the
+orchestrator's thread share it safely, and every call is short (a turn commits in well
+under a millisecond). Other processes (the CLI, a second server) coordinate through
+SQLite's own locking; writers wait up to ``busy_timeout`` seconds.
+
+A turn is one ``BEGIN IMMEDIATE`` transaction: turn, diff, snapshot, frame, audit rows
+and the new head commit together or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+from dialstack.store import history, records, schema
+from dialstack.store.jsondiff import advance, canonical
+from dialstack.store.protocol import (
+    JSON,
+    Receipt,
+    ScratchpadEntry,
+    StoreError,
+    TurnRecord,
+    TurnRow,
+)
+
+Clock = Callable[[], float]
+_CACHED_HEADS = 64
+
+
+class SQLiteStore:
+    """Everything dialstack persists, in one SQLite file (or ``":memory:"``)."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        snapshot_every: int = 50,
+        clock: Clock = time.time,
+        busy_timeout: float = 10.0,
+    ) -> None:
+        if snapshot_every < 1:
+            raise StoreError(f"snapshot_every must be at least 1, not {snapshot_every}")
+        self.path = str(path)
+        self.snapshot_every = snapshot_every
+        self._clock = clock
+        self._lock = threading.RLock()
+        # session -> (head version, the head state as a private object): saves a parse per turn
+        self._heads: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._conn = _connect(self.path, busy_timeout)
+        try:
+            schema.prepare(self._conn, self.path, snapshot_every)
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise _bad_database(self.path, exc) from exc
+        except StoreError:
+            self._conn.close()
+            raise
+
+    # -- plumbing ------------------------------------------------------------------
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction; rolled back on any error."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: several statements see one consistent database."""
+        with self._lock:
+            self._conn.execute("BEGIN")
+            try:
+                yield self._conn
+            finally:
+                self._conn.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+            self._heads.clear()
+
+    def __enter__(self) -> SQLiteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- sessions ------------------------------------------------------------------
+
+    def ensure_session(self, session_id: str, domain: str, user_id: str = "default") -> None:
+        with self._tx() as conn:
+            row = conn.execute("SELECT domain FROM sessions WHERE session_id=?", (session_id,)).fetchone()
+            if row is None:
+                conn.execute(
+                    "INSERT INTO sessions(session_id, domain, user_id, created_at) VALUES (?, ?, ?, ?)",
+                    (session_id, domain, user_id, self._clock()),
+                )
+            elif row[0] != domain:
+                raise StoreError(
+                    f"session {session_id!r} belongs to domain {row[0]!r}, not {domain!r}; "
+                    f"use another session id for the {domain!r} domain"
+                )
+
+    def session_info(self, session_id: str) -> JSON | None:
+        with self._read() as conn:
+            rows = _session_rows(conn, session_id)
+        return rows[0] if rows else None
+
+    def list_sessions(self) -> list[JSON]:
+        with self._read() as conn:
+            return _session_rows(conn, None)
+
+    # -- turns, diffs, snapshots -----------------------------------------------------
+
+    def load_state(self, session_id: str) -> JSON | None:
+        with self._read() as conn:
+            text = history.head_state(conn, session_id)
+        return None if text is None else json.loads(text)
+
+    def commit_turn(self, session_id: str, record: TurnRecord) -> int:
+        state_text = _state_text(record.state)
+        with self._tx() as conn:
+            current = history.head(conn, session_id)
+            turn, version = (current[0] + 1, current[1] + 1) if current else (1, 1)
+            owned = self._take_head(conn, session_id, current)
+            patch, new_head = advance(owned, record.state, state_text)
+            snapshot = record.snapshot or turn == 1 or turn % self.snapshot_every == 0
+            history.insert_turn(
+                conn, session_id, turn, record, patch, state_text,
+                snapshot=snapshot, version=version, now=self._clock(),
+            )
+        self._keep_head(session_id, version, new_head)
+        return turn
+
+    def turns(self, session_id: str, last: int | None = None, *, branch: int = history.LIVE) -> list[TurnRow]:
+        """Turns oldest first; ``branch`` > 0 reads an abandoned branch (see ``branches``)."""
+        with self._read() as conn:
+            return history.turn_rows(conn, session_id, last, branch)
+
+    def states(self, session_id: str, last: int | None = None, *, branch: int = history.LIVE) -> list[tuple[TurnRow, JSON]]:
+        """Each turn with the state after it (one rebuild, then diffs carried forward)."""
+        with self._read() as conn:
+            return list(history.states(conn, session_id, last, branch))
+
+    def branches(self, session_id: str) -> list[JSON]:
+        with self._read() as conn:
+            return history.branches(conn, session_id)
+
+    def state_at(self, session_id: str, turn: int, *, branch: int = history.LIVE) -> JSON:
+        with self._read() as conn:
+            return history.state_at(conn, session_id, turn, branch)
+
+    def rollback(self, session_id: str, to_turn: int, mode: Literal["branch", "discard"] = "branch") -> JSON:
+        with self._tx() as conn:
+            self._heads.pop(session_id, None)
+            state, _ = history.rollback(conn, session_id, to_turn, mode)
+        return state
+
+    def prune(self, session_id: str, max_history_messages: int) -> int:
+        with self._tx() as conn:
+            return history.prune(conn, session_id, max_history_messages)
+
+    def _take_head(self, conn: sqlite3.Connection, session_id: str, current: tuple[int, int] | None) -> Any:
+        """The head state as an object this call owns (it is patched in place)."""
+        cached = self._heads.pop(session_id, None)
+        if current is None:
+            return {}
+        if cached is not None and cached[0] == current[1]:
+            return cached[1]
+        text = history.head_state(conn, session_id)
+        return json.loads(text) if text is not None else {}
+
+    def _keep_head(self, session_id: str, version: int, state: Any) -> None:
+        with self._lock:
+            self._heads[session_id] = (version, state)
+            while len(self._heads) > _CACHED_HEADS:
+                self._heads.popitem(last=False)
+
+    # -- scratchpad and preferences -----------------------------------------------------
+
+    def scratchpad(self, session_id: str, last: int | None = None) -> list[ScratchpadEntry]:
+        with self._read() as conn:
+            return records.scratchpad(conn, session_id, last)
+
+    def write_scratchpad(self, session_id: str, key: str, text: str, source: str) -> ScratchpadEntry:
+        with self._tx() as conn:
+            return records.write_scratchpad(conn, session_id, key, text, source, self._clock())
+
+    def preferences(self, user_id: str) -> JSON:
+        with self._read() as conn:
+            return records.preferences(conn, user_id)
+
+    def set_preferences(self, user_id: str, values: JSON) -> JSON:
+        _state_text(values)
+        with self._tx() as conn:
+            return records.set_preferences(conn, user_id, values)
+
+    # -- frames ------------------------------------------------------------------------
+
+    def save_frame(self, session_id: str, frame: JSON) -> str:
+        _state_text(frame)
+        with self._tx() as conn:
+            return records.store_frame(conn, session_id, frame, self._clock(), pinned=True)
+
+    def frame_page(self, table_id: str, offset: int, limit: int) -> JSON:
+        with self._read() as conn:
+            return records.frame_page(conn, table_id, offset, limit)
+
+    # -- tools: audit, receipts, gate context ------------------------------------------
+
+    def audit(self, session_id: str, entry: JSON) -> None:
+        _state_text(entry)
+        with self._tx() as conn:
+            records.add_audit(conn, session_id, entry, self._clock())
+
+    def audit_log(self, session_id: str) -> list[JSON]:
+        with self._read() as conn:
+            return records.audit_log(conn, session_id)
+
+    def receipt(self, key: str) -> Receipt | None:
+        with self._read() as conn:
+            return records.receipt(conn, key)
+
+    def save_receipt(self, receipt: Receipt) -> None:
+        _state_text(receipt.result)
+        with self._tx() as conn:
+            records.save_receipt(conn, receipt)
+
+    def context_kinds(self, session_id: str) -> frozenset[str]:
+        with self._read() as conn:
+            return records.context_kinds(conn, session_id)
+
+    def add_context_kinds(self, session_id: str, kinds: frozenset[str]) -> None:
+        with self._tx() as conn:
+            records.add_context_kinds(conn, session_id, kinds)
+
+
+def _connect(path: str, busy_timeout: float) -> sqlite3.Connection:
+    if path != ":memory:" and not path.startswith("file:"):
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder for the database {path}: {exc.strerror}; pass another --db PATH") from exc
+    try:
+        conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the database {path}: {exc}; check the path and its permissions") from exc
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise _bad_database(path, exc) from exc
+    return conn
+
+
+def _bad_database(path: str, exc: sqlite3.DatabaseError) -> StoreError:
+    return StoreError(
+        f"{path} is not a usable dialstack database ({exc}); point --db (or DIALSTACK_DB) "
+        f"at a dialstack SQLite file, or at a new path to start a fresh one"
+    )
+
+
+def _state_text(value: Any) -> str:
+    try:
+        return canonical(value)
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"cannot store a value that is not JSON-compatible: {exc}") from exc
+
+
+def _session_rows(conn: sqlite3.Connection, session_id: str | None) -> list[JSON]:
+    sql = (
+        "SELECT s.session_id, s.domain, s.user_id, s.created_at, COALESCE(h.turn, 0) "
+        "FROM sessions s LEFT JOIN heads h ON h.session_id = s.session_id"
+    )
+    params: tuple[str, ...] = ()
+    if session_id is not None:
+        sql, params = sql + " WHERE s.session_id=?", (session_id,)
+    rows = conn.execute(sql + " ORDER BY s.created_at, s.session_id", params).fetchall()
+    keys = ("session_id", "domain", "user_id", "created_at", "turns")
+    return [dict(zip(keys, row)) for row in rows]
