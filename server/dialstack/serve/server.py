@@ -1,0 +1,280 @@
+"""Build the MCP server of a domain: manifest tools, component tools, skills, the gate.
+
+``build_server(domain, store)`` returns an SDK ``MCPServer``. Tools are served by our own
+``tools/list`` / ``tools/call`` handlers (manifest tools carry arbitrary JSON Schemas, which
+the SDK's function-signature tools cannot express); skills are SDK resources and prompts.
+
+A call names its dialogue session in request ``_meta["dialstack/session"]``; without one it
+uses the server's default session (one per process or per in-process server: for stdio,
+that is the connection's). ``_meta["dialstack/idempotency_key"]`` makes a repeated call
+return the recorded result.
+
+Approval (when :func:`dialstack.tools.gate.decide` says ``needs_approval``):
+
+- modern protocol (2026-07-28) and a client declaring form elicitation: the first round
+  answers an ``InputRequiredResult`` carrying an elicitation request; the client retries
+  with the answer and the (SDK-sealed) ``request_state`` naming the exact call;
+- legacy protocol (2025-11-25) and elicitation declared: an ``elicitation/create``
+  request is sent mid-call;
+- neither: ``isError`` saying approval is required and exactly what would have run.
+
+Nothing runs without approval. This module must not import ``dialstack.agent``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import uuid
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.prompts.base import Prompt, UserMessage
+from mcp.server.mcpserver.resources.types import TextResource
+from mcp.shared.exceptions import MCPError
+
+from .. import __version__
+from ..domain.models import DomainPack, ToolSpec
+from ..store.protocol import Store
+from ..tools import gate
+from ..tools.context import utc_now
+from ..tools.runtime import DEFAULT_MAX_INPUT_BYTES, CallOutcome, ToolRuntime
+
+log = logging.getLogger("dialstack.serve")
+
+SESSION_KEY = "dialstack/session"
+IDEMPOTENCY_KEY = "dialstack/idempotency_key"
+APPROVAL_KEY = "dialstack/approval"
+_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$")
+APPROVAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "approve": {"type": "boolean", "title": "Run this tool call?", "description": "true runs it; false refuses"},
+    },
+    "required": ["approve"],
+}
+
+
+def _modern(protocol_version: str | None) -> bool:
+    return bool(protocol_version) and protocol_version >= "2026-07-28"  # ISO dates sort as strings
+
+
+def tool_annotations(spec: ToolSpec) -> types.ToolAnnotations:
+    tags = spec.tags
+    read_only = "changes_state" not in tags
+    return types.ToolAnnotations(
+        title=spec.name,
+        read_only_hint=read_only,
+        destructive_hint=None if read_only else not spec.idempotent,
+        idempotent_hint=spec.idempotent,
+        open_world_hint="communicates_externally" in tags,
+    )
+
+
+def tool_meta(spec: ToolSpec, timeout_ms: int) -> dict[str, Any]:
+    return {
+        "dialstack/capabilities": sorted(spec.tags),
+        "dialstack/requires_approval": spec.needs_approval,
+        "dialstack/timeout_ms": timeout_ms,
+        "dialstack/idempotent": spec.idempotent,
+    }
+
+
+class DialstackTools:
+    """The ``tools/list`` and ``tools/call`` handlers over one :class:`ToolRuntime`."""
+
+    def __init__(self, runtime: ToolRuntime, *, default_session: str, denied: frozenset[str] = frozenset()) -> None:
+        self.runtime = runtime
+        self.default_session = default_session
+        self.denied = denied
+        self.listing = types.ListToolsResult(tools=[self._describe(spec) for spec in runtime.tools.values()])
+
+    def _describe(self, spec: ToolSpec) -> types.Tool:
+        return types.Tool(
+            name=spec.tool_id,
+            title=spec.name,
+            description=spec.description,
+            input_schema=spec.input_schema,
+            output_schema=spec.output_schema,
+            annotations=tool_annotations(spec),
+            _meta=tool_meta(spec, int(self.runtime.timeout_s(spec) * 1000)),
+        )
+
+    def input_schema(self, name: str) -> dict[str, Any] | None:
+        spec = self.runtime.tools.get(name)
+        return None if spec is None else spec.input_schema
+
+    async def list_tools(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return self.listing
+
+    async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult | types.InputRequiredResult:
+        spec = self.runtime.tools.get(params.name)
+        if spec is None:
+            known = ", ".join(sorted(self.runtime.tools))
+            raise MCPError(code=types.INVALID_PARAMS, message=f"unknown tool {params.name!r}; known tools: {known}")
+        args = params.arguments or {}
+        meta = dict(params.meta or {})
+        session = meta.get(SESSION_KEY) or self.default_session
+        if not isinstance(session, str) or not _SESSION_RE.match(session):
+            return _error(spec.tool_id, f"_meta {SESSION_KEY!r} must be 1-128 characters of letters, digits and ._:@- (got {session!r})")
+        key = meta.get(IDEMPOTENCY_KEY)
+        if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 200):
+            return _error(spec.tool_id, f"_meta {IDEMPOTENCY_KEY!r} must be a string of 1-200 characters")
+
+        rejected = self.runtime.check_arguments(spec, args)
+        if rejected is not None:
+            self.runtime.audit_call(session, spec, args if isinstance(args, dict) else {}, rejected, key, 0.0)
+            return _result(rejected, session)
+        replayed = self.runtime.replay(spec, args, session_id=session, idempotency_key=key)
+        if replayed is not None:  # a recorded result: nothing runs, so nothing needs approving
+            self.runtime.audit_call(session, spec, args, replayed, key, 0.0)
+            return _result(replayed, session)
+
+        decision = gate.decide(spec, args, self.runtime.context_kinds(session), denied=self.denied)
+        approval: str | None = None
+        if decision.action == "deny":
+            self.runtime.audit_gate(session, spec, args, decision)
+            return _result(CallOutcome.failed(spec.tool_id, "denied", f"{spec.tool_id} was not run: {decision.reason}"), session)
+        if decision.needs_approval:
+            answer = await self._approve(ctx, params, spec, args, session, decision)
+            if isinstance(answer, types.InputRequiredResult):
+                self.runtime.audit_gate(session, spec, args, decision, approval="requested")
+                return answer
+            approval, approved_by = answer
+            self.runtime.audit_gate(session, spec, args, decision, approval=approval, approved_by=approved_by)
+            if approval != "approved":
+                return _result(_refusal(spec, args, decision, approval), session, approval)
+        else:
+            self.runtime.audit_gate(session, spec, args, decision)
+        outcome = await self.runtime.run(spec, args, session_id=session, idempotency_key=key, meta=meta)
+        return _result(outcome, session, approval)
+
+    async def _approve(
+        self, ctx: Any, params: types.CallToolRequestParams, spec: ToolSpec, args: dict[str, Any], session: str,
+        decision: gate.GateDecision,
+    ) -> tuple[str, str | None] | types.InputRequiredResult:
+        """``("approved" | "declined" | "unsupported", who)``, or the modern first round."""
+        caps = ctx.session.client_capabilities
+        elicitation = caps.elicitation if caps is not None else None
+        if elicitation is None or (elicitation.form is None and elicitation.url is not None):
+            return "unsupported", None
+        who = _client_name(ctx, params)
+        message = gate.approval_message(spec.tool_id, args, decision.reason)
+        if _modern(ctx.protocol_version):
+            expected = json.dumps({"tool": spec.tool_id, "args": gate.args_digest(args), "session": session}, sort_keys=True)
+            answer = (params.input_responses or {}).get(APPROVAL_KEY)
+            if answer is None or params.request_state != expected:
+                request = types.ElicitRequest(params=types.ElicitRequestFormParams(message=message, requested_schema=APPROVAL_SCHEMA))
+                return types.InputRequiredResult(input_requests={APPROVAL_KEY: request}, request_state=expected)
+            if not isinstance(answer, types.ElicitResult):
+                return "declined", who
+            return _verdict(answer), who
+        try:
+            answer = await ctx.session.elicit_form(message=message, requested_schema=APPROVAL_SCHEMA, related_request_id=ctx.request_id)
+        except MCPError as exc:  # the client declared elicitation but could not show it
+            log.info("approval elicitation for %s failed: %s", spec.tool_id, exc)
+            return "unsupported", who
+        return _verdict(answer), who
+
+
+def _verdict(answer: types.ElicitResult) -> str:
+    approved = answer.action == "accept" and bool((answer.content or {}).get("approve") is True)
+    return "approved" if approved else "declined"
+
+
+def _client_name(ctx: Any, params: types.CallToolRequestParams) -> str:
+    info = (params.meta or {}).get("io.modelcontextprotocol/clientInfo")
+    if isinstance(info, dict) and info.get("name"):
+        return f"user via {info['name']} (elicitation)"
+    client = ctx.session.client_params
+    if client is not None and client.client_info is not None:
+        return f"user via {client.client_info.name} (elicitation)"
+    return "user via MCP client (elicitation)"
+
+
+def _refusal(spec: ToolSpec, args: dict[str, Any], decision: gate.GateDecision, approval: str) -> CallOutcome:
+    shown = json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
+    if approval == "declined":
+        return CallOutcome.failed(spec.tool_id, "approval_declined", f"{spec.tool_id} was not run: the user declined approval ({decision.reason}). Would have run: {spec.tool_id}({shown})")
+    return CallOutcome.failed(
+        spec.tool_id, "approval_unsupported",
+        f"{spec.tool_id} was not run: approval is required ({decision.reason}), and this client supports "
+        f"neither input-required results nor elicitation, so no one could approve it. "
+        f"Would have run: {spec.tool_id}({shown})",
+    )
+
+
+def _error(tool: str, message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=f"{tool}: {message}")], is_error=True)
+
+
+def _result(outcome: CallOutcome, session: str, approval: str | None = None) -> types.CallToolResult:
+    meta: dict[str, Any] = {"dialstack/session": session}
+    if approval:
+        meta["dialstack/approval"] = approval
+    if outcome.replayed:
+        meta["dialstack/replayed"] = True
+    if outcome.error:
+        meta["dialstack/error"] = outcome.error
+    if not outcome.ok:
+        return types.CallToolResult(content=[types.TextContent(type="text", text=outcome.message)], is_error=True, _meta=meta)
+    text = json.dumps(outcome.data, ensure_ascii=False, default=str)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)], structured_content=outcome.data, is_error=False, _meta=meta
+    )
+
+
+def _add_skills(server: MCPServer, domain: DomainPack) -> None:
+    for name, skill in sorted(domain.skills.items()):
+        text = Path(skill.path).read_text(encoding="utf-8")
+        server.add_resource(TextResource(
+            uri=f"skill://{domain.name}/{name}/SKILL.md", name=f"{domain.name}/{name}", description=skill.description,
+            mime_type="text/markdown", text=text,
+        ))
+
+        server.add_prompt(Prompt.from_function(_skill_prompt(skill.body), name=name, description=skill.description))
+
+
+def _skill_prompt(body: str) -> Callable[[], list[UserMessage]]:
+    def render() -> list[UserMessage]:
+        return [UserMessage(body)]
+
+    return render
+
+
+def build_server(
+    domain: DomainPack,
+    store: Store,
+    *,
+    default_session: str | None = None,
+    denied: frozenset[str] = frozenset(),
+    clock: Callable[[], datetime] = utc_now,
+    data_dir: Path | None = None,
+    max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES,
+) -> MCPServer:
+    """An MCP server for ``domain`` backed by ``store`` (see the module docstring)."""
+    server = MCPServer(
+        f"dialstack-{domain.name}",
+        title=f"dialstack: {domain.name}",
+        description=domain.ontology.description or None,
+        instructions=(
+            f"Tools of the {domain.name} domain plus context_coordinator, memory_manager and flow_stack. "
+            f"Name the dialogue session in request _meta {SESSION_KEY!r}."
+        ),
+        version=__version__,
+        log_level="WARNING",
+    )
+    runtime = ToolRuntime(domain, store, clock=clock, data_dir=data_dir, max_input_bytes=max_input_bytes)
+    tools = DialstackTools(runtime, default_session=default_session or f"mcp-{uuid.uuid4().hex[:12]}", denied=denied)
+    low = server._lowlevel_server  # the SDK exposes no public setter for raw tools/* handlers
+    low.add_request_handler("tools/list", types.PaginatedRequestParams, tools.list_tools)
+    low.add_request_handler("tools/call", types.CallToolRequestParams, tools.call_tool)
+    low.get_tool_input_schema = tools.input_schema
+    _add_skills(server, domain)
+    server.dialstack = tools  # type: ignore[attr-defined]  # for tests and the benchmark
+    return server

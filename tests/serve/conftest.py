@@ -1,0 +1,54 @@
+"""Fixtures for the MCP server tests: the demo pack, a store, a built server."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dialstack.domain.loader import load_domain
+from dialstack.domain.models import DomainPack
+
+DEMO_PACK = Path(__file__).resolve().parents[1] / "fixtures" / "packs" / "demo"
+if str(DEMO_PACK) not in sys.path:
+    sys.path.insert(0, str(DEMO_PACK))  # demo_handlers lives there
+
+
+def make_store():  # type: ignore[no-untyped-def]
+    try:
+        from dialstack.store.memory import InMemoryStore
+    except ImportError:
+        from .fakestore import FakeStore
+
+        return FakeStore()
+    return InMemoryStore()
+
+
+@pytest.fixture(scope="session")
+def demo() -> DomainPack:
+    return load_domain("demo", DEMO_PACK)
+
+
+@pytest.fixture
+def store():  # type: ignore[no-untyped-def]
+    s = make_store()
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def server(demo: DomainPack, store):  # type: ignore[no-untyped-def]
+    from dialstack.serve.server import build_server
+
+    return build_server(demo, store, default_session="default")
+
+
+@pytest.fixture(autouse=True)
+def _release_hung_handlers() -> Iterator[None]:
+    import demo_handlers
+
+    demo_handlers.RELEASE.clear()
+    yield
+    demo_handlers.RELEASE.set()
