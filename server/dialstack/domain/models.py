@@ -128,6 +128,9 @@ class FlowSpec(_Model):
     steps: list[StepSpec] = Field(default_factory=list)
     depends_on: list[str] = Field(default_factory=list)
     responses: dict[str, str] = Field(default_factory=dict)
+    reask: dict[str, list[str]] = Field(
+        default_factory=dict, description="error category -> slots to clear and ask again (no_results: [date])"
+    )
     python: str | None = Field(default=None, description="module:Class of a flow subclass with hooks")
     label: str = Field(default="", description="short phrase for replies: 'booking a new flight'")
 
