@@ -10,20 +10,11 @@ import pytest
 
 from dialstack.domain.loader import load_domain
 from dialstack.domain.models import DomainPack
+from dialstack.store import InMemoryStore
 
 DEMO_PACK = Path(__file__).resolve().parents[1] / "fixtures" / "packs" / "demo"
 if str(DEMO_PACK) not in sys.path:
     sys.path.insert(0, str(DEMO_PACK))  # demo_handlers lives there
-
-
-def make_store():  # type: ignore[no-untyped-def]
-    try:
-        from dialstack.store.memory import InMemoryStore
-    except ImportError:
-        from .fakestore import FakeStore
-
-        return FakeStore()
-    return InMemoryStore()
 
 
 @pytest.fixture(scope="session")
@@ -32,14 +23,14 @@ def demo() -> DomainPack:
 
 
 @pytest.fixture
-def store():  # type: ignore[no-untyped-def]
-    s = make_store()
+def store() -> Iterator[InMemoryStore]:
+    s = InMemoryStore()
     yield s
     s.close()
 
 
 @pytest.fixture
-def server(demo: DomainPack, store):  # type: ignore[no-untyped-def]
+def server(demo: DomainPack, store: InMemoryStore):  # type: ignore[no-untyped-def]
     from dialstack.serve.server import build_server
 
     return build_server(demo, store, default_session="default")

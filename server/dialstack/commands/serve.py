@@ -1,0 +1,92 @@
+"""``dialstack serve``: the domain's MCP server over stdio (default) or Streamable HTTP.
+
+stdout carries JSON-RPC only (stdio); every log line goes to stderr. A ``--pack`` folder
+is put on ``sys.path`` so handlers living next to its ``flows/`` (``module:function``)
+import without installing anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+log = logging.getLogger("dialstack.serve")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve a domain's tools, component tools and skills over MCP (stdio or HTTP)",
+        description="Serve a domain over MCP. stdio is what Claude Desktop launches; --transport http "
+        "serves Streamable HTTP at http://HOST:PORT/mcp.",
+    )
+    parser.add_argument("--domain", help="the domain to serve (default: travel, or the only one in the pack)")
+    parser.add_argument("--pack", type=Path, help="a pack folder with flows/, manifests/, skills/ (default: the bundled packs)")
+    parser.add_argument("--db", help="SQLite database (default: $DIALSTACK_DB or the user data folder; ':memory:' keeps nothing)")
+    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765; 0 picks a free one)")
+    parser.add_argument("--token-file", type=Path, help="file holding the bearer token HTTP clients must send")
+    parser.add_argument("--session", help="the default dialogue session for calls naming none (default: one per process)")
+    parser.add_argument("--deny", action="append", default=[], metavar="TOOL", help="refuse every call to TOOL (repeatable)")
+    parser.set_defaults(func=handler)
+
+
+def handler(args: argparse.Namespace) -> int:
+    from ..domain.loader import PackError, load_domain
+    from ..serve.http import BindError, check_bind, read_token
+
+    token = None
+    try:
+        if args.token_file is not None:
+            token = read_token(args.token_file)
+        if args.transport == "http":
+            check_bind(args.host, token)
+    except BindError as exc:
+        print(f"dialstack serve: {exc}", file=sys.stderr)
+        return 2
+    if args.pack is not None:
+        if not args.pack.is_dir():
+            print(f"dialstack serve: --pack {args.pack} is not a folder (expected flows/, manifests/, skills/)", file=sys.stderr)
+            return 2
+        sys.path.insert(0, str(args.pack.resolve()))
+    try:
+        domain = load_domain(args.domain, args.pack)
+    except PackError as exc:
+        print(f"dialstack serve: the domain pack has errors (run 'dialstack validate'):\n{exc}", file=sys.stderr)
+        return 1
+    store = _open_store(args.db)
+    if store is None:
+        return 1
+    from ..serve.server import build_server
+
+    server = build_server(domain, store, default_session=args.session, denied=frozenset(args.deny))
+    try:
+        if args.transport == "stdio":
+            import anyio
+
+            anyio.run(server.run_stdio_async)
+        else:
+            import anyio
+
+            from ..serve.http import serve_http
+
+            def ready(url: str) -> None:
+                print(f"dialstack serve: {domain.name} at {url}", file=sys.stderr, flush=True)
+
+            anyio.run(lambda: serve_http(server, host=args.host, port=args.port, token=token, on_ready=ready))
+    finally:
+        store.close()
+    return 0
+
+
+def _open_store(db: str | None):  # type: ignore[no-untyped-def]
+    from ..store import InMemoryStore, StoreError, open_store
+
+    try:
+        return InMemoryStore() if db == ":memory:" else open_store(db)
+    except StoreError as exc:
+        print(f"dialstack serve: {exc}", file=sys.stderr)
+        return None
