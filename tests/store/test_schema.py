@@ -1,0 +1,90 @@
+"""Opening a database: create, migrate an older schema, refuse what it cannot read."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from dialstack.store import SchemaVersionError, SQLiteStore, StoreError
+from dialstack.store.schema import SCHEMA_VERSION
+
+V0 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta VALUES ('schema_version', '0');
+CREATE TABLE sessions (session_id TEXT PRIMARY KEY, domain TEXT, user_id TEXT, created_at REAL);
+CREATE TABLE turns (session_id TEXT, turn INTEGER, user_text TEXT, reply TEXT, state TEXT, created_at REAL,
+                    PRIMARY KEY (session_id, turn));
+"""
+
+
+def v0_database(path: Path, states: list[dict[str, object]]) -> None:
+    conn = sqlite3.connect(path)
+    conn.executescript(V0)
+    conn.execute("INSERT INTO sessions VALUES ('old', 'travel', 'bob', 1.0)")
+    for turn, state in enumerate(states, start=1):
+        conn.execute("INSERT INTO turns VALUES ('old', ?, ?, ?, ?, ?)", (turn, f"u{turn}", f"r{turn}", json.dumps(state), float(turn)))
+    conn.commit()
+    conn.close()
+
+
+def schema_version(path: Path) -> str:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_a_new_file_gets_the_current_schema(db_path: Path) -> None:
+    SQLiteStore(db_path).close()
+    assert schema_version(db_path) == str(SCHEMA_VERSION)
+
+
+def test_a_v0_database_is_migrated_with_every_state_intact(db_path: Path) -> None:
+    states = [{"stack": [{"name": "f", "state": "active", "n": n}], "archive": list(range(n))} for n in range(1, 8)]
+    v0_database(db_path, states)
+    with SQLiteStore(db_path, snapshot_every=3) as store:
+        assert store.session_info("old") == {"session_id": "old", "domain": "travel", "user_id": "bob", "created_at": 1.0, "turns": 7}
+        assert [row.user_text for row in store.turns("old")] == [f"u{n}" for n in range(1, 8)]
+        for turn, state in enumerate(states, start=1):
+            assert store.state_at("old", turn) == state
+        assert store.load_state("old") == states[-1]
+    assert schema_version(db_path) == str(SCHEMA_VERSION)
+
+
+def test_a_newer_schema_is_refused_with_what_to_do(db_path: Path) -> None:
+    SQLiteStore(db_path).close()
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(SchemaVersionError, match=r"version 99, newer than the 1 .*Upgrade dialstack"):
+        SQLiteStore(db_path)
+
+
+def test_an_unreadable_version_is_refused(db_path: Path) -> None:
+    conn = sqlite3.connect(db_path)
+    conn.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', 'beta');")
+    conn.close()
+    with pytest.raises(SchemaVersionError, match="'beta'"):
+        SQLiteStore(db_path)
+
+
+def test_another_programs_sqlite_file_is_refused_untouched(db_path: Path) -> None:
+    conn = sqlite3.connect(db_path)
+    conn.executescript("CREATE TABLE photos (id INTEGER);")
+    conn.close()
+    with pytest.raises(SchemaVersionError, match="not a dialstack one.*photos"):
+        SQLiteStore(db_path)
+    conn = sqlite3.connect(db_path)
+    assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["photos"]
+    conn.close()
+
+
+def test_a_file_that_is_not_sqlite_is_a_clear_store_error(db_path: Path) -> None:
+    db_path.write_text("these are my notes, not a database\n" * 100)
+    with pytest.raises(StoreError, match="not a usable dialstack database"):
+        SQLiteStore(db_path)
