@@ -47,8 +47,8 @@ def head_state(conn: sqlite3.Connection, session_id: str) -> str | None:
 def require_session(conn: sqlite3.Connection, session_id: str) -> None:
     if conn.execute("SELECT 1 FROM sessions WHERE session_id=?", (session_id,)).fetchone() is None:
         raise UnknownSessionError(
-            f"no session {session_id!r} in this database; list sessions with "
-            f"`dialstack history --list`, or create it with ensure_session()"
+            f"no session {session_id!r} in this database; list the sessions with "
+            f"`dialstack history`, or check --db / DIALSTACK_DB"
         )
 
 
