@@ -1,0 +1,73 @@
+"""The gate is pure: tags and the session's context kinds decide, nothing else."""
+
+from __future__ import annotations
+
+import pytest
+
+from dialstack.domain.models import Capabilities, ToolSpec
+from dialstack.tools import gate
+
+
+def spec(tool_id: str = "t", capabilities: Capabilities | None = Capabilities(), requires_approval: bool = False) -> ToolSpec:
+    return ToolSpec(
+        tool_id=tool_id, name="T", description="d", input_schema={"type": "object"}, output_schema={"type": "object"},
+        idempotent=True, capabilities=capabilities, requires_approval=requires_approval, handler="m:f",
+    )
+
+
+SENDER = Capabilities(communicates_externally=True)
+
+
+def test_sessions_start_holding_private_data_because_the_conversation_is_private() -> None:
+    assert gate.session_kinds([]) == {"private"}
+
+
+def test_external_call_in_a_private_only_session_is_allowed() -> None:
+    assert gate.decide(spec(capabilities=SENDER), {}, gate.session_kinds([])).action == "allow"
+
+
+def test_external_call_after_untrusted_input_in_a_private_session_needs_approval() -> None:
+    decision = gate.decide(spec(capabilities=SENDER), {}, gate.session_kinds(["untrusted"]))
+    assert decision.action == "needs_approval"
+    assert decision.rule == "trifecta_session"
+
+
+def test_tool_with_all_three_trifecta_tags_always_needs_approval() -> None:
+    tags = Capabilities(accesses_private_data=True, receives_untrusted_input=True, communicates_externally=True)
+    assert gate.decide(spec(capabilities=tags), {}, frozenset()).rule == "trifecta_tool"
+
+
+def test_tool_without_capabilities_is_treated_as_having_all_tags() -> None:
+    decision = gate.decide(spec(capabilities=None), {}, frozenset())
+    assert decision.needs_approval and "declares no capabilities" in decision.reason
+
+
+def test_manifest_requires_approval_is_honoured() -> None:
+    assert gate.decide(spec(requires_approval=True), {}, frozenset()).rule == "manifest"
+
+
+def test_denied_tool_is_refused_before_any_approval_rule() -> None:
+    assert gate.decide(spec(capabilities=None), {}, frozenset(), denied=frozenset({"t"})).action == "deny"
+
+
+def test_unknown_context_kind_is_an_error_not_a_weaker_gate() -> None:
+    with pytest.raises(ValueError, match="unknown context kinds"):
+        gate.decide(spec(), {}, frozenset({"privat"}))
+
+
+def test_tool_outputs_add_private_and_untrusted_kinds_from_their_tags() -> None:
+    assert gate.kinds_added(spec(capabilities=Capabilities(accesses_private_data=True))) == {"private"}
+    assert gate.kinds_added(spec(capabilities=Capabilities(receives_untrusted_input=True))) == {"untrusted"}
+    assert gate.kinds_added(spec(capabilities=None)) == {"private", "untrusted"}
+    assert gate.kinds_added(spec(capabilities=SENDER)) == frozenset()
+
+
+def test_approval_message_shows_full_arguments_and_parses_back() -> None:
+    args = {"to": "bob@example.com", "body": "x" * 500}
+    message = gate.approval_message("send_message", args, "risky")
+    assert "x" * 500 in message
+    assert gate.parse_approval_message(message) == ("send_message", args, "risky")
+
+
+def test_args_digest_ignores_key_order() -> None:
+    assert gate.args_digest({"a": 1, "b": 2}) == gate.args_digest({"b": 2, "a": 1})
