@@ -40,7 +40,7 @@ _WRITE_NODES: tuple[type[exp.Expression], ...] = tuple(
     for name in ("Insert", "Update", "Delete", "Merge", "Drop", "Create", "Alter", "TruncateTable", "Command", "Pragma", "Set", "Use", "Grant")
     if hasattr(exp, name)
 )
-_FENCE = re.compile(r"```[ \t]*([\w+-]*)[ \t]*\n(.*?)(?:\n[ \t]*```|\Z)", re.DOTALL)
+_FENCE = re.compile(r"```[ \t]*([\w+-]*)[ \t]*\n(.*?)(?:\n?[ \t]*```|\Z)", re.DOTALL)
 
 
 class GuardrailError(ValueError):
