@@ -1,0 +1,46 @@
+"""What a travel handler reads from its ``ToolContext``: the clock, the user, the database."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date, datetime, timezone
+from typing import Any
+
+from .data import DEFAULT_USER
+from .db import open_database
+
+
+def now(ctx: Any) -> datetime:
+    """The call's clock (tz-aware); the wall clock when there is no context."""
+    clock = getattr(ctx, "now", None)
+    return clock() if clock else datetime.now(timezone.utc)
+
+
+def today(ctx: Any) -> date:
+    return now(ctx).date()
+
+
+def naive_now(ctx: Any) -> datetime:
+    """The clock as a naive datetime, comparable with schedule times (treated as UTC)."""
+    return now(ctx).astimezone(timezone.utc).replace(tzinfo=None)
+
+
+def user_id(ctx: Any) -> str:
+    return getattr(ctx, "user_id", None) or DEFAULT_USER
+
+
+def session_id(ctx: Any) -> str:
+    return getattr(ctx, "session_id", None) or "local"
+
+
+@contextmanager
+def database(ctx: Any) -> Iterator[sqlite3.Connection]:
+    """A connection to the call's travel database; one transaction, committed on success."""
+    conn = open_database(ctx, today(ctx))
+    try:
+        with conn:
+            yield conn
+    finally:
+        conn.close()
