@@ -1,5 +1,23 @@
 """The dialogue state: slots, flows, the flow stack, diffs. Pure: no I/O imports."""
 
+from .dialogue import DialogueState, StateFormatError
+from .diff import apply_diff, make_diff
+from .factory import FlowFactory, FlowSpecError, build_flow
+from .flows import (
+    TERMINAL,
+    BaseFlow,
+    ConverseFlow,
+    DomainFlow,
+    FlowState,
+    InternalFlow,
+    PlanFlow,
+    SlotReasoner,
+    SlotRequest,
+    StackError,
+    counter_ids,
+)
+from .ranking import Ranking
+from .stack import FlowStack, Pushed, StackFullError
 from .slots import (
     UNIVERSAL_SLOTS,
     BaseSlot,
@@ -22,6 +40,28 @@ from .slots import (
 )
 
 __all__ = [
+    "TERMINAL",
+    "BaseFlow",
+    "ConverseFlow",
+    "DialogueState",
+    "DomainFlow",
+    "FlowFactory",
+    "FlowSpecError",
+    "FlowStack",
+    "FlowState",
+    "InternalFlow",
+    "PlanFlow",
+    "Pushed",
+    "Ranking",
+    "SlotReasoner",
+    "SlotRequest",
+    "StackError",
+    "StackFullError",
+    "StateFormatError",
+    "apply_diff",
+    "build_flow",
+    "counter_ids",
+    "make_diff",
     "UNIVERSAL_SLOTS",
     "BaseSlot",
     "Candidate",
