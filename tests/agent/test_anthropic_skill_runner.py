@@ -309,3 +309,9 @@ def test_importing_the_backend_does_not_import_the_sdk() -> None:
     code = "import sys, dialstack.agent.llm.anthropic, dialstack.agent.llm; print('anthropic' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip() == "False"
+
+
+async def test_exhausted_context_window_ends_the_run_without_retrying(runner: AnthropicSkillRunner, messages_stub: MessagesStub) -> None:
+    messages_stub.push(reply(text("..."), stop_reason="model_context_window_exceeded"))
+    outcome = await runner.run(make_invocation(FakeTools()))
+    assert isinstance(outcome, Failure) and outcome.error_category == "context_exhausted"

@@ -8,15 +8,12 @@ result into ``act="unknown"`` rather than letting a hallucinated name reach the 
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .base import ACTS, ContemplateRequest, ContemplateResult
 from .messages import MessagesModel, ModelRequest, forced_tool
-
-log = logging.getLogger(__name__)
 
 UNDERSTANDING_TOOL = "understanding"
 _ACT_HELP = """\

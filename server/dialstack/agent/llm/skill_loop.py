@@ -135,6 +135,12 @@ class _SkillRun:
                 message=f"skill {self.flow_name}: the model's reply was cut off at max_tokens={self.max_tokens} even after doubling",
                 partial_data=_calls_made(self.invocation),
             ))
+        if reply.stop_reason == "model_context_window_exceeded":
+            raise _Stop(Failure(
+                error_category="context_exhausted",
+                message=f"skill {self.flow_name}: the conversation with the model outgrew its context window",
+                partial_data=_calls_made(self.invocation),
+            ))
         if reply.stop_reason == "refusal":
             raise _Stop(Failure(
                 error_category="refused",
