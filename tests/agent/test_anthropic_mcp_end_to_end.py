@@ -81,3 +81,17 @@ async def test_prompt_injected_page_cannot_be_relayed_when_the_user_declines(
     assert demo.skills[flow.skill].body in messages_stub.requests[0]["system"][0]["text"]
     declined = messages_stub.requests[2]["messages"][-1]["content"][0]
     assert declined["tool_use_id"] == "m1" and declined["is_error"] is True and "declined" in declined["content"]
+
+
+async def test_tools_that_always_need_approval_say_so_in_their_description(demo: DomainPack) -> None:
+    from dialstack.agent.llm.prompts import tool_definitions
+
+    store = InMemoryStore()
+    try:
+        async with ToolClient(demo, store=store) as tools:
+            listed = {t.name: t for t in await tools.list_tools()}
+    finally:
+        store.close()
+    [exfiltrate, echo, _] = tool_definitions([listed["exfiltrate"], listed["echo"]], "finish")
+    assert "asks the user for approval" in exfiltrate["description"]
+    assert "approval" not in echo["description"]

@@ -67,7 +67,7 @@ def finish_tool_name(tools: list[ToolDescriptor]) -> str:
 
 def tool_definitions(tools: list[ToolDescriptor], finish: str) -> list[Block]:
     defs: list[Block] = [
-        {"name": tool.name, "description": tool.description or tool.name, "input_schema": _object_schema(tool.input_schema)}
+        {"name": tool.name, "description": _description(tool), "input_schema": _object_schema(tool.input_schema)}
         for tool in tools
     ]
     defs.append(
@@ -146,6 +146,13 @@ def evaluate_request(flow_name: str) -> str:
 def revise_request(issues: list[str], finish: str) -> str:
     listed = "\n".join(f"- {issue}" for issue in issues) or "- (no details given)"
     return f"Revise the outcome to fix these issues, then call `{finish}` with the revised outcome:\n{listed}"
+
+
+def _description(tool: ToolDescriptor) -> str:
+    text = tool.description or tool.name
+    if tool.meta.get("dialstack/requires_approval"):
+        text += " Calling it asks the user for approval first; they may decline."
+    return text
 
 
 def _section(title: str, value: Any) -> str:
