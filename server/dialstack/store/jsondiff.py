@@ -102,14 +102,16 @@ def _diff_list(path: str, old: list[Any], new: list[Any], ops: Patch) -> None:
 
 
 def _diff_aligned(path: str, base: int, old: list[Any], new: list[Any], ops: Patch) -> None:
-    """Insertions and deletions inside a list, applied back to front so indices stay valid."""
-    keys = _equality_classes(old + new)
+    """Insertions and deletions inside a list, applied back to front so indices stay valid.
+
+    Items are aligned by identity (a dict's ``"id"``, e.g. a flow) where they have one, so a
+    flow that changed *and* moved yields a small nested patch instead of remove + add.
+    """
+    keys = _identities(old + new)
     matcher = difflib.SequenceMatcher(a=keys[: len(old)], b=keys[len(old) :], autojunk=False)
     for tag, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
-        if tag == "equal":
-            continue
-        if tag == "replace" and i2 - i1 == j2 - j1:
-            for k in range(i2 - i1):
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            for k in range(i2 - i1 - 1, -1, -1):
                 _diff(f"{path}/{base + i1 + k}", old[i1 + k], new[j1 + k], ops)
             continue
         for i in range(i2 - 1, i1 - 1, -1):
@@ -118,16 +120,21 @@ def _diff_aligned(path: str, base: int, old: list[Any], new: list[Any], ops: Pat
             ops.append({"op": "add", "path": f"{path}/{base + i1 + j - j1}", "value": copy.deepcopy(new[j])})
 
 
-def _equality_classes(items: list[Any]) -> list[int]:
-    """One small int per item, equal for ``==`` items (C-speed compares, no hashing)."""
+def _identities(items: list[Any]) -> list[tuple[str, Any]]:
+    """``("id", value)`` for dicts with a scalar ``"id"``; otherwise one class per ``==`` group
+    (found with C-speed compares, no hashing of nested values)."""
     reps: list[Any] = []
-    keys: list[int] = []
+    keys: list[tuple[str, Any]] = []
     for item in items:
+        ident = item.get("id") if type(item) is dict else None
+        if isinstance(ident, (str, int)) and not isinstance(ident, bool):
+            keys.append(("id", ident))
+            continue
         for index, rep in enumerate(reps):
             if rep == item:
-                keys.append(index)
+                keys.append(("eq", index))
                 break
         else:
-            keys.append(len(reps))
+            keys.append(("eq", len(reps)))
             reps.append(item)
     return keys
