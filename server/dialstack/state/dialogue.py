@@ -13,6 +13,7 @@ from typing import Any
 from ..domain.models import Ontology, Settings
 from .factory import FlowFactory
 from .flows import BaseFlow
+from .slot_base import copy_json
 from .slots import SlotRegistry
 from .stack import FlowStack
 
@@ -74,8 +75,8 @@ class DialogueState:
             "digression_depth": self.digression_depth,
             "last_digression_type": self.last_digression_type,
             "pending_offer": self.pending_offer,
-            "pending_approval": self.pending_approval,
-            "meta": self.meta,
+            "pending_approval": copy_json(self.pending_approval),
+            "meta": copy_json(self.meta),
             "stack": [f.serialize() for f in self.stack.flows],
             "archive": [f.serialize() for f in self.stack.archive],
         }
@@ -101,7 +102,7 @@ class DialogueState:
             digression_depth=int(data.get("digression_depth", 0)),
             last_digression_type=data.get("last_digression_type"),
             pending_offer=data.get("pending_offer"),
-            pending_approval=data.get("pending_approval"),
+            pending_approval=copy_json(data.get("pending_approval")),
             turn=int(data.get("turn", 0)),
-            meta=dict(data.get("meta") or {}),
+            meta=copy_json(data.get("meta") or {}),
         )

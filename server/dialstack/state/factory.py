@@ -8,6 +8,7 @@ from typing import Any
 from ..domain.loader import resolve
 from ..domain.models import FlowSpec, Ontology, Settings
 from .flows import PARENTS, BaseFlow, DomainFlow, FlowState, uuid_ids
+from .slot_base import copy_json
 from .slots import SlotRegistry
 
 
@@ -131,8 +132,8 @@ class FlowFactory:
         flow.state = FlowState(data["state"])
         flow.plan_id = data.get("plan_id")
         flow.turn_ids = list(data.get("turns") or [])
-        flow.outputs = dict(data.get("outputs") or {})
-        flow.inputs = dict(data.get("inputs") or {})
+        flow.outputs = copy_json(data.get("outputs") or {})
+        flow.inputs = copy_json(data.get("inputs") or {})
         flow.paused_at = data.get("paused_at")
         flow.ended_at = data.get("ended_at")
         flow.reason = data.get("reason", "")

@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Any, ClassVar, Protocol
 
 from ..domain.models import FlowSpec
+from .slot_base import copy_json
 from .slots import BaseSlot, Check, SlotContext
 
 
@@ -268,8 +269,8 @@ class BaseFlow:
             "slots": {name: slot.dump_value() for name, slot in self.slots.items()},
             "plan_id": self.plan_id,
             "turns": list(self.turn_ids),
-            "outputs": dict(self.outputs),
-            "inputs": dict(self.inputs),
+            "outputs": copy_json(self.outputs),
+            "inputs": copy_json(self.inputs),
             "created_at": self.created_at,
             "paused_at": self.paused_at,
             "ended_at": self.ended_at,

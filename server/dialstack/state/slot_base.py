@@ -56,6 +56,18 @@ class Check:
         return cls(False, reason=reason)
 
 
+def copy_json(value: Any) -> Any:
+    """A copy of a JSON-like value that shares no list or dict with the original.
+
+    Serialized states are diffed against later ones, so they must never alias live state.
+    """
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [copy_json(v) for v in value]
+    return value
+
+
 def show(raw: Any) -> str:
     """Quote a raw value inside a user-facing reason."""
     return f"'{raw}'" if isinstance(raw, str) else repr(raw)
@@ -133,28 +145,36 @@ class BaseSlot:
         return []
 
     # -- persistence ------------------------------------------------------------
-    def dump_value(self) -> dict[str, Any]:
-        """The per-instance state (what changes turn to turn)."""
-        data: dict[str, Any] = {"value": self.value, "display": self.display}
-        if self.source:
+    def dump_value(self) -> dict[str, Any] | None:
+        """The per-instance state, compact: None when empty, else the value plus the display
+        and source only when they are not the obvious ones (keeps per-turn diffs to one op)."""
+        if self.value is None and not self.display:
+            return None
+        data: dict[str, Any] = {"value": copy_json(self.value)}
+        if self.display != self.format(self.value):
+            data["display"] = self.display
+        if self.source != "label":
             data["source"] = self.source
         return data
 
-    def load_value(self, data: Mapping[str, Any]) -> None:
-        self.value = data.get("value")
-        self.display = data.get("display", "")
-        self.source = data.get("source", "")
+    def load_value(self, data: Mapping[str, Any] | None) -> None:
+        if data is None:
+            self.clear()
+            return
+        self.value = copy_json(data.get("value"))
+        self.display = data.get("display", self.format(self.value))
+        self.source = data.get("source", "label")
 
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to rebuild this slot with ``SlotRegistry.restore``."""
         data: dict[str, Any] = {"type": self.type_name, "name": self.name, "priority": self.priority}
         if self.params:
-            data["params"] = dict(self.params)
+            data["params"] = copy_json(self.params)
         if self.prompt:
             data["prompt"] = self.prompt
         if self.default is not None:
-            data["default"] = self.default
-        data.update(self.dump_value())
+            data["default"] = copy_json(self.default)
+        data.update(value=copy_json(self.value), display=self.display, source=self.source)
         return data
 
     @classmethod
@@ -163,7 +183,8 @@ class BaseSlot:
             data["name"], data.get("params"), priority=data.get("priority", "required"),
             prompt=data.get("prompt", ""), default=data.get("default"),
         )
-        slot.load_value(data)
+        slot.value = copy_json(data.get("value"))
+        slot.display, slot.source = data.get("display", ""), data.get("source", "")
         return slot
 
     def __repr__(self) -> str:

@@ -178,6 +178,8 @@ class FlowStack(PlanOperations):
         for victim in victims:
             cancelled += self._end(victim, FlowState.CANCELLED, now, f"cancelled to make room for {flow.name}")
         self._pause(current, now, reason or f"interrupted by {flow.name}")
+        if isinstance(flow, PlanFlow):
+            flow.plan_id = flow.flow_id  # a plan flow owns its plan from the start
         self._flows.append(flow)
         self._activate(flow, ctx)
         return Pushed(flow, current, tuple(cancelled))
