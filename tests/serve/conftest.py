@@ -33,7 +33,9 @@ def store() -> Iterator[InMemoryStore]:
 def server(demo: DomainPack, store: InMemoryStore):  # type: ignore[no-untyped-def]
     from dialstack.serve.server import build_server
 
-    return build_server(demo, store, default_session="default")
+    server = build_server(demo, store, default_session="default")
+    yield server
+    server.dialstack.runtime.close()
 
 
 @pytest.fixture(autouse=True)
@@ -43,3 +45,9 @@ def _release_hung_handlers() -> Iterator[None]:
     demo_handlers.RELEASE.clear()
     yield
     demo_handlers.RELEASE.set()
+
+
+def audit_log(server, store, session: str) -> list[dict]:  # type: ignore[no-untyped-def]
+    """The session's audit log once the server's background audit writer has caught up."""
+    server.dialstack.runtime.flush()
+    return store.audit_log(session)

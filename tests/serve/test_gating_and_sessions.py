@@ -10,6 +10,8 @@ import pytest
 from mcp import Client
 
 from dialstack.agent.toolclient import ToolClient
+
+from .conftest import audit_log
 from dialstack.store import TurnRecord
 
 
@@ -33,8 +35,8 @@ async def test_approved_trifecta_tool_runs_after_the_prompt_shows_tool_and_full_
         result = await tools.call("exfiltrate", {"token": token}, session="s1")
     assert result.ok and result.approval == "approved"
     assert seen == [("exfiltrate", {"token": token}, seen[0][2])] and "approval is always required" in seen[0][2]
-    gates = [e for e in store.audit_log("s1") if e["kind"] == "gate" and e.get("approval") != "requested"]
-    assert gates[-1]["decision"] == "needs_approval" and gates[-1]["approval"] == "approved"
+    gates = [e for e in audit_log(server, store, "s1") if "decision" in e and e.get("approval") != "requested"]
+    assert gates[-1]["decision"] == "needs_approval" and gates[-1]["approval"] == "approved" and gates[-1]["ok"]
     assert gates[-1]["approved_by"].startswith("user via") and gates[-1]["args_digest"].startswith("sha256:")
 
 
@@ -45,7 +47,7 @@ async def test_declined_approval_runs_nothing(server, store, mode: str) -> None:
     assert not result.ok and result.approval == "declined"
     assert "declined" in result.text
     assert demo_handlers.RUNS[token] == 0
-    assert store.audit_log("s1")[-1]["approval"] == "declined"
+    assert audit_log(server, store, "s1")[-1]["approval"] == "declined"
 
 
 async def test_client_without_elicitation_gets_an_error_saying_what_would_have_run(server, store, mode: str) -> None:  # type: ignore[no-untyped-def]
@@ -55,7 +57,7 @@ async def test_client_without_elicitation_gets_an_error_saying_what_would_have_r
     assert not result.ok and result.approval == "unsupported"
     assert "approval is required" in result.text and f'untagged({{"token": "{token}"}})' in result.text
     assert demo_handlers.RUNS[token] == 0
-    assert store.audit_log("s1")[-1]["approval"] == "unsupported"
+    assert audit_log(server, store, "s1")[-1]["approval"] == "unsupported"
 
 
 async def test_untrusted_output_in_a_private_session_makes_an_external_call_need_approval(server, store, mode: str) -> None:  # type: ignore[no-untyped-def]
@@ -70,7 +72,7 @@ async def test_untrusted_output_in_a_private_session_makes_an_external_call_need
     assert seen[0][0] == "send_message" and "untrusted input" in seen[0][2]
     assert elsewhere.ok  # the other session never saw untrusted input
     assert store.context_kinds("t1") >= {"untrusted"}
-    decisions = [e["decision"] for e in store.audit_log("t1") if e["kind"] == "gate" and e.get("approval") != "requested"]
+    decisions = [e["decision"] for e in audit_log(server, store, "t1") if "decision" in e and e.get("approval") != "requested"]
     assert decisions == ["allow", "allow", "needs_approval"]
 
 
@@ -94,7 +96,7 @@ async def test_denied_tool_is_refused_and_audited(demo, store) -> None:  # type:
     async with ToolClient(server) as tools:
         result = await tools.call("echo", {"text": "x"}, session="s1")
     assert not result.ok and "disabled" in result.text
-    assert store.audit_log("s1")[-1]["decision"] == "deny"
+    assert audit_log(server, store, "s1")[-1]["decision"] == "deny"
 
 
 def commit(store, session: str, n: int) -> None:  # type: ignore[no-untyped-def]

@@ -11,6 +11,8 @@ import pytest
 from mcp import Client
 
 from dialstack.agent.toolclient import ToolClient
+
+from .conftest import audit_log
 from dialstack.serve.server import build_server
 
 ERAS = ["auto", "legacy"]  # auto negotiates 2026-07-28 in memory; legacy is the 2025-11-25 handshake
@@ -146,7 +148,7 @@ async def test_repeated_idempotency_key_returns_the_recorded_result_without_runn
     assert first.structured_content == second.structured_content == {"token": token, "runs": 1}
     assert second.meta["dialstack/replayed"] is True
     assert demo_handlers.RUNS[token] == 1
-    calls = [e for e in store.audit_log("s1") if e["kind"] == "tool_call"]
+    calls = [e for e in audit_log(server, store, "s1") if e["kind"] == "tool_call"]
     assert [e["replayed"] for e in calls] == [False, True]
 
 

@@ -78,6 +78,7 @@ def handler(args: argparse.Namespace) -> int:
 
             anyio.run(lambda: serve_http(server, host=args.host, port=args.port, token=token, on_ready=ready))
     finally:
+        server.dialstack.runtime.close()  # type: ignore[attr-defined]  # flushes pending audit entries
         store.close()
     return 0
 

@@ -135,8 +135,9 @@ class DialstackTools:
             self.runtime.audit_call(session, spec, args, replayed, key, 0.0)
             return _result(replayed, session)
 
-        decision = gate.decide(spec, args, self.runtime.context_kinds(session), denied=self.denied)
+        decision = gate.decide(spec, args, self.runtime.context_kinds(session, spec), denied=self.denied)
         approval: str | None = None
+        approved_by: str | None = None
         if decision.action == "deny":
             self.runtime.audit_gate(session, spec, args, decision)
             return _result(CallOutcome.failed(spec.tool_id, "denied", f"{spec.tool_id} was not run: {decision.reason}"), session)
@@ -146,12 +147,13 @@ class DialstackTools:
                 self.runtime.audit_gate(session, spec, args, decision, approval="requested")
                 return answer
             approval, approved_by = answer
-            self.runtime.audit_gate(session, spec, args, decision, approval=approval, approved_by=approved_by)
             if approval != "approved":
+                self.runtime.audit_gate(session, spec, args, decision, approval=approval, approved_by=approved_by)
                 return _result(_refusal(spec, args, decision, approval), session, approval)
-        else:
-            self.runtime.audit_gate(session, spec, args, decision)
-        outcome = await self.runtime.run(spec, args, session_id=session, idempotency_key=key, meta=meta)
+        # the call's own audit entry records the decision that let it run (and who approved)
+        outcome = await self.runtime.run(
+            spec, args, session_id=session, idempotency_key=key, meta=meta, decision=decision, approval=approval, approved_by=approved_by
+        )
         return _result(outcome, session, approval)
 
     async def _approve(
@@ -256,6 +258,7 @@ def build_server(
     clock: Callable[[], datetime] = utc_now,
     data_dir: Path | None = None,
     max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES,
+    background_audit: bool = True,
 ) -> MCPServer:
     """An MCP server for ``domain`` backed by ``store`` (see the module docstring)."""
     server = MCPServer(
@@ -269,7 +272,9 @@ def build_server(
         version=__version__,
         log_level="WARNING",
     )
-    runtime = ToolRuntime(domain, store, clock=clock, data_dir=data_dir, max_input_bytes=max_input_bytes)
+    runtime = ToolRuntime(
+        domain, store, clock=clock, data_dir=data_dir, max_input_bytes=max_input_bytes, background_audit=background_audit
+    )
     tools = DialstackTools(runtime, default_session=default_session or f"mcp-{uuid.uuid4().hex[:12]}", denied=denied)
     low = server._lowlevel_server  # the SDK exposes no public setter for raw tools/* handlers
     low.add_request_handler("tools/list", types.PaginatedRequestParams, tools.list_tools)

@@ -22,6 +22,8 @@ import functools
 import inspect
 import json
 import logging
+import queue
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -134,8 +136,49 @@ def describe_error(error: ValidationError) -> str:
     return f"argument {path or '(root)'!r} is {shown} (expected {_expected(error)})"
 
 
+class AuditWriter:
+    """Writes audit entries to the store from one background thread, off the call's path.
+
+    Entries are written in order; :meth:`flush` waits until every queued entry is in the
+    store, :meth:`close` flushes and stops. A failed write is logged, never dropped silently.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._queue: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="dialstack-audit", daemon=True)
+        self._thread.start()
+
+    def write(self, session_id: str, entry: dict[str, Any]) -> None:
+        self._queue.put((session_id, entry))
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            try:
+                if item is None:
+                    return
+                self.store.audit(*item)
+            except Exception:  # top of a worker thread: log and keep auditing
+                log.exception("could not write an audit entry: %r", item)
+            finally:
+                self._queue.task_done()
+
+    def flush(self) -> None:
+        self._queue.join()
+
+    def close(self) -> None:
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join(timeout=10)
+
+
 class ToolRuntime:
-    """Validates and runs a domain's tools (its manifest plus the component tools)."""
+    """Validates and runs a domain's tools (its manifest plus the component tools).
+
+    With ``background_audit`` (the default) audit entries are written by an
+    :class:`AuditWriter` thread; call :meth:`flush` before reading the audit log.
+    """
 
     def __init__(
         self,
@@ -147,6 +190,7 @@ class ToolRuntime:
         max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES,
         max_threads: int = 32,
         extra_tools: Sequence[ToolSpec] = COMPONENT_SPECS,
+        background_audit: bool = True,
     ) -> None:
         self.domain = domain
         self.store = store
@@ -159,8 +203,22 @@ class ToolRuntime:
         self._executor = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="dialstack-tool")
         self._sessions: set[str] = set()
         self._key_locks: dict[str, asyncio.Lock] = {}
+        self._audit_writer = AuditWriter(store) if background_audit else None
+
+    def _audit(self, session_id: str, entry: dict[str, Any]) -> None:
+        if self._audit_writer is None:
+            self.store.audit(session_id, entry)
+        else:
+            self._audit_writer.write(session_id, entry)
+
+    def flush(self) -> None:
+        """Wait until every audit entry of finished calls is in the store."""
+        if self._audit_writer is not None:
+            self._audit_writer.flush()
 
     def close(self) -> None:
+        if self._audit_writer is not None:
+            self._audit_writer.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     # -- lookups -----------------------------------------------------------
@@ -190,8 +248,11 @@ class ToolRuntime:
             self.store.ensure_session(session_id, self.domain.name)
             self._sessions.add(session_id)
 
-    def context_kinds(self, session_id: str) -> frozenset[str]:
+    def context_kinds(self, session_id: str, spec: ToolSpec | None = None) -> frozenset[str]:
+        """The session's context kinds; skips the store when they cannot change ``spec``'s decision."""
         self.ensure_session(session_id)
+        if spec is not None and "communicates_externally" not in spec.tags:
+            return gate.INITIAL_KINDS  # only the session-trifecta rule reads kinds, and only for such tools
         return gate.session_kinds(self.store.context_kinds(session_id))
 
     # -- checks before running ----------------------------------------------
@@ -240,8 +301,14 @@ class ToolRuntime:
         session_id: str,
         idempotency_key: str | None = None,
         meta: Mapping[str, Any] | None = None,
+        decision: gate.GateDecision | None = None,
+        approval: str | None = None,
+        approved_by: str | None = None,
     ) -> CallOutcome:
-        """Run an already validated and gated call; audit it; record receipt and context kinds."""
+        """Run an already validated and gated call; audit it; record receipt and context kinds.
+
+        The audit entry carries the gate ``decision`` that let the call run (and who approved).
+        """
         self.ensure_session(session_id)
         started = time.perf_counter()
         if idempotency_key:
@@ -262,7 +329,8 @@ class ToolRuntime:
             added = gate.kinds_added(spec)
             if added:
                 self.store.add_context_kinds(session_id, added)
-        self.audit_call(session_id, spec, args, outcome, idempotency_key, time.perf_counter() - started)
+        self.audit_call(session_id, spec, args, outcome, idempotency_key, time.perf_counter() - started,
+                        decision=decision, approval=approval, approved_by=approved_by)
         return outcome
 
     async def _attempts(self, spec: ToolSpec, args: dict[str, Any], session_id: str, meta: Mapping[str, Any]) -> CallOutcome:
@@ -321,20 +389,26 @@ class ToolRuntime:
         return CallOutcome(tool=spec.tool_id, ok=True, data=result, attempts=attempt)
 
     # -- audit --------------------------------------------------------------
-    def audit_call(self, session_id: str, spec: ToolSpec, args: dict[str, Any], outcome: CallOutcome, key: str | None, seconds: float) -> None:
-        self.store.audit(session_id, {
+    def audit_call(
+        self, session_id: str, spec: ToolSpec, args: dict[str, Any], outcome: CallOutcome, key: str | None, seconds: float,
+        *, decision: gate.GateDecision | None = None, approval: str | None = None, approved_by: str | None = None,
+    ) -> None:
+        entry: dict[str, Any] = {
             "kind": "tool_call", "tool": spec.tool_id, "args_digest": gate.args_digest(args), "session": session_id,
             "ok": outcome.ok, "error": outcome.error, "message": outcome.message, "attempts": outcome.attempts,
             "replayed": outcome.replayed, "idempotency_key": key, "duration_ms": round(seconds * 1000, 3),
             "at": self.clock().isoformat(),
-        })
+        }
+        if decision is not None:
+            entry.update(decision=decision.action, rule=decision.rule, reason=decision.reason, approval=approval, approved_by=approved_by)
+        self._audit(session_id, entry)
 
     def audit_gate(
         self, session_id: str, spec: ToolSpec, args: dict[str, Any], decision: gate.GateDecision,
         *, approval: str | None = None, approved_by: str | None = None,
     ) -> None:
         self.ensure_session(session_id)
-        self.store.audit(session_id, {
+        self._audit(session_id, {
             "kind": "gate", "tool": spec.tool_id, "args_digest": gate.args_digest(args), "session": session_id,
             "decision": decision.action, "rule": decision.rule, "reason": decision.reason,
             "approval": approval, "approved_by": approved_by, "at": self.clock().isoformat(),
