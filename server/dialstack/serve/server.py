@@ -223,11 +223,14 @@ def _result(outcome: CallOutcome, session: str, approval: str | None = None) -> 
         meta["dialstack/replayed"] = True
     if outcome.error:
         meta["dialstack/error"] = outcome.error
+    # model_construct: every field below is built here from checked values; validation would only cost time
     if not outcome.ok:
-        return types.CallToolResult(content=[types.TextContent(type="text", text=outcome.message)], is_error=True, _meta=meta)
+        return types.CallToolResult.model_construct(
+            content=[types.TextContent.model_construct(type="text", text=outcome.message)], is_error=True, meta=meta
+        )
     text = json.dumps(outcome.data, ensure_ascii=False, default=str)
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text)], structured_content=outcome.data, is_error=False, _meta=meta
+    return types.CallToolResult.model_construct(
+        content=[types.TextContent.model_construct(type="text", text=text)], structured_content=outcome.data, is_error=False, meta=meta
     )
 
 

@@ -359,17 +359,19 @@ class ToolRuntime:
                 session_id=session_id, tool=spec.tool_id, domain=self.domain.name, store=self.store,
                 now=self.clock, data_dir=self.data_dir, pack_root=self.domain.root, meta=dict(meta),
             )
-        if inspect.iscoroutinefunction(fn):
-            task: asyncio.Future[Any] = asyncio.ensure_future(fn(**kwargs))
-        else:
-            task = asyncio.get_running_loop().run_in_executor(self._executor, functools.partial(fn, **kwargs))
-        done, _ = await asyncio.wait({task}, timeout=self.timeout_s(spec))
-        if not done:
-            task.cancel()
-            ms = int(self.timeout_s(spec) * 1000)
-            return CallOutcome.failed(spec.tool_id, "timeout", f"{spec.tool_id} did not finish within its timeout of {ms} ms and was cancelled", attempt)
+        timeout = asyncio.timeout(self.timeout_s(spec))
         try:
-            result = task.result()
+            async with timeout:
+                if inspect.iscoroutinefunction(fn):
+                    result = await fn(**kwargs)
+                else:  # a thread: a hung sync handler costs a pool thread, never the event loop
+                    result = await asyncio.get_running_loop().run_in_executor(self._executor, functools.partial(fn, **kwargs))
+        except TimeoutError as exc:
+            if timeout.expired():  # our deadline, not a TimeoutError raised by the handler
+                ms = int(self.timeout_s(spec) * 1000)
+                return CallOutcome.failed(spec.tool_id, "timeout", f"{spec.tool_id} did not finish within its timeout of {ms} ms and was cancelled", attempt)
+            log.info("tool %s: transient error: %r", spec.tool_id, exc)
+            return None
         except TRANSIENT_ERRORS as exc:
             log.info("tool %s: transient error: %r", spec.tool_id, exc)
             return None
