@@ -1,0 +1,239 @@
+"""Apply an understood dialogue act to the state: push, fill, correct, resume, cancel, ...
+
+Each handler returns whether the active flow's policy should run afterwards, and adds
+what the user should hear to the turn's replies. A digression leaves the stack untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any
+
+from ..state.flows import BaseFlow, FlowState, StackError
+from ..state.stack import StackFullError
+from . import res
+from .nlu import Understanding
+
+if TYPE_CHECKING:
+    from .turn import Turn
+
+
+def grant_key(tool: str, args: dict[str, Any]) -> str:
+    return tool + ":" + hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+class ActHandler:
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+
+    async def apply(self, turn: Turn, u: Understanding) -> bool:
+        """Apply ``u``; True when the active flow's policy should run next."""
+        state = turn.state
+        if u.act != "digress":
+            state.digression_depth = 0
+        if u.act not in ("affirm", "deny") and state.pending_offer and u.act not in ("digress",):
+            state.pending_offer = None  # the offer lapses when the user moves on
+        handler = getattr(self, f"on_{u.act}", self.on_unknown)
+        return await handler(turn, u)
+
+    # -- starting and filling --------------------------------------------------------
+    async def on_start(self, turn: Turn, u: Understanding) -> bool:
+        state = turn.state
+        name = u.flow
+        assert name is not None
+        live = next((f for f in state.stack.flows if f.name == name and f.live), None)
+        if live is not None:
+            if live.state is FlowState.PAUSED:
+                state.stack.resume(live.flow_id, turn.now, turn.slot_ctx)
+            elif live.state is FlowState.PENDING:
+                return await self.on_fill(turn, u)
+            self.fill(turn, live, u)
+            return True
+        flow = self.agent.factory.create(name, now=turn.now)
+        try:
+            pushed = state.stack.push(flow, turn.now, turn.slot_ctx, reason=f"user: {turn.text}")
+        except StackFullError as exc:
+            return self.refuse(turn, exc, u)
+        except StackError as exc:
+            turn.replies.append(f"I can't start {flow.label} right now: {exc}.")
+            return False
+        turn._note(list(pushed.cancelled))
+        state.natural_birth = True
+        state.waiting_for_slot = None
+        self.fill(turn, flow, u)
+        return True
+
+    def refuse(self, turn: Turn, exc: StackFullError, u: Understanding) -> bool:
+        state = turn.state
+        if exc.strategy == "ask_user" and exc.options:
+            state.meta["cancel_options"] = {"ids": [f.flow_id for f in exc.options], "flow": u.flow,
+                                            "labels": {k: c.value for k, c in u.labels.items()}}
+            options = ", ".join(f.label for f in exc.options)
+            turn.replies.append(turn.template("ask_cancel_which", options=options))
+        else:
+            turn.replies.append(turn.template("limit_rejected", depth=exc.limit, phrase=exc.new_flow.label))
+            prompt = res.reprompt(turn)
+            if prompt:
+                turn.replies.append(prompt)
+        return False
+
+    def fill(self, turn: Turn, flow: BaseFlow, u: Understanding) -> None:
+        labels = {name: cand.value for name, cand in u.labels.items() if name in flow.slots}
+        checks = flow.fill_slots_by_label(labels, turn.slot_ctx)
+        reasons = [c.reason for c in checks.values() if not c.ok and c.reason]
+        reasons += [r for name, r in u.rejected.items() if name in flow.slots and r]
+        for reason in dict.fromkeys(reasons):
+            turn.replies.append(turn.template("invalid_value", reason=reason))
+        filled = [n for n, c in checks.items() if c.ok]
+        if filled:
+            turn.state.meta["last_filled"] = {"flow_id": flow.flow_id, "slot": filled[-1]}
+
+    async def on_fill(self, turn: Turn, u: Understanding) -> bool:
+        active = turn.state.active
+        if active is None:
+            return await self.on_unknown(turn, u)
+        self.fill(turn, active, u)
+        return True
+
+    async def on_correct(self, turn: Turn, u: Understanding) -> bool:
+        return await self.on_fill(turn, u)
+
+    # -- the stack ------------------------------------------------------------------------
+    async def on_cancel(self, turn: Turn, u: Understanding) -> bool:
+        state = turn.state
+        target = state.active or (state.stack.find(state.pending_offer) if state.pending_offer else None)
+        if target is None:
+            turn.replies.append(turn.template("nothing_to_cancel"))
+            return False
+        turn.cancel(target)
+        turn.replies.append(turn.template("cancelled", phrase=target.label))
+        return False
+
+    async def on_resume(self, turn: Turn, u: Understanding) -> bool:
+        state = turn.state
+        ranking = state.stack.rank_paused(u.text, turn.now)
+        best = ranking.best
+        if best is None:
+            turn.replies.append(turn.template("fallback"))
+            return False
+        if ranking.ambiguous:
+            options = ranking.options(state.stack.settings.resume_margin)
+            state.meta["resume_options"] = [f.flow_id for f in options]
+            turn.replies.append(turn.template("ask_resume_which", options=" or ".join(f.label for f in options)))
+            return False
+        return self.resume(turn, best)
+
+    def resume(self, turn: Turn, flow: BaseFlow) -> bool:
+        state = turn.state
+        state.meta.pop("resume_options", None)
+        state.pending_offer = None
+        try:
+            state.stack.resume(flow.flow_id, turn.now, turn.slot_ctx)
+        except StackError as exc:
+            turn.replies.append(f"I can't go back to {flow.label}: {exc}.")
+            return False
+        turn.replies.append(turn.template("resume_accepted", phrase=flow.label))
+        return True
+
+    async def on_affirm(self, turn: Turn, u: Understanding) -> bool:
+        state = turn.state
+        offered = state.stack.find(state.pending_offer) if state.pending_offer else None
+        if offered is not None and offered.state is FlowState.PAUSED:
+            return self.resume(turn, offered)
+        retry = state.meta.get("retry_offers", {})
+        if state.active is not None and retry.pop(state.active.flow_id, None):
+            return True
+        return await self.on_unknown(turn, u)
+
+    async def on_deny(self, turn: Turn, u: Understanding) -> bool:
+        state = turn.state
+        if state.pending_approval:
+            pending = state.pending_approval
+            state.pending_approval = None
+            flow = state.stack.find(pending.get("flow_id", ""))
+            if flow is not None and flow.live:
+                turn.cancel(flow, f"the user declined {pending.get('tool')}")
+            turn.replies.append(turn.template("approval_declined", tool=pending.get("tool"), phrase=flow.label if flow else ""))
+            return False
+        offered = state.stack.find(state.pending_offer) if state.pending_offer else None
+        if offered is not None and offered.live:
+            state.pending_offer = None
+            turn.cancel(offered, "the user declined to resume it")
+            turn.replies.append(turn.template("resume_declined", phrase=offered.label))
+            return False
+        retry = state.meta.get("retry_offers", {})
+        if state.active is not None and retry.pop(state.active.flow_id, None):
+            flow = state.active
+            turn.cancel(flow)
+            turn.replies.append(turn.template("cancelled", phrase=flow.label))
+            return False
+        return await self.on_unknown(turn, u)
+
+    async def on_approve(self, turn: Turn, u: Understanding) -> bool:
+        pending = turn.state.pending_approval
+        turn.state.pending_approval = None
+        if not pending:
+            return await self.on_unknown(turn, u)
+        self.agent.grants.add(grant_key(pending["tool"], pending.get("args", {})))
+        flow = turn.state.stack.find(pending.get("flow_id", ""))
+        return flow is not None and flow.state is FlowState.ACTIVE
+
+    # -- talk -------------------------------------------------------------------------------
+    async def on_digress(self, turn: Turn, u: Understanding) -> bool:
+        state = turn.state
+        state.digression_depth += 1
+        state.last_digression_type = u.digression_type
+        if u.flow:
+            answer = await self.agent.pex.run_detached(turn, u.flow, u)
+        elif u.digression_type == "status":
+            answer = self.status(turn)
+        elif u.digression_type == "clarification":
+            answer = self.clarify(turn)
+        else:
+            answer = turn.template("fallback")
+        turn.replies.append(answer)
+        prompt = res.reprompt(turn)
+        if prompt:
+            turn.replies.append("\n" + prompt)
+        return False
+
+    def status(self, turn: Turn) -> str:
+        active = turn.state.active
+        if active is None:
+            return turn.template("greeting")
+        filled = ", ".join(f"{s.label}: {s.display or s.value}" for s in active.slots.values() if s.filled)
+        missing = ", ".join(active.slots[n].label for n in active.missing_slots())
+        return turn.template(
+            "status",
+            phrase=active.label,
+            filled=f"So far I have {filled}." if filled else "I don't have any details yet.",
+            missing=f"I still need the {missing}." if missing else "I have everything I need.",
+        )
+
+    def clarify(self, turn: Turn) -> str:
+        active = turn.state.active
+        slot_name = turn.state.waiting_for_slot
+        if active is None or slot_name not in active.slots:
+            return turn.template("greeting")
+        slot = active.slots[slot_name]
+        spec = active.spec.slot(slot_name)
+        why = spec.description if spec and spec.description else f"I need the {slot.label} to finish {active.label}."
+        return why
+
+    async def on_chitchat(self, turn: Turn, u: Understanding) -> bool:
+        turn.replies.append(turn.template("chitchat"))
+        prompt = res.reprompt(turn)
+        if prompt:
+            turn.replies.append(prompt)
+        return False
+
+    async def on_unknown(self, turn: Turn, u: Understanding) -> bool:
+        if u.digression_type == "no_approval":
+            turn.replies.append("There's nothing waiting for approval right now.")
+        else:
+            turn.replies.append(turn.template("fallback"))
+        prompt = res.reprompt(turn)
+        if prompt:
+            turn.replies.append(prompt)
+        return False

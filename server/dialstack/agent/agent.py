@@ -1,0 +1,573 @@
+"""``Agent``: the orchestrator's public API and its turn loop.
+
+::
+
+    from dialstack import Agent
+
+    with Agent("travel", db="chat.db") as agent:
+        result = agent.handle("s1", "I want to book a flight")
+        print(result.reply)           # Where would you like to fly from?
+        print(result.to_dict())       # the same record as `dialstack chat --json`
+
+One turn: load the state -> understand -> apply the act to the stack -> PEX (policy of the
+active flow, tools through the MCP client) -> RES (pop completed flows, compose the reply)
+-> repeat while ``keep_going`` -> commit the turn in one transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from ..domain import DomainPack, load_domain
+from ..state.dialogue import DialogueState
+from ..state.factory import FlowFactory
+from ..state.flows import FlowState
+from ..state.slots import Candidate, SlotContext
+from ..store import open_store
+from ..store.protocol import Store, TurnRecord
+from ..tools import gate
+from . import res
+from .acts import ActHandler, grant_key
+from .llm.offline import OfflineSkillRunner
+from .nlu import ActiveView, NLUView, Understander, Understanding
+from .outcomes import ToolCallResult, ToolDescriptor
+from .pex import PolicyExecutor
+from .policies import PolicyRegistry
+from .recovery import Recovery
+from .toolclient import ToolClient
+from .turn import Turn
+
+log = logging.getLogger("dialstack.agent")
+
+MAX_STEPS_PER_TURN = 12
+MAX_TEXT = 4000
+DEFAULT_TEMPLATES = {
+    "greeting": "Hi! How can I help?",
+    "fallback": "Sorry, I didn't understand that. Say 'help' to see what I can do.",
+    "resume_offer": "Would you like to continue {phrase}?",
+    "resume_accepted": "Great!",
+    "resume_declined": "Okay, I've cancelled {phrase}.",
+    "limit_rejected": "You already have {depth} tasks open. Please finish or cancel one before starting a new one.",
+    "ask_cancel_which": "You have too many tasks open. Which one should I cancel: {options}?",
+    "ask_resume_which": "Which one would you like to go back to: {options}?",
+    "invalid_value": "{reason}",
+    "cancelled": "Okay, I've cancelled {phrase}.",
+    "nothing_to_cancel": "There's nothing in progress to cancel.",
+    "approval_declined": "Okay, I didn't run {tool}.",
+    "status": "I'm {phrase}. {filled} {missing}",
+    "escalate": "I couldn't finish {phrase}: {reason}. Could you tell me more, or try something else?",
+    "abandoned": "I dropped {phrase} since we hadn't come back to it for a while.",
+    "chitchat": "Happy to help! What would you like to do?",
+    "error": "Something went wrong while {phrase}: {reason}.",
+}
+
+
+class Clock:
+    """The injectable clock: real time by default, or fixed at ``start`` and moved by hand."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        if start is not None and start.tzinfo is None:
+            start = start.replace(tzinfo=timezone.utc)
+        self._start = start
+        self._offset = 0.0
+
+    def now(self) -> datetime:
+        base = self._start or datetime.now(timezone.utc)
+        return base + timedelta(seconds=self._offset)
+
+    def time(self) -> float:
+        return self.now().timestamp()
+
+    def advance(self, seconds: float) -> None:
+        self._offset += float(seconds)
+
+
+@dataclass
+class TurnResult:
+    """What one call to ``Agent.handle`` returns; ``to_dict()`` is the ``--json`` record."""
+
+    session_id: str
+    turn: int
+    user: str
+    reply: str
+    stack: list[dict[str, Any]]
+    flags: dict[str, bool]
+    frame: dict[str, Any] | None = None
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    approval_requested: str | None = None
+    transitions: dict[str, list[str]] = field(default_factory=dict)
+    understanding: dict[str, Any] = field(default_factory=dict)
+    digression_depth: int = 0
+    waiting_for_slot: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    committed: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "session": self.session_id,
+            "turn": self.turn,
+            "user": self.user,
+            "reply": self.reply,
+            "stack": self.stack,
+            "flags": self.flags,
+            "frame": self.frame,
+            "tool_calls": self.tool_calls,
+            "approval_requested": self.approval_requested or False,
+            "transitions": self.transitions,
+            "understanding": self.understanding,
+            "digression_depth": self.digression_depth,
+            "waiting_for_slot": self.waiting_for_slot,
+            "warnings": self.warnings,
+            "committed": self.committed,
+        }
+
+
+Approver = Callable[[str, dict[str, Any], str], Awaitable[bool]]
+
+
+class Agent:
+    """A dialogue agent for one domain: state in a store, tools over MCP, a backend for skills."""
+
+    def __init__(
+        self,
+        domain: str | DomainPack | None = None,
+        *,
+        pack: str | Path | None = None,
+        db: str | Path | None = None,
+        store: Store | None = None,
+        llm: str = "offline",
+        mcp: str = "memory",
+        clock: Clock | None = None,
+        approver: Approver | None = None,
+        data_dir: str | Path | None = None,
+        settings: dict[str, Any] | None = None,
+        user_id: str = "default",
+        flow_ids: Callable[[], str] | None = None,
+        api_key: str | None = None,
+        anthropic_base_url: str | None = None,
+        mcp_token: str | None = None,
+    ) -> None:
+        loaded = domain if isinstance(domain, DomainPack) else load_domain(domain, pack)
+        self.domain = _with_settings(loaded, settings or {})
+        self.pack = Path(pack) if pack else None
+        self.db_path = Path(db) if db else None
+        self.store = store or open_store(db)
+        self.clock = clock or Clock()
+        self.data_dir = Path(data_dir) if data_dir else _data_dir_for(self.store, self.db_path)
+        self.user_id = user_id
+        self.interactive_approver = approver
+        self.mcp = mcp
+        self.mcp_token = mcp_token
+        self.factory = FlowFactory(self.domain.ontology, ids=flow_ids)
+        self.understander = Understander(self.domain, self.factory.slots.make)
+        self.policies = PolicyRegistry(self.domain)
+        self.pex = PolicyExecutor(self)
+        self.acts = ActHandler(self)
+        self.recovery = Recovery(self)
+        self.templates = {**DEFAULT_TEMPLATES, **self.domain.ontology.templates}
+        self.grants: set[str] = set()
+        self.deferred_approval: dict[str, Any] | None = None
+        self.vocabularies: dict[str, list[dict[str, Any]]] = {}
+        self.tool_descriptors: list[ToolDescriptor] = []
+        self.tool_names: set[str] = set()
+        self.skill_runner: Any = OfflineSkillRunner()
+        self.reasoner: Any = None
+        self.phraser: Any = None
+        self.slot_reasoner: Any = None
+        if llm == "anthropic":
+            from .llm.anthropic import anthropic_backend
+
+            backend = anthropic_backend(api_key=api_key, base_url=anthropic_base_url)
+            self.skill_runner, self.reasoner, self.phraser = backend.runner, backend.reasoner, backend.phraser
+        elif llm != "offline":
+            raise ValueError(f"unknown --llm {llm!r}: expected 'offline' or 'anthropic'")
+        self._spinner: Callable[[str], contextlib.AbstractContextManager[None]] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._client: ToolClient | None = None
+        self._lock = threading.Lock()
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def __enter__(self) -> Agent:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(target=loop.run_forever, name="dialstack-agent", daemon=True)
+                thread.start()
+                self._loop, self._thread = loop, thread
+            return self._loop
+
+    def _run(self, coro: Awaitable[Any]) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self._ensure_loop()).result()  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        if self._loop is not None:
+            if self._client is not None:
+                with contextlib.suppress(RuntimeError):
+                    self._run(self._client.__aexit__(None, None, None))
+                self._client = None
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            if self._thread is not None:
+                self._thread.join(timeout=10)
+            self._loop.close()
+            self._loop = None
+        self.store.close()
+
+    @property
+    def client(self) -> ToolClient:
+        if self._client is None:
+            raise RuntimeError("the MCP client is not connected yet")
+        return self._client
+
+    async def _connect(self) -> None:
+        if self._client is not None:
+            return
+        client = ToolClient(self._mcp_target(), store=self.store, approver=self._approve, token=self.mcp_token)
+        await client.__aenter__()
+        self._client = client
+        self.tool_descriptors = await client.list_tools()
+        self.tool_names = {t.name for t in self.tool_descriptors}
+        await self._load_vocabularies()
+
+    def _mcp_target(self) -> Any:
+        if self.mcp == "memory":
+            from ..serve.server import build_server
+
+            return build_server(self.domain, self.store, clock=self.clock.now, data_dir=self.data_dir,
+                                default_session="agent")
+        if self.mcp == "stdio":
+            command = [sys.executable, "-m", "dialstack", "serve", "--domain", self.domain.name]
+            if self.pack:
+                command += ["--pack", str(self.pack)]
+            if self.db_path:
+                command += ["--db", str(self.db_path)]
+            return command
+        if self.mcp.startswith(("http://", "https://")):
+            return self.mcp
+        raise ValueError(f"unknown --mcp {self.mcp!r}: expected 'memory', 'stdio' or an http(s):// URL")
+
+    async def _load_vocabularies(self) -> None:
+        for name, spec in self.domain.ontology.vocabularies.items():
+            result = await self.client.call(spec.tool, dict(spec.args), session="vocabulary")
+            if not result.ok or result.data is None:
+                log.warning("vocabulary %s: %s failed: %s", name, spec.tool, result.text)
+                continue
+            items = result.data
+            for part in spec.items.split("."):
+                items = items.get(part, []) if isinstance(items, dict) else []
+            self.vocabularies[name] = [_vocabulary_item(item, spec.value, spec.synonyms) for item in items if isinstance(item, dict)]
+
+    async def _approve(self, tool: str, args: dict[str, Any], reason: str) -> bool:
+        key = grant_key(tool, args)
+        if key in self.grants:
+            self.grants.discard(key)
+            return True
+        if self.interactive_approver is not None:
+            return await self.interactive_approver(tool, args, reason)
+        self.deferred_approval = {"tool": tool, "args": args, "reason": reason}
+        return False
+
+    @contextlib.contextmanager
+    def spinner(self, label: str) -> Iterator[None]:
+        if self._spinner is None:
+            yield
+        else:
+            with self._spinner(label):
+                yield
+
+    def set_spinner(self, factory: Callable[[str], contextlib.AbstractContextManager[None]] | None) -> None:
+        self._spinner = factory
+
+    # -- the public API ------------------------------------------------------------------
+    def handle(self, session_id: str, text: str) -> TurnResult:
+        """Handle one user message in ``session_id`` and return the turn's result."""
+        return self._run(self._handle(session_id, text))
+
+    async def ahandle(self, session_id: str, text: str) -> TurnResult:
+        """The async variant of :meth:`handle` (runs on the agent's own event loop)."""
+        future = asyncio.run_coroutine_threadsafe(self._handle(session_id, text), self._ensure_loop())
+        return await asyncio.wrap_future(future)
+
+    def inspect(self, session_id: str) -> dict[str, Any]:
+        """The session's current stack and every flow instance (stack and archive), oldest first."""
+        state = self.load(session_id)
+        flows = list(state.stack.archive) + list(state.stack.flows)
+        ordered = sorted(enumerate(flows), key=lambda pair: (pair[1].created_at, pair[0]))
+        return {
+            "stack": [_flow_view(f) for f in state.stack.flows],
+            "flows": [_flow_view(f) for _, f in ordered],
+            "digression_depth": state.digression_depth,
+            "waiting_for_slot": state.waiting_for_slot,
+            "pending_offer": state.pending_offer,
+            "pending_approval": state.pending_approval,
+        }
+
+    def load(self, session_id: str) -> DialogueState:
+        raw = self.store.load_state(session_id)
+        if raw is None:
+            return DialogueState.new(self.domain.settings)
+        return DialogueState.from_dict(raw, self.factory)
+
+    # -- one turn -------------------------------------------------------------------------
+    async def _handle(self, session_id: str, text: str) -> TurnResult:
+        if not isinstance(session_id, str) or not session_id.strip():
+            raise ValueError("session_id must be a non-empty string")
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a string, not {type(text).__name__}")
+        await self._connect()
+        self.store.ensure_session(session_id, self.domain.name, self.user_id)
+        state = self.load(session_id)
+        cleaned = text.strip()
+        if not cleaned or len(cleaned) > MAX_TEXT:
+            why = "I didn't get any text." if not cleaned else f"That message is too long ({len(cleaned)} characters; the limit is {MAX_TEXT})."
+            return self._uncommitted(session_id, state, text, why)
+        turn = self._begin(session_id, cleaned, state)
+        abandoned = state.stack.abandon_stale(turn.now)
+        if abandoned:
+            turn._note(abandoned)
+            turn.replies.extend(turn.template("abandoned", phrase=f.label) for f in abandoned if f.natural_birth)
+        understanding = await self.understand(turn)
+        state.intent = self.domain.flow(understanding.flow).intent if understanding.flow in self.domain.flows else None
+        state.set_confidence(understanding.confidence)
+        run = await self.acts.apply(turn, understanding)
+        if run or self._plan_waiting(state):
+            await self._run_flows(turn)
+        if state.active is None and state.stack.top is None:
+            state.has_plan = False
+        reply = res.compose(turn.replies) or turn.template("fallback")
+        if self.phraser is not None:
+            reply = await self.phraser.phrase(reply, {"domain": self.domain.name, "user": cleaned})
+        return self._commit(turn, reply, understanding)
+
+    def _begin(self, session_id: str, text: str, state: DialogueState) -> Turn:
+        state.turn += 1
+        state.keep_going = False
+        state.meta.pop("snapshot", None)
+        now = self.clock.now()
+        prefs = self.store.preferences(self.user_id)
+        rows = self.store.turns(session_id, last=3)
+        history = [m for r in rows for m in ({"role": "user", "text": r.user_text}, {"role": "agent", "text": r.reply})]
+        turn = Turn(
+            agent=self, session_id=session_id, text=text, state=state,
+            slot_ctx=SlotContext(now=now, vocabularies=self.vocabularies, preferences=prefs),
+            now=now.timestamp(), preferences=prefs, history=history,
+            context_kinds=gate.session_kinds(self.store.context_kinds(session_id)),
+        )
+        turn.slot_snapshot = {f.flow_id: {n: s.value for n, s in f.slots.items()} for f in state.stack.flows}
+        return turn
+
+    async def understand(self, turn: Turn) -> Understanding:
+        state = turn.state
+        active = state.active
+        last = state.meta.get("last_filled") or {}
+        view = NLUView(
+            active=ActiveView(active.name, active.spec, active.slots, last.get("slot") if last.get("flow_id") == active.flow_id else None) if active else None,
+            waiting_for_slot=state.waiting_for_slot,
+            paused=[(f.flow_id, f.name) for f in state.stack.paused],
+            pending_offer=state.pending_offer is not None,
+            pending_approval=state.pending_approval is not None,
+        )
+        understanding = self.understander.understand(turn.text, view, turn.slot_ctx)
+        understanding = self._pending_choice(turn, understanding)
+        if not understanding.confident and self.reasoner is not None:
+            understanding = await self._contemplate(turn, understanding)
+        return understanding
+
+    def _pending_choice(self, turn: Turn, u: Understanding) -> Understanding:
+        """Answers to 'which one?' questions asked on the previous turn."""
+        state = turn.state
+        resume_ids = state.meta.pop("resume_options", None)
+        if resume_ids and u.act not in ("start", "cancel"):
+            options = [f for f in (state.stack.find(i) for i in resume_ids) if f is not None and f.state is FlowState.PAUSED]
+            ranking = state.stack.rank_paused(turn.text, turn.now)
+            best = next((f for f, _ in ranking.ranked if f in options), None)
+            if best is not None and not ranking.ambiguous:
+                return Understanding("resume", turn.text, flow=best.flow_id, confidence=u.confidence)
+        cancel = state.meta.pop("cancel_options", None)
+        if cancel:
+            options = [f for f in (state.stack.find(i) for i in cancel["ids"]) if f is not None and f.live]
+            ranking = state.stack.rank_paused(turn.text, turn.now)
+            best = next((f for f, _ in ranking.ranked if f in options), None)
+            if best is not None:
+                turn.cancel(best, "cancelled to make room")
+                turn.replies.append(turn.template("cancelled", phrase=best.label))
+                labels = {k: Candidate(v, str(v), 0, 0, 1.0) for k, v in cancel.get("labels", {}).items()}
+                return Understanding("start", turn.text, flow=cancel["flow"], labels=labels, confidence=u.confidence)
+        return u
+
+    async def _contemplate(self, turn: Turn, u: Understanding) -> Understanding:
+        result = await self.reasoner.contemplate(self.contemplate_request(turn, "predict"))
+        if result.act in ("unknown",) or result.confidence < 0.5:
+            return u
+        labels = {k: Candidate(v, str(v), 0, 0, result.confidence) for k, v in (result.slots or {}).items()}
+        act = result.act if result.act in ("start", "fill", "correct", "digress", "resume", "cancel", "affirm", "deny", "chitchat") else u.act
+        flow = result.flow if act != "resume" else next((i for i, n in [(f.flow_id, f.name) for f in turn.state.stack.paused] if n == result.flow), None)
+        return Understanding(act, turn.text, flow=flow, labels=labels, confidence=u.confidence,
+                             digression_type="question" if act == "digress" else None)
+
+    def contemplate_request(self, turn: Turn, purpose: str, *, failed: str | None = None, reason: str = "") -> Any:
+        from .llm.base import ContemplateRequest, FlowSummary
+
+        flows = [FlowSummary(f.name, f.intent, f.description, [s.name for s in f.slots])
+                 for f in self.domain.ontology.flows if f.intent != "Internal"]
+        active = turn.state.active
+        return ContemplateRequest(
+            purpose=purpose, text=turn.text, flows=flows, active_flow=active.name if active else None,
+            waiting_for_slot=turn.state.waiting_for_slot, paused_flows=[f.name for f in turn.state.stack.paused],
+            recent_turns=turn.history, failed_flow=failed, reason=reason,
+        )
+
+    @staticmethod
+    def _plan_waiting(state: DialogueState) -> bool:
+        top = state.stack.top
+        return state.active is None and top is not None and top.state is FlowState.PENDING and top.plan_id is not None
+
+    async def _run_flows(self, turn: Turn) -> None:
+        state = turn.state
+        for _ in range(MAX_STEPS_PER_TURN):
+            active = state.active
+            if active is None:
+                if not self._plan_waiting(state):
+                    break
+                top = state.stack.top
+                plan = state.stack.find(top.plan_id) if top and top.plan_id else None
+                if plan is None:
+                    break
+                self.policies.get(plan.spec).replan(turn, plan)
+                continue
+            active.record_turn(state.turn)
+            state.keep_going = False
+            try:
+                execution = await self.pex.execute(turn, active)
+            except Exception as exc:  # top-level: a policy bug must not lose the conversation
+                log.exception("policy of %s raised", active.name)
+                turn._note(state.stack.fail(active.flow_id, now=turn.now, reason=f"{type(exc).__name__}: {exc}"))
+                turn.replies.append(turn.template("error", phrase=active.label, reason=str(exc) or type(exc).__name__))
+                state.has_issues = True
+                break
+            if execution.reply:
+                turn.replies.append(execution.reply)
+            turn.warnings.extend(execution.issues)
+            res.pre_hook(turn)
+            if state.keep_going or (execution.status in ("completed", "declined") and self._plan_waiting(state)):
+                continue
+            break
+        offer = res.offer_resume(turn)
+        if offer:
+            turn.replies.append(offer)
+
+    def _commit(self, turn: Turn, reply: str, understanding: Understanding) -> TurnResult:
+        state = turn.state
+        self._prune_state(state)
+        calls = [_call_view(c) for c in turn.tool_calls]
+        result = TurnResult(
+            session_id=turn.session_id, turn=state.turn, user=turn.text, reply=reply,
+            stack=[_flow_view(f) for f in state.stack.flows], flags=_flags(state), frame=turn.frame,
+            tool_calls=calls, approval_requested=turn.approval_requested, transitions=turn.transitions,
+            understanding=understanding.to_dict(), digression_depth=state.digression_depth,
+            waiting_for_slot=state.waiting_for_slot, warnings=turn.warnings,
+        )
+        if turn.context_kinds - gate.INITIAL_KINDS:
+            self.store.add_context_kinds(turn.session_id, turn.context_kinds)
+        record = TurnRecord(
+            user_text=turn.text, reply=reply, state=state.serialize(), frame=turn.frame,
+            audit=[{"kind": "tool_call", **c} for c in calls], snapshot=bool(state.meta.pop("snapshot", False)),
+            meta={"understanding": result.understanding, "flags": result.flags, "transitions": turn.transitions},
+        )
+        number = self.store.commit_turn(turn.session_id, record)
+        result.turn = number
+        limit = self.domain.settings.memory_management.max_history_messages
+        if number % limit == 0:
+            self.store.prune(turn.session_id, limit)
+        return result
+
+    def _prune_state(self, state: DialogueState) -> None:
+        memory = self.domain.settings.memory_management
+        archive = state.stack.archive
+        if len(archive) > memory.archive_completed_flows_after:
+            del archive[: len(archive) - memory.archive_completed_flows_after]
+        for key in ("plan_decisions", "trace"):
+            if key in state.meta and len(state.meta[key]) > memory.max_trace_events:
+                state.meta[key] = state.meta[key][-memory.max_trace_events :]
+
+    def _uncommitted(self, session_id: str, state: DialogueState, text: str, why: str) -> TurnResult:
+        return TurnResult(
+            session_id=session_id, turn=state.turn, user=text, reply=why,
+            stack=[_flow_view(f) for f in state.stack.flows], flags=_flags(state),
+            digression_depth=state.digression_depth, waiting_for_slot=state.waiting_for_slot, committed=False,
+        )
+
+
+def _with_settings(domain: DomainPack, overrides: dict[str, Any]) -> DomainPack:
+    if not overrides:
+        return domain
+    merged = _deep_merge(domain.ontology.settings.model_dump(), overrides)
+    settings = type(domain.ontology.settings).model_validate(merged)
+    ontology = domain.ontology.model_copy(update={"settings": settings})
+    return domain.model_copy(update={"ontology": ontology})
+
+
+def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in extra.items():
+        out[key] = _deep_merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def _data_dir_for(store: Store, db: Path | None) -> Path:
+    if db is not None:
+        return db.resolve().parent
+    path = getattr(store, "path", None)
+    if isinstance(path, (str, Path)) and str(path) != ":memory:":
+        return Path(path).resolve().parent
+    from ..store import default_db_path
+
+    return default_db_path().parent
+
+
+def _vocabulary_item(item: dict[str, Any], value: str, synonyms: list[str]) -> dict[str, Any]:
+    names: list[str] = []
+    for key in synonyms:
+        raw = item.get(key)
+        for entry in raw if isinstance(raw, list) else [raw]:
+            if isinstance(entry, str):
+                names.append(entry)
+            elif isinstance(entry, dict):
+                names.extend(v for v in entry.values() if isinstance(v, str))
+    return {**item, "value": item.get(value), "synonyms": names}
+
+
+def _flow_view(flow: Any) -> dict[str, Any]:
+    return {
+        "flow_id": flow.flow_id,
+        "name": flow.name,
+        "state": flow.state.value,
+        "slots": {n: {"value": s.value, "display": s.display} for n, s in flow.slots.items()},
+        "plan_id": flow.plan_id,
+        "outputs": {k: v for k, v in flow.outputs.items() if not isinstance(v, (dict, list))},
+    }
+
+
+def _flags(state: DialogueState) -> dict[str, bool]:
+    return {"keep_going": state.keep_going, "has_issues": state.has_issues, "has_plan": state.has_plan,
+            "natural_birth": state.natural_birth}
+
+
+def _call_view(call: ToolCallResult) -> dict[str, Any]:
+    return {"tool": call.tool, "arguments": call.arguments, "ok": call.ok, "approval": call.approval,
+            "error": None if call.ok else call.text}

@@ -1,0 +1,258 @@
+"""Conversation test files: load them, run them through an :class:`Agent`, report failures.
+
+A file names a domain (or a pack), optional settings overrides, and conversations made of
+turns (``user``, ``advance_clock``, ``approve``) each with expectations checked after the
+turn and its ``keep_going`` continuations. Each conversation starts from an empty session,
+the clock at a fixed start and a fresh copy of the domain's data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+DEFAULT_START = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+TERMINAL_KEYS = ("completed", "cancelled", "abandoned", "invalid")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Expect(_Strict):
+    stack: list[str] | None = None
+    states: dict[str, str] | None = None
+    slots: dict[str, dict[str, Any]] | None = None
+    completed: list[str] | None = None
+    cancelled: list[str] | None = None
+    abandoned: list[str] | None = None
+    invalid: list[str] | None = None
+    reply_contains: list[str] | None = None
+    reply_not_contains: list[str] | None = None
+    tool_calls: list[str] | None = None
+    approval_requested: str | Literal[False] | None = None
+    flags: dict[str, bool] | None = None
+    frame: dict[str, Any] | None = None
+    digression_depth: int | None = None
+
+
+class Turn(_Strict):
+    user: str | None = None
+    advance_clock: float | None = None
+    approve: bool | None = None
+    expect: Expect = Field(default_factory=Expect)
+
+    @model_validator(mode="after")
+    def _one_action(self) -> Turn:
+        given = [k for k in ("user", "advance_clock", "approve") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"a turn needs exactly one of user, advance_clock, approve (got {given or 'none'})")
+        return self
+
+
+class Conversation(_Strict):
+    name: str
+    turns: list[Turn]
+    settings: dict[str, Any] = Field(default_factory=dict)
+
+
+class ConversationFile(_Strict):
+    domain: str | None = None
+    pack: str | None = None
+    settings: dict[str, Any] = Field(default_factory=dict)
+    clock: datetime | None = None
+    conversations: list[Conversation]
+
+
+class ConversationFileError(Exception):
+    pass
+
+
+def load_test_file(path: Path) -> ConversationFile:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConversationFileError(f"{path}: file not found") from None
+    except yaml.YAMLError as exc:
+        raise ConversationFileError(f"{path}: invalid YAML: {exc}") from None
+    try:
+        return ConversationFile.model_validate(data)
+    except ValidationError as exc:
+        lines = [f"{path}: {'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
+        raise ConversationFileError("\n".join(lines)) from None
+
+
+@dataclass
+class Mismatch:
+    conversation: str
+    turn: int
+    user: str
+    expectation: str
+    expected: Any
+    actual: Any
+
+    def __str__(self) -> str:
+        return (
+            f"FAIL {self.conversation} — turn {self.turn} ({self.user!r})\n"
+            f"  expected {self.expectation}: {self.expected!r}\n"
+            f"  got: {self.actual!r}"
+        )
+
+
+@dataclass
+class Report:
+    passed: list[str] = field(default_factory=list)
+    failures: list[Mismatch] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> int:
+        return len({f.conversation for f in self.failures}) + len(self.errors)
+
+    def summary(self) -> str:
+        return f"{len(self.passed)} passed, {self.failed} failed"
+
+
+AgentFactory = Callable[[ConversationFile, Conversation], Any]
+
+
+def run_file(test_file: ConversationFile, make_agent: AgentFactory, report: Report, label: str = "") -> None:
+    for conversation in test_file.conversations:
+        name = f"{label}::{conversation.name}" if label else conversation.name
+        agent = make_agent(test_file, conversation)
+        try:
+            failures = list(_run_conversation(agent, name, conversation))
+        finally:
+            agent.close()
+        if failures:
+            report.failures.extend(failures)
+        else:
+            report.passed.append(name)
+
+
+def _run_conversation(agent: Any, name: str, conversation: Conversation) -> Iterator[Mismatch]:
+    session = "test"
+    for number, turn in enumerate(conversation.turns, start=1):
+        if turn.advance_clock is not None:
+            agent.clock.advance(turn.advance_clock)
+            said = f"<advance_clock {turn.advance_clock}>"
+            result = None
+        else:
+            said = turn.user if turn.user is not None else ("/approve" if turn.approve else "/deny")
+            result = agent.handle(session, said)
+        failures = check(agent, session, result, turn.expect)
+        for key, expected, actual in failures:
+            yield Mismatch(name, number, said, key, expected, actual)
+        if failures:
+            return
+
+
+def check(agent: Any, session: str, result: Any, expect: Expect) -> list[tuple[str, Any, Any]]:
+    """Every unmet expectation as (key, expected, actual)."""
+    out: list[tuple[str, Any, Any]] = []
+    record = result.to_dict() if result is not None else {}
+    view = agent.inspect(session)
+    reply = record.get("reply", "")
+    if expect.stack is not None:
+        actual = [f["name"] for f in view["stack"]]
+        if actual != expect.stack:
+            out.append(("stack", expect.stack, actual))
+    if expect.states is not None:
+        for flow, state in expect.states.items():
+            latest = _latest(view, flow)
+            actual = latest["state"] if latest else None
+            if actual != state:
+                out.append((f"states.{flow}", state, actual))
+    if expect.slots is not None:
+        for flow, slots in expect.slots.items():
+            latest = _latest(view, flow)
+            for slot, wanted in slots.items():
+                got = (latest or {}).get("slots", {}).get(slot)
+                if not _slot_matches(got, wanted):
+                    out.append((f"slots.{flow}.{slot}", wanted, got))
+    for key in TERMINAL_KEYS:
+        wanted = getattr(expect, key)
+        if wanted is not None:
+            actual = record.get("transitions", {}).get(key, [])
+            if sorted(actual) != sorted(wanted):
+                out.append((key, wanted, actual))
+    for text in expect.reply_contains or []:
+        if text.lower() not in reply.lower():
+            out.append(("reply_contains", text, reply))
+    for text in expect.reply_not_contains or []:
+        if text.lower() in reply.lower():
+            out.append(("reply_not_contains", text, reply))
+    if expect.tool_calls is not None:
+        actual = [c["tool"] for c in record.get("tool_calls", [])]
+        if actual != expect.tool_calls:
+            out.append(("tool_calls", expect.tool_calls, actual))
+    if expect.approval_requested is not None:
+        actual = record.get("approval_requested") or False
+        if actual != expect.approval_requested:
+            out.append(("approval_requested", expect.approval_requested, actual))
+    for flag, wanted in (expect.flags or {}).items():
+        actual = record.get("flags", {}).get(flag)
+        if actual != wanted:
+            out.append((f"flags.{flag}", wanted, actual))
+    if expect.frame is not None:
+        frame = record.get("frame") or {}
+        for key, wanted in expect.frame.items():
+            if frame.get(key) != wanted:
+                out.append((f"frame.{key}", wanted, frame.get(key)))
+    if expect.digression_depth is not None and view["digression_depth"] != expect.digression_depth:
+        out.append(("digression_depth", expect.digression_depth, view["digression_depth"]))
+    return out
+
+
+def _latest(view: dict[str, Any], flow: str) -> dict[str, Any] | None:
+    instances = [f for f in view["flows"] if f["name"] == flow]
+    return instances[-1] if instances else None
+
+
+def _slot_matches(got: dict[str, Any] | None, wanted: Any) -> bool:
+    value = got.get("value") if got else None
+    if wanted is None:
+        return value is None
+    if value is None:
+        return False
+    if isinstance(wanted, str):
+        shown = {str(value).lower(), str(got.get("display", "")).lower()}
+        if isinstance(value, dict):
+            shown |= {str(v).lower() for v in value.values()}
+        return wanted.lower() in shown
+    return value == wanted
+
+
+def make_agent_factory(scratch: Path, base: Path | None = None) -> AgentFactory:
+    """Agents for conversation tests: a fresh database and data folder each, a fixed clock."""
+    counter = iter(range(1, 1_000_000))
+
+    def make(test_file: ConversationFile, conversation: Conversation) -> Any:
+        from ..state.flows import counter_ids
+        from .agent import Agent, Clock
+
+        folder = scratch / f"c{next(counter)}"
+        folder.mkdir(parents=True)
+        pack = test_file.pack
+        if pack and base is not None and not Path(pack).is_absolute():
+            pack = str((base / pack).resolve())
+        settings = _merge(test_file.settings, conversation.settings)
+        return Agent(
+            test_file.domain, pack=pack, db=folder / "dialstack.db", data_dir=folder,
+            clock=Clock(test_file.clock or DEFAULT_START), settings=settings, flow_ids=counter_ids(),
+        )
+
+    return make
+
+
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in extra.items():
+        out[key] = _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out

@@ -1,0 +1,102 @@
+"""Domain-independent English cues for System-1 understanding.
+
+Nothing here names a flow, a slot or a domain: these are the words people use to say
+yes, no, stop, go back, or to ask a side question, in any task-oriented conversation.
+"""
+
+from __future__ import annotations
+
+import re
+
+STOPWORDS = frozenset(
+    """
+    a an the i im i'm me my mine to of for and or is are am be been it its it's this that these those
+    please would like want wanna need can could you your yours do does did what which who whom with on in at
+    by from some any let lets let's just now so up will we us our there here get got have has had
+    should shall may might must go going gonna also too very really about into out over as if then than
+    when where why how all one ok okay yes no hi hello hey thanks thank
+    """.split()
+)
+
+AFFIRM = re.compile(
+    r"^\s*(yes|yeah|yep|yup|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|correct|"
+    r"right|indeed|please do|go ahead|do it|sounds good|that's right|that is right|y|affirmative|let's do it|"
+    r"yes please|sure thing|please)\b[\s.!,]*(please|thanks|thank you)?[\s.!]*$",
+    re.IGNORECASE,
+)
+DENY = re.compile(
+    r"^\s*(no|nope|nah|not now|no thanks|no thank you|don't|do not|n|negative|not really|i don't think so|"
+    r"never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it))\b[\s.!,]*(thanks|thank you)?[\s.!]*$",
+    re.IGNORECASE,
+)
+CANCEL = re.compile(
+    r"^\s*(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:it|about it|that)|never ?mind|scratch that|"
+    r"drop (?:it|that)|cancel (?:it|that|this)|stop (?:it|that|this))\b[\s.!]*$",
+    re.IGNORECASE,
+)
+CANCEL_VERB = re.compile(r"\b(cancel|stop|abort|forget|drop|scratch)\b", re.IGNORECASE)
+RESUME = re.compile(
+    r"\b(go(?:ing)? back to|back to|get back to|return to|resume|continue(?: with)?|pick up|carry on with|"
+    r"where were we)\b",
+    re.IGNORECASE,
+)
+SHIFT = re.compile(
+    r"\b(actually|instead|wait|hold on|first|rather|switch|before that|let me|change of plans?|on second thought)\b",
+    re.IGNORECASE,
+)
+CORRECTION = re.compile(
+    r"\b(actually|make it|change (?:it|that)|i meant|i mean|sorry|correction|not .+ but|instead)\b|^\s*no,",
+    re.IGNORECASE,
+)
+QUESTION_START = re.compile(
+    r"^\s*(what|which|where|when|why|how|who|whose|do you|does|did you|can you|could you|are you|is there|"
+    r"is it|are there|will you|have you)\b",
+    re.IGNORECASE,
+)
+HELP = re.compile(
+    r"^\s*(help|help me|i need help|what can you do|how does (?:this|it) work|what do you do|"
+    r"i'?m (?:confused|lost)|how do i use this)\b[\s?!.]*$",
+    re.IGNORECASE,
+)
+STATUS = re.compile(
+    r"\b(what (?:else )?do you (?:still )?need|what(?:'s| is) (?:left|missing|next)|where (?:are|were) we|"
+    r"what (?:are|were) we doing|status|what have i (?:told|given) you|what do you have so far)\b",
+    re.IGNORECASE,
+)
+CLARIFICATION = re.compile(r"^\s*(why (?:do|would|should) you (?:need|want)|why is that|what for|why\?)", re.IGNORECASE)
+SMALL_TALK = re.compile(
+    r"^\s*(hi|hello|hey|good (?:morning|afternoon|evening)|how are you|thanks|thank you|cheers|great|cool|"
+    r"nice|awesome|bye|goodbye|see you|you're welcome|lol|haha)\b[\s\w,.!?']{0,20}$",
+    re.IGNORECASE,
+)
+APPROVE_COMMAND = re.compile(r"^\s*/approve\s*$", re.IGNORECASE)
+DENY_COMMAND = re.compile(r"^\s*/deny\s*$", re.IGNORECASE)
+
+# Words that, before a value, point at a slot whose name or prompt holds one of these.
+CUE_SYNONYMS: dict[str, frozenset[str]] = {
+    "from": frozenset({"origin", "source", "from", "departure", "depart", "start", "home", "leaving"}),
+    "to": frozenset({"destination", "target", "to", "arrival", "arrive", "dest", "into"}),
+    "into": frozenset({"destination", "target", "to", "into"}),
+    "on": frozenset({"date", "day", "when", "on"}),
+    "for": frozenset({"for", "date", "passengers", "people", "count"}),
+    "under": frozenset({"max", "price", "budget", "below", "under"}),
+    "below": frozenset({"max", "price", "budget", "below", "under"}),
+    "by": frozenset({"by", "deadline", "date"}),
+}
+
+
+def tokens(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", text.lower())
+
+
+def stem(word: str) -> str:
+    """A light stemmer: enough to match 'bookings'/'booking'/'booked' with 'book'."""
+    w = word.lower().replace("'s", "")
+    for suffix, repl, minimum in (("ies", "y", 5), ("ing", "", 6), ("ed", "", 5), ("es", "", 5), ("s", "", 4)):
+        if w.endswith(suffix) and len(w) >= minimum and not w.endswith("ss"):
+            return w[: -len(suffix)] + repl
+    return w
+
+
+def content_stems(text: str) -> set[str]:
+    return {stem(t) for t in tokens(text) if t not in STOPWORDS and not t.isdigit()}

@@ -1,0 +1,266 @@
+"""System-1 understanding: decide the dialogue act of a user turn, offline and zero-shot.
+
+Everything comes from the domain's YAML (flow descriptions, examples, keywords, slot prompts)
+and the typed slot parsers; no per-domain code, no model. The result keeps the top three
+flows with their confidence. When it is unsure it says so (``confident=False``), and the
+agent may ask System 2 (``contemplate``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..domain.models import DomainPack, FlowSpec
+from ..state.slots import BaseSlot, Candidate, SlotContext
+from . import lexicon as lx
+
+DIGRESSION_TYPES = ("question", "clarification", "help", "status", "small_talk")
+
+
+@dataclass(frozen=True)
+class ActiveView:
+    """What understanding needs to know about the active flow."""
+
+    name: str
+    spec: FlowSpec
+    slots: Mapping[str, BaseSlot]
+    last_filled: str | None = None
+
+
+@dataclass(frozen=True)
+class NLUView:
+    active: ActiveView | None
+    waiting_for_slot: str | None
+    paused: Sequence[tuple[str, str]]  # (flow_id, name), most recent last
+    pending_offer: bool = False
+    pending_approval: bool = False
+
+
+@dataclass
+class Understanding:
+    act: str  # start | fill | correct | digress | resume | cancel | affirm | deny | chitchat | approve | unknown
+    text: str
+    flow: str | None = None  # target flow (start, digress, cancel); flow_id for resume
+    labels: dict[str, Candidate] = field(default_factory=dict)  # slot -> value for the target flow
+    rejected: dict[str, str] = field(default_factory=dict)  # slot -> why its value was refused
+    confidence: list[tuple[str, float]] = field(default_factory=list)  # top 3 flows
+    digression_type: str | None = None
+    confident: bool = True
+    resume_candidates: list[str] = field(default_factory=list)  # flow_ids when ambiguous
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "act": self.act,
+            "flow": self.flow,
+            "labels": {k: c.value for k, c in self.labels.items()},
+            "rejected": dict(self.rejected),
+            "confidence": [[n, round(s, 3)] for n, s in self.confidence],
+            "digression_type": self.digression_type,
+            "confident": self.confident,
+        }
+
+
+class Understander:
+    """Scores flows from their YAML and reads slot values with the typed parsers."""
+
+    def __init__(self, domain: DomainPack, make_slot: Any, threshold: float | None = None) -> None:
+        self.domain = domain
+        self.make_slot = make_slot  # SlotSpec -> BaseSlot
+        self.threshold = threshold if threshold is not None else domain.settings.confidence_threshold
+        self._profiles = {f.name: _FlowProfile(f) for f in domain.ontology.flows if f.intent != "Internal"}
+
+    # -- scoring -------------------------------------------------------------
+    def rank(self, text: str, ignore: Sequence[tuple[int, int]] = ()) -> list[tuple[str, float]]:
+        masked = _mask(text, ignore)
+        stems = lx.content_stems(masked)
+        scores = [(name, p.score(stems)) for name, p in self._profiles.items()]
+        scores.sort(key=lambda pair: pair[1], reverse=True)
+        return scores
+
+    # -- the act -------------------------------------------------------------
+    def understand(self, text: str, view: NLUView, ctx: SlotContext) -> Understanding:
+        text = text.strip()
+        active = view.active
+        waiting = active.slots.get(view.waiting_for_slot) if active and view.waiting_for_slot else None
+
+        if view.pending_approval:
+            if lx.APPROVE_COMMAND.match(text) or lx.AFFIRM.match(text):
+                return Understanding("approve", text)
+            if lx.DENY_COMMAND.match(text) or lx.DENY.match(text):
+                return Understanding("deny", text)
+        if lx.APPROVE_COMMAND.match(text) or lx.DENY_COMMAND.match(text):
+            return Understanding("unknown", text, confident=True, digression_type="no_approval")
+
+        # values the active flow could take from this text (their spans are masked for scoring)
+        own_labels, own_rejected = ({}, {})
+        if active:
+            own_labels, own_rejected = self.read_slots(active.spec, active.slots, text, ctx, view.waiting_for_slot)
+        spans = [(c.start, c.end) for c in own_labels.values()]
+        ranked = self.rank(text, spans)
+        top3 = [(n, round(s, 3)) for n, s in ranked[:3]]
+        best, best_score = ranked[0] if ranked else (None, 0.0)
+        best_spec = self.domain.flow(best) if best else None
+        strong = best_score >= self.threshold
+        is_question = text.endswith("?") or bool(lx.QUESTION_START.match(text))
+
+        def result(act: str, **kw: Any) -> Understanding:
+            return Understanding(act, text, confidence=top3, **kw)
+
+        # a yes/no question being answered is a slot fill, not an affirm/deny
+        if waiting is not None and view.waiting_for_slot in own_labels and (lx.AFFIRM.match(text) or lx.DENY.match(text)):
+            return result("fill", flow=active.name, labels=own_labels)
+        if view.pending_offer and lx.AFFIRM.match(text):
+            return result("affirm")
+        if view.pending_offer and lx.DENY.match(text):
+            return result("deny")
+        if lx.CANCEL.match(text):
+            return result("cancel", flow=active.name if active else None)
+        if lx.RESUME.search(text) and view.paused:
+            return result("resume")
+        if lx.HELP.match(text):
+            return result("digress", flow=self._digression_flow(ranked, "help"), digression_type="help")
+        if active and lx.STATUS.search(text):
+            return result("digress", digression_type="status")
+        if active and lx.CLARIFICATION.match(text):
+            return result("digress", digression_type="clarification")
+
+        starts_other = strong and best_spec is not None and best != (active.name if active else None)
+        if starts_other and best_spec.metadata.digression and (is_question or not active):
+            return result("digress", flow=best, digression_type="question")
+        if is_question and active and not own_labels and best_spec is not None and best_spec.metadata.digression:
+            return result("digress", flow=best, digression_type="question", confident=strong)
+
+        if starts_other and not best_spec.metadata.digression:
+            cancel_other = lx.CANCEL_VERB.search(text) and best_score < self.threshold * 1.5 and active
+            fills_waiting = view.waiting_for_slot in own_labels
+            shifting = bool(lx.SHIFT.search(text)) or not active or not fills_waiting or best_score >= 2 * self.threshold
+            if not cancel_other and shifting:
+                labels, rejected = self.read_slots(best_spec, self._fresh_slots(best_spec), text, ctx, None)
+                return result("start", flow=best, labels=labels, rejected=rejected)
+
+        if active and own_labels:
+            corrected = {k for k in own_labels if active.slots[k].filled}
+            act = "correct" if corrected and (lx.CORRECTION.search(text) or not (set(own_labels) - corrected)) else "fill"
+            return result(act, flow=active.name, labels=own_labels, rejected=own_rejected)
+        if active and own_rejected:
+            return result("fill", flow=active.name, rejected=own_rejected)
+        if lx.SMALL_TALK.match(text):
+            return result("chitchat", digression_type="small_talk")
+        if is_question and best_spec is not None and best_spec.metadata.digression:
+            return result("digress", flow=best, digression_type="question", confident=False)
+        if waiting is not None and not is_question:
+            check = waiting.check(_strip_cues(text), ctx)
+            if check.ok:
+                cand = Candidate(check.value, check.display, 0, len(text), 0.5)
+                return result("fill", flow=active.name, labels={waiting.name: cand})
+            return result("fill", flow=active.name, rejected={waiting.name: check.reason})
+        if strong and best_spec is not None:
+            labels, rejected = self.read_slots(best_spec, self._fresh_slots(best_spec), text, ctx, None)
+            return result("start", flow=best, labels=labels, rejected=rejected)
+        if lx.CANCEL_VERB.search(text) and active:
+            return result("cancel", flow=active.name, confident=False)
+        return result("unknown", confident=False)
+
+    def _digression_flow(self, ranked: list[tuple[str, float]], hint: str) -> str | None:
+        for name, _ in ranked:
+            spec = self.domain.flow(name)
+            if spec.metadata.digression and hint in name:
+                return name
+        return None
+
+    def _fresh_slots(self, spec: FlowSpec) -> dict[str, BaseSlot]:
+        return {s.name: self.make_slot(s) for s in spec.slots}
+
+    # -- slot reading ---------------------------------------------------------
+    def read_slots(
+        self,
+        spec: FlowSpec,
+        slots: Mapping[str, BaseSlot],
+        text: str,
+        ctx: SlotContext,
+        waiting: str | None,
+    ) -> tuple[dict[str, Candidate], dict[str, str]]:
+        """Assign values found in ``text`` to the flow's slots; one span feeds one slot."""
+        found: list[tuple[float, str, Candidate]] = []
+        for slot_spec in spec.slots:
+            slot = slots.get(slot_spec.name)
+            if slot is None:
+                continue
+            if slot.type_name == "FreeTextSlot":
+                continue  # free text is taken whole only when it is the question being asked
+            if slot_spec.params.get("confirmation") and waiting != slot_spec.name:
+                continue
+            for cand in slot.extract(text, ctx):
+                found.append((_cue_score(text, cand, slot_spec, waiting), slot_spec.name, cand))
+        # best (cue score, span length, parser score) first; each span and each slot used once
+        found.sort(key=lambda f: (f[0], f[2].end - f[2].start, f[2].score), reverse=True)
+        labels: dict[str, Candidate] = {}
+        taken: list[tuple[int, int]] = []
+        for _, name, cand in found:
+            if name in labels or any(cand.start < e and s < cand.end for s, e in taken):
+                continue
+            labels[name] = cand
+            taken.append((cand.start, cand.end))
+        if waiting and waiting not in labels and waiting in slots and slots[waiting].type_name == "FreeTextSlot":
+            labels[waiting] = Candidate(text, text, 0, len(text), 1.0)
+        for slot_spec in spec.slots:
+            if slot_spec.name in labels or slot_spec.name in slots and slots[slot_spec.name].filled:
+                continue
+            if slot_spec.type == "FreeTextSlot" and slot_spec.priority == "required" and waiting is None:
+                labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
+            elif slot_spec.type == "FreeTextSlot" and slot_spec.name in ("question", "query", "request", "message"):
+                labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
+        return labels, {}
+
+
+class _FlowProfile:
+    """The words that speak for one flow: examples, keywords, name, description."""
+
+    def __init__(self, spec: FlowSpec) -> None:
+        self.spec = spec
+        self.examples = [lx.content_stems(e) for e in spec.examples]
+        self.keywords = {lx.stem(k) for kw in spec.keywords for k in lx.tokens(kw)}
+        self.name = {lx.stem(t) for t in spec.name.split("_")}
+        self.description = lx.content_stems(spec.description)
+
+    def score(self, stems: set[str]) -> float:
+        if not stems:
+            return 0.0
+        example = max((2 * len(stems & e) / (len(stems) + len(e)) for e in self.examples if e), default=0.0)
+        keywords = len(stems & self.keywords)
+        name = len(stems & self.name)
+        description = len(stems & self.description) / len(stems)
+        return 0.6 * example + 0.12 * min(keywords, 4) + 0.1 * name + 0.1 * description
+
+
+def _mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " + text[end:]
+    return text
+
+
+def _strip_cues(text: str) -> str:
+    """'I want to fly from Atlantis' -> 'Atlantis': drop the lead-in before a bare value."""
+    words = text.strip().rstrip(".!").split()
+    while len(words) > 1 and (words[0].lower() in lx.STOPWORDS or words[0].lower() in lx.CUE_SYNONYMS or words[0].lower() in ("fly", "flying", "travel", "leave", "leaving", "go")):
+        words = words[1:]
+    return " ".join(words)
+
+
+def _cue_score(text: str, cand: Candidate, slot_spec: Any, waiting: str | None) -> float:
+    """How strongly the words before a value point at this slot (0 = no cue)."""
+    before = lx.tokens(text[: cand.start])[-2:]
+    names = set(slot_spec.name.split("_")) | {lx.stem(t) for t in lx.tokens(slot_spec.description)}
+    prompt = lx.tokens(slot_spec.prompt)
+    score = 1.0 if slot_spec.name == waiting else 0.0
+    for cue in before:
+        synonyms = lx.CUE_SYNONYMS.get(cue)
+        if synonyms and names & synonyms:
+            score += 3.0
+        elif prompt and cue == prompt[-1] and cue in lx.CUE_SYNONYMS:
+            score += 2.0
+        elif synonyms:
+            score -= 1.0  # a cue that points elsewhere
+    return score

@@ -1,0 +1,176 @@
+"""Plans: decompose a request into sub-flows, the replanning check, the final assessment.
+
+Offline decomposition is zero-shot: split the request into steps ("…, then …"), classify
+each step as a flow with System 1, and read its slot values. A domain refines it by
+overriding ``PlanPolicy.decompose`` (see ``dialstack.domains.travel.policies.plan``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..state.flows import BaseFlow, FlowState, StackError
+from .outcomes import Failure, Success, Uncertain
+from .pex import Execution
+from .policies import Policy
+
+if TYPE_CHECKING:
+    from .turn import Turn
+
+_STEP_SPLIT = re.compile(r"\s*(?:;|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bafter that\b|,?\s*\bfollowed by\b)\s*", re.IGNORECASE)
+
+
+@dataclass
+class Step:
+    flow: str
+    labels: dict[str, Any]
+    text: str = ""
+
+
+class PlanPolicy(Policy):
+    """The Plan intent: first run stacks sub-flows; the last run assesses the outcome."""
+
+    def before_skill(self, turn: Turn, flow: BaseFlow) -> Execution | None:
+        return None
+
+    async def after_skill(self, turn: Turn, flow: BaseFlow, outcome: Success | Failure | Uncertain) -> Execution:
+        members = [f for f in turn.state.stack.archive if f.plan_id == flow.flow_id and f is not flow]
+        if members or flow.outputs.get("planned"):
+            return self.assess(turn, flow, members)
+        steps = await self.plan_steps(turn, flow, outcome)
+        if not steps:
+            return Execution("failed", reply=turn.template("escalate", phrase=flow.label, reason="I couldn't split that into steps"))
+        return self.stack_steps(turn, flow, steps)
+
+    async def plan_steps(self, turn: Turn, flow: BaseFlow, outcome: Any) -> list[Step]:
+        request = str(next((s.value for s in flow.slots.values() if s.type_name == "FreeTextSlot" and s.filled), turn.text))
+        proposed = turn.state.meta.get("proposed_steps", {}).pop(flow.flow_id, None)
+        if proposed:
+            return [Step(s["flow"], dict(s.get("slots") or {})) for s in proposed if s.get("flow") in turn.agent.domain.flows]
+        reasoner = turn.agent.reasoner
+        if reasoner is not None:
+            result = await reasoner.contemplate(turn.agent.contemplate_request(turn, "plan", reason=request))
+            steps = [Step(s["flow"], dict(s.get("slots") or {})) for s in result.sub_flows if s.get("flow") in turn.agent.domain.flows]
+            if steps:
+                return steps
+        return self.decompose(turn, flow, request)
+
+    def decompose(self, turn: Turn, flow: BaseFlow, request: str) -> list[Step]:
+        """Split ``request`` into steps and classify each one (zero-shot, from the YAML)."""
+        understander = turn.agent.understander
+        domain = turn.agent.domain
+        steps: list[Step] = []
+        previous: str | None = None
+        for piece in (p.strip(" ,.") for p in _STEP_SPLIT.split(request)):
+            if not piece:
+                continue
+            ranked = [(n, s) for n, s in understander.rank(piece)
+                      if domain.flow(n).intent not in ("Plan", "Internal", "Converse")]
+            best = ranked[0][0] if ranked and ranked[0][1] >= understander.threshold else previous
+            if best is None:
+                continue
+            spec = domain.flow(best)
+            fresh = {s.name: turn.agent.factory.slots.make(s) for s in spec.slots}
+            labels, _ = understander.read_slots(spec, fresh, piece, turn.slot_ctx, None)
+            steps.append(Step(best, {k: c.value for k, c in labels.items()}, piece))
+            previous = best
+        return steps
+
+    def stack_steps(self, turn: Turn, flow: BaseFlow, steps: list[Step]) -> Execution:
+        subflows = []
+        for step in steps:
+            sub = turn.agent.factory.create(step.flow, now=turn.now, natural_birth=False)
+            sub.fill_slots_by_label(step.labels, turn.slot_ctx)
+            subflows.append(sub)
+        try:
+            turn.state.stack.plan(flow, subflows, turn.now, turn.slot_ctx)
+        except StackError as exc:
+            return Execution("failed", reply=f"I couldn't set up that plan: {exc}.")
+        flow.outputs["planned"] = True
+        turn.state.has_plan = True
+        turn.state.keep_going = True
+        lines = [f"{i}. {describe(sub)}" for i, sub in enumerate(subflows, start=1)]
+        summary = f"Plan for '{flow.slots and next(iter(flow.slot_values().values()), '')}': " + "; ".join(lines)
+        turn.write_scratchpad(flow, summary)
+        turn.state.meta.setdefault("plan_decisions", []).append({"plan": flow.flow_id, "action": "created", "steps": [s.name for s in subflows]})
+        return Execution("planned", reply="Here's the plan:\n" + "\n".join(lines))
+
+    # -- the replanning check ------------------------------------------------------------
+    def replan(self, turn: Turn, plan: BaseFlow) -> str:
+        """After a sub-flow was popped: continue, reorder, expand or prune; returns the action."""
+        stack = turn.state.stack
+        done = [f for f in stack.archive if f.plan_id == plan.flow_id and f is not plan]
+        pending = [f for f in stack.top_down() if f.plan_id == plan.flow_id and f is not plan and f.state is FlowState.PENDING]
+        action, detail = "continue", ""
+        duplicates = [p for p in pending if any(d.state is FlowState.COMPLETED and d.name == p.name and d.slot_values() == p.slot_values() for d in done)]
+        last = done[-1] if done else None
+        if duplicates:
+            action, detail = "prune", ", ".join(p.name for p in duplicates)
+            stack.replan(plan.flow_id, "prune", turn.now, prune=[p.flow_id for p in duplicates])
+        elif last is not None and last.state in (FlowState.ERROR, FlowState.INVALID, FlowState.CANCELLED) and last.spec.fallback and last.reason.find("fallback") < 0:
+            extra = turn.agent.factory.create(last.spec.fallback, now=turn.now, natural_birth=False)
+            for name, slot in last.slots.items():
+                if slot.filled and name in extra.slots:
+                    extra.slots[name].fill(slot.value, turn.slot_ctx, source="fallback")
+            action, detail = "expand", extra.name
+            stack.replan(plan.flow_id, "expand", turn.now, flows=[extra], ctx=turn.slot_ctx)
+        else:
+            order = self.dependency_order(pending)
+            if order != [p.flow_id for p in pending]:
+                action, detail = "reorder", " > ".join(order)
+                stack.replan(plan.flow_id, "reorder", turn.now, order=order)
+        top = stack.top
+        if stack.active is None and top is not None and top.state is FlowState.PENDING:
+            stack.replan(plan.flow_id, "continue", turn.now, ctx=turn.slot_ctx)
+        decision = {"plan": plan.flow_id, "action": action, "detail": detail, "turn": turn.state.turn}
+        turn.state.meta.setdefault("plan_decisions", []).append(decision)
+        turn.write_scratchpad(plan, f"Replanning check: {action}{': ' + detail if detail else ''}.")
+        return action
+
+    @staticmethod
+    def dependency_order(pending: list[BaseFlow]) -> list[str]:
+        """Pending steps (top first), moving a step after the steps whose outputs it needs."""
+        order = list(pending)
+        for flow in list(order):
+            needs = set(flow.spec.inputs) - set(flow.inputs)
+            providers = [p for p in order if p is not flow and needs & set(p.spec.outputs)]
+            for provider in providers:
+                if order.index(provider) > order.index(flow):
+                    order.remove(provider)
+                    order.insert(order.index(flow), provider)
+        return [f.flow_id for f in order]
+
+    # -- the final assessment --------------------------------------------------------------
+    def assess(self, turn: Turn, plan: BaseFlow, members: list[BaseFlow]) -> Execution:
+        completed = [m for m in members if m.state is FlowState.COMPLETED]
+        failed = [m for m in members if m.state in (FlowState.ERROR, FlowState.CANCELLED, FlowState.ABANDONED)]
+        retry = [m for m in failed if m.spec.fallback and not plan.outputs.get(f"retried:{m.flow_id}")]
+        if retry:
+            extra = []
+            for m in retry:
+                plan.outputs[f"retried:{m.flow_id}"] = True
+                sub = turn.agent.factory.create(m.spec.fallback, now=turn.now, natural_birth=False)
+                sub.fill_slots_by_label(m.slot_values(), turn.slot_ctx)
+                extra.append(sub)
+            turn.state.stack.plan(plan, extra, turn.now, turn.slot_ctx)
+            turn.state.keep_going = True
+            turn.state.meta.setdefault("plan_decisions", []).append({"plan": plan.flow_id, "action": "assess:more_work", "steps": [s.name for s in extra]})
+            return Execution("planned", reply="Some steps didn't work out; I'll try another way.")
+        plan.outputs["legs"] = [describe(m) for m in completed]
+        plan.outputs.pop("planned", None)
+        turn.write_scratchpad(plan, f"Plan finished: {len(completed)} of {len(members)} steps completed.")
+        turn.state.has_plan = False
+        turn.state.keep_going = False
+        turn.complete(plan)
+        turn.state.meta.setdefault("plan_decisions", []).append({"plan": plan.flow_id, "action": "assess:complete"})
+        text = f"All done: {len(completed)} of {len(members)} steps completed."
+        if failed:
+            text += " Not done: " + "; ".join(describe(m) for m in failed) + "."
+        return Execution("completed", reply=text)
+
+
+def describe(flow: BaseFlow) -> str:
+    filled = ", ".join(f"{s.label} {s.display or s.value}" for s in flow.slots.values() if s.filled and s.source != "default")
+    return f"{flow.label} ({filled})" if filled else flow.label

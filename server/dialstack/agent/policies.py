@@ -1,0 +1,206 @@
+"""Policies: the deterministic skeleton around each flow's skill, one class per intent.
+
+A domain overrides them per flow in ``dialstack.domains.<domain>.policies.<module>``, one
+module per intent (``plan``, ``converse``, ``internal`` and its four domain intents, named
+in lower case), each holding ``POLICIES = {"flow_name": PolicyClass}``. A domain without
+Python gets these defaults, so a YAML-only pack works.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ..domain.models import UNIVERSAL_INTENTS, DomainPack, FlowSpec
+from ..state.flows import BaseFlow, FlowState
+from .outcomes import Failure, Success, Uncertain
+from .pex import FRAME_PAGE, Execution
+from .render import render
+
+if TYPE_CHECKING:
+    from .agent import Turn
+
+log = logging.getLogger("dialstack.policies")
+
+
+class Policy:
+    """The default skeleton for the four domain intents: results go to the display frame."""
+
+    def before_skill(self, turn: Turn, flow: BaseFlow) -> Execution | None:
+        """A confirmation slot answered 'no' ends the flow here, without calling any tool."""
+        for slot in flow.slots.values():
+            if slot.params.get("confirmation") and str(slot.value).lower() in ("no", "false"):
+                turn.cancel(flow, "the user declined the confirmation")
+                text = flow.spec.responses.get("declined") or turn.template("cancelled", phrase=flow.label)
+                return Execution("declined", reply=render(text, turn.values(flow)))
+        return None
+
+    async def after_skill(self, turn: Turn, flow: BaseFlow, outcome: Success | Failure | Uncertain) -> Execution:
+        if isinstance(outcome, Success):
+            return self.on_success(turn, flow, outcome)
+        if isinstance(outcome, Failure):
+            return self.on_failure(turn, flow, outcome)
+        return await turn.recover(flow, outcome)
+
+    # -- success ----------------------------------------------------------------
+    def on_success(self, turn: Turn, flow: BaseFlow, outcome: Success) -> Execution:
+        data = {k: v for k, v in outcome.data.items() if not k.startswith("_")}
+        flow.outputs.update({k: v for k, v in data.items() if k in flow.spec.outputs or not flow.spec.outputs})
+        self.route_results(turn, flow, outcome)
+        for entry in outcome.scratchpad_entries:
+            turn.write_scratchpad(flow, entry)
+        for entry in self.summaries(flow):
+            turn.write_scratchpad(flow, entry)
+        turn.complete(flow)
+        text = flow.spec.responses.get("success") or f"Done: {flow.label}."
+        return Execution("completed", reply=render(text, turn.values(flow)))
+
+    def route_results(self, turn: Turn, flow: BaseFlow, outcome: Success) -> None:
+        """Step 3 for the domain intents: a display frame (first page, with a table_id)."""
+        turn.set_frame(build_frame(flow, outcome))
+
+    def summaries(self, flow: BaseFlow) -> list[str]:
+        """3-5 short reflective snippets for the session scratchpad."""
+        lines = [f"{flow.label[:1].upper()}{flow.label[1:]} finished."]
+        filled = ", ".join(f"{n}={s.display or s.value}" for n, s in flow.slots.items() if s.filled)
+        if filled:
+            lines.append(f"{flow.name} used {filled}.")
+        for key, value in list(flow.outputs.items())[:3]:
+            if not isinstance(value, (dict, list)):
+                lines.append(f"{flow.name} produced {key}={value}.")
+        return lines[:5]
+
+    # -- failure ------------------------------------------------------------------
+    def on_failure(self, turn: Turn, flow: BaseFlow, outcome: Failure) -> Execution:
+        category = outcome.error_category
+        if category in ("approval_declined", "approval_unsupported"):
+            if turn.approval_deferred(flow):
+                return Execution("approval", reply=turn.approval_question())
+            turn.cancel(flow, f"{category}: {outcome.message}")
+            reply = turn.template("approval_declined", tool_phrase=flow.label)
+            return Execution("declined", reply=reply)
+        if category == "declined":
+            turn.cancel(flow, outcome.message)
+            text = flow.spec.responses.get("declined") or turn.template("cancelled", phrase=flow.label)
+            return Execution("declined", reply=render(text, turn.values(flow)))
+        if outcome.partial_data:
+            flow.outputs.update({k: v for k, v in outcome.partial_data.items() if k in flow.spec.outputs})
+        turn.warn(f"{flow.name}: {category}: {outcome.message}")
+        values = {**turn.values(flow), "message": outcome.message, "reason": outcome.message}
+        reask = flow.spec.reask.get(category, [])
+        if reask:
+            for name in reask:
+                if name in flow.slots:
+                    flow.slots[name].clear()
+            turn.state.waiting_for_slot = reask[0]
+            text = flow.spec.responses.get(category) or f"{outcome.message}."
+            return Execution("failed", reply=render(text, values), slot=reask[0])
+        text = flow.spec.responses.get(category) or flow.spec.responses.get("failure")
+        if text:
+            reply = render(text, values)
+        else:
+            reply = turn.template("escalate", phrase=flow.label, reason=outcome.message)
+        turn.offer_retry(flow)
+        return Execution("failed", reply=reply)
+
+
+class ConversePolicy(Policy):
+    """Converse flows answer from data or knowledge; results go to the scratchpad."""
+
+    def route_results(self, turn: Turn, flow: BaseFlow, outcome: Success) -> None:
+        answer = outcome.data.get("answer") or self.compose(turn, flow)
+        flow.outputs.setdefault("answer", answer)
+        turn.write_scratchpad(flow, str(answer))
+
+    def on_success(self, turn: Turn, flow: BaseFlow, outcome: Success) -> Execution:
+        execution = super().on_success(turn, flow, outcome)
+        if not flow.spec.responses.get("success"):
+            execution.reply = str(flow.outputs.get("answer", execution.reply))
+        return execution
+
+    def compose(self, turn: Turn, flow: BaseFlow) -> str:
+        """A flow without tools (help) describes what the assistant can do, from the YAML."""
+        lines = []
+        for spec in turn.agent.domain.ontology.flows:
+            if spec.intent in ("Internal",) or spec.metadata.digression:
+                continue
+            first = spec.description.strip().split(". ")[0].rstrip(".")
+            lines.append(f"- {first}.")
+        return "I can help you with:\n" + "\n".join(lines[:12])
+
+
+class InternalPolicy(Policy):
+    """Internal flows write findings to the scratchpad, never to the display frame."""
+
+    def route_results(self, turn: Turn, flow: BaseFlow, outcome: Success) -> None:
+        text = self.finding(turn, flow, outcome)
+        flow.outputs[flow.spec.outputs[0] if flow.spec.outputs else "finding"] = text
+        turn.write_scratchpad(flow, text)
+
+    def finding(self, turn: Turn, flow: BaseFlow, outcome: Success) -> str:
+        parts = []
+        for key, value in outcome.data.items():
+            if key.startswith("_"):
+                continue
+            if isinstance(value, list):
+                parts.append(f"{key}: {len(value)} item(s)")
+            elif isinstance(value, dict):
+                parts.append(f"{key}: " + ", ".join(f"{k}={v}" for k, v in list(value.items())[:6]))
+            else:
+                parts.append(f"{key}: {value}")
+        return f"{flow.label}: " + ("; ".join(parts) if parts else "nothing to report")
+
+
+DEFAULTS: dict[str, type[Policy]] = {"Converse": ConversePolicy, "Internal": InternalPolicy}
+
+
+class PolicyRegistry:
+    """Finds the policy of a flow: the domain's override, else the intent's default."""
+
+    def __init__(self, domain: DomainPack) -> None:
+        self.domain = domain
+        self._overrides: dict[str, Policy] = {}
+        self._defaults: dict[str, Policy] = {}
+        for intent in domain.ontology.intents:
+            module_name = f"dialstack.domains.{domain.name}.policies.{intent.lower()}"
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as exc:
+                if exc.name and module_name.startswith(exc.name):
+                    continue  # the domain has no policies for this intent: defaults apply
+                raise
+            for flow_name, cls in getattr(module, "POLICIES", {}).items():
+                self._overrides[flow_name] = cls()
+
+    def get(self, spec: FlowSpec) -> Policy | None:
+        if spec.name in self._overrides:
+            return self._overrides[spec.name]
+        if spec.intent == "Plan":
+            from .planning import PlanPolicy
+
+            return self._defaults.setdefault("Plan", PlanPolicy())
+        cls = DEFAULTS.get(spec.intent, Policy)
+        return self._defaults.setdefault(spec.intent if spec.intent in UNIVERSAL_INTENTS else "domain", cls())
+
+
+def build_frame(flow: BaseFlow, outcome: Success) -> dict[str, Any]:
+    """The display frame: the largest list of records in the results becomes a table."""
+    rows: list[Any] = []
+    source = flow.spec.tools[0] if flow.spec.tools else flow.name
+    candidates = dict(outcome.data.get("_tool_results", {}))
+    candidates.update({k: v for k, v in outcome.data.items() if not k.startswith("_")})
+    for key, value in candidates.items():
+        if isinstance(value, list) and len(value) >= len(rows) and all(isinstance(r, dict) for r in value):
+            rows, source = value, key.split(".")[0] if "." in key else source
+    if rows:
+        return {
+            "display_type": "table",
+            "display_name": flow.label,
+            "source": source,
+            "data": rows[:FRAME_PAGE],
+            "row_count": len(rows),
+            "all_rows": rows,
+        }
+    record = {k: v for k, v in outcome.data.items() if not k.startswith("_")}
+    return {"display_type": "card", "display_name": flow.label, "source": source, "data": [record], "row_count": 1}

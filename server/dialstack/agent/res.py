@@ -1,0 +1,67 @@
+"""RES: the response step. Pops completed flows (the pre-hook) and composes the reply.
+
+Replies come from the domain's templates: the next slot's prompt, a summary of the frame,
+the offer to resume a paused flow, a digression's answer followed by the re-prompt of the
+question still pending, clarifying questions, and limit messages.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..state.flows import BaseFlow, FlowState
+
+if TYPE_CHECKING:
+    from .turn import Turn
+
+
+def pre_hook(turn: Turn) -> list[BaseFlow]:
+    """Pop completed flows off the stack; more than one popped asks for a snapshot."""
+    popped = turn.state.stack.pop_completed(turn.now)
+    if len(popped) > 1:
+        turn.state.meta["snapshot"] = True
+    return popped
+
+
+def reprompt(turn: Turn) -> str:
+    """The question still pending, to repeat after a digression or an invalid answer."""
+    state = turn.state
+    active = state.active
+    if state.pending_approval:
+        return turn.approval_question()
+    if state.pending_offer:
+        offered = state.stack.find(state.pending_offer)
+        if offered is not None:
+            return turn.template("resume_offer", phrase=offered.label)
+    if active is not None and state.waiting_for_slot in active.slots:
+        return turn.agent.pex.prompt_for(active, state.waiting_for_slot)
+    return ""
+
+
+def offer_resume(turn: Turn) -> str:
+    """After a flow ended, offer the paused flow below it ("continue booking a new flight?")."""
+    state = turn.state
+    if state.active is not None or not turn.ended:
+        return ""
+    top = state.stack.top
+    if top is None or top.state is not FlowState.PAUSED or not top.can_be_resumed:
+        return ""
+    state.pending_offer = top.flow_id
+    state.waiting_for_slot = None
+    return turn.template("resume_offer", phrase=top.label)
+
+
+def frame_summary(frame: dict | None) -> str:
+    if not frame or frame.get("display_type") != "table":
+        return ""
+    count = frame.get("row_count", 0)
+    shown = len(frame.get("data", []))
+    more = f" (showing the first {shown})" if shown < count else ""
+    return f"{count} row(s) in {frame.get('display_name', 'the results')}{more}."
+
+
+def compose(parts: list[str]) -> str:
+    """Join reply parts; a part starting with a newline (a re-prompt) opens a new paragraph."""
+    paragraphs = any(p.startswith("\n") or "\n" in p.strip() for p in parts if p)
+    parts = [p.strip() for p in parts if p and p.strip()]
+    return ("\n\n" if paragraphs else " ").join(parts)

@@ -1,0 +1,150 @@
+"""One turn in progress: the working context PEX, the policies and RES share.
+
+A ``Turn`` holds the dialogue state being changed, what happened so far (tool calls,
+flows that ended, the frame, reply parts) and small helpers that apply stack operations
+with the turn's clock. It is created by the agent, used for one user message, then turned
+into a :class:`TurnResult` and committed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..state.dialogue import DialogueState
+from ..state.flows import BaseFlow, FlowState
+from ..state.slots import SlotContext
+from ..tools import gate
+from .outcomes import ToolCallResult, Uncertain
+from .render import render
+
+if TYPE_CHECKING:
+    from .agent import Agent
+    from .pex import Execution
+
+
+@dataclass
+class Turn:
+    agent: Agent
+    session_id: str
+    text: str
+    state: DialogueState
+    slot_ctx: SlotContext
+    now: float
+    preferences: dict[str, Any]
+    history: list[dict[str, Any]]
+    context_kinds: frozenset[str]
+    tool_calls: list[ToolCallResult] = field(default_factory=list)
+    transitions: dict[str, list[str]] = field(default_factory=dict)
+    replies: list[str] = field(default_factory=list)
+    frame: dict[str, Any] | None = None
+    scratchpad_written: bool = False
+    approval_requested: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    hints: dict[str, list[str]] = field(default_factory=dict)
+    slot_snapshot: dict[str, dict[str, Any]] = field(default_factory=dict)
+    ended: list[BaseFlow] = field(default_factory=list)
+    audit: list[dict[str, Any]] = field(default_factory=list)
+
+    # -- context for skills ---------------------------------------------------------
+    def recent_context(self, turns: int = 3) -> dict[str, Any]:
+        scratchpad = [e.text for e in self.agent.store.scratchpad(self.session_id, last=5)]
+        return {"recent_turns": self.history[-turns:], "scratchpad": scratchpad, "user_text": self.text}
+
+    def memory(self) -> dict[str, Any]:
+        return {"preferences": self.preferences}
+
+    def add_context_kinds(self, kinds: frozenset[str]) -> None:
+        if not kinds <= self.context_kinds:
+            self.context_kinds = self.context_kinds | kinds
+
+    def record_call(self, result: ToolCallResult) -> None:
+        self.tool_calls.append(result)
+
+    @contextlib.contextmanager
+    def spinner(self, label: str) -> Iterator[None]:
+        with self.agent.spinner(label):
+            yield
+
+    # -- flows ------------------------------------------------------------------------
+    def _note(self, flows: list[BaseFlow]) -> None:
+        for flow in flows:
+            self.transitions.setdefault(flow.state.value, []).append(flow.name)
+            self.ended.append(flow)
+            if self.state.pending_offer == flow.flow_id:
+                self.state.pending_offer = None
+
+    def complete(self, flow: BaseFlow) -> None:
+        self.state.stack.complete(flow.flow_id, now=self.now)
+        self._note([flow])
+
+    def cancel(self, flow: BaseFlow, reason: str = "cancelled by the user") -> None:
+        self._note(self.state.stack.cancel(flow.flow_id, now=self.now, reason=reason))
+        if self.state.waiting_for_slot and self.state.active is None:
+            self.state.waiting_for_slot = None
+
+    def end_outside_stack(self, flow: BaseFlow, state: FlowState) -> None:
+        """A digression or background flow never sits on the stack: archive it directly."""
+        flow.state, flow.ended_at = state, self.now
+        self.state.stack.archive.append(flow)
+        self._note([flow])
+
+    def values(self, flow: BaseFlow) -> dict[str, Any]:
+        """What reply templates may name: inputs, slot display forms, then outputs."""
+        values: dict[str, Any] = dict(flow.inputs)
+        values.update({n: (s.display or s.value) for n, s in flow.slots.items() if s.filled})
+        values.update({k: v for k, v in flow.outputs.items() if v is not None})
+        values["phrase"] = flow.label
+        return values
+
+    def template(self, name: str, **values: Any) -> str:
+        return render(self.agent.templates.get(name, name), values)
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(message)
+        self.state.has_issues = True
+
+    # -- frames and memory -------------------------------------------------------------
+    def set_frame(self, frame: dict[str, Any]) -> None:
+        rows = frame.pop("all_rows", None)
+        if rows is not None and len(rows) > len(frame["data"]):
+            frame["table_id"] = self.agent.store.save_frame(self.session_id, {**frame, "data": rows})
+        self.frame = frame
+
+    def write_scratchpad(self, flow: BaseFlow, text: str) -> None:
+        self.agent.store.write_scratchpad(self.session_id, flow.name, text, flow.name)
+        self.scratchpad_written = True
+
+    # -- approvals ------------------------------------------------------------------------
+    def approval_deferred(self, flow: BaseFlow) -> bool:
+        """True when the refusal only means 'ask the user first' (no one was there to answer)."""
+        deferred = self.agent.deferred_approval
+        if deferred is None:
+            return False
+        self.agent.deferred_approval = None
+        self.state.pending_approval = {**deferred, "flow_id": flow.flow_id}
+        self.approval_requested = deferred["tool"]
+        return True
+
+    def approval_question(self) -> str:
+        pending = self.state.pending_approval or {}
+        return approval_prompt(pending.get("tool", "this tool"), pending.get("args", {}), pending.get("reason", ""))
+
+    def offer_retry(self, flow: BaseFlow) -> None:
+        self.state.meta.setdefault("retry_offers", {})[flow.flow_id] = True
+
+    async def recover(self, flow: BaseFlow, outcome: Uncertain) -> Execution:
+        return await self.agent.recovery.recover(self, flow, outcome)
+
+
+def approval_prompt(tool: str, args: dict[str, Any], reason: str) -> str:
+    shown = ", ".join(f"{k}={v!r}" for k, v in args.items())
+    why = f" ({reason})" if reason else ""
+    return f"Allow {tool} to run with {shown or 'no arguments'}?{why} [y/N]"
+
+
+def initial_kinds(recorded: frozenset[str]) -> frozenset[str]:
+    """The conversation itself counts as private data."""
+    return gate.session_kinds(recorded)

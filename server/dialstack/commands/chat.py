@@ -1,0 +1,142 @@
+"""``dialstack chat``: talk to an agent in the terminal (or pipe a conversation in)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "chat",
+        help="chat with the agent of a domain (offline by default)",
+        description=(
+            "An interactive chat. Shows the flow stack after each turn. When standard input is not a "
+            "terminal, reads one user turn per line; answer approval requests with /approve or /deny."
+        ),
+    )
+    parser.add_argument("--domain", help="bundled domain or one in --pack (default: travel)")
+    parser.add_argument("--pack", type=Path, help="a pack folder holding flows/, manifests/ and skills/")
+    parser.add_argument("--session", default="default", help="dialogue session id (default: default)")
+    parser.add_argument("--db", type=Path, help="SQLite database (default: the user data directory)")
+    parser.add_argument("--llm", choices=["offline", "anthropic"], default="offline", help="backend (default: offline)")
+    parser.add_argument("--mcp", default="memory", help="memory (default), stdio, or an http(s):// URL of `dialstack serve`")
+    parser.add_argument("--json", action="store_true", help="print one JSON record per turn")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..agent import Agent
+    from ..domain import PackError
+    from ..store.protocol import StoreError
+
+    interactive = sys.stdin.isatty()
+    lines = _lines(sys.stdin, interactive)
+    try:
+        agent = Agent(args.domain, pack=args.pack, db=args.db, llm=args.llm, mcp=args.mcp, approver=_ask if interactive else None)
+    except PackError as exc:
+        print(f"dialstack chat: the domain pack has errors:\n{exc}", file=sys.stderr)
+        return 1
+    except (StoreError, ValueError, OSError) as exc:
+        print(f"dialstack chat: {exc}", file=sys.stderr)
+        return 1
+    if interactive and not args.json:
+        agent.set_spinner(_spinner)
+        print(agent.templates.get("greeting", "Hi!"))
+        print("(type /quit to leave, /stack to show the stack)")
+    try:
+        for text in lines:
+            if text.strip() in ("/quit", "/exit"):
+                break
+            if text.strip() == "/stack":
+                print(_stack_line(agent.inspect(args.session)["stack"]) or "(empty stack)")
+                continue
+            result = agent.handle(args.session, text)
+            _show(result, args.json)
+    except KeyboardInterrupt:
+        print()
+    finally:
+        agent.close()
+    return 0
+
+
+def _lines(stream: TextIO, interactive: bool) -> Iterator[str]:
+    while True:
+        if interactive:
+            try:
+                line = input("you> ")
+            except EOFError:
+                return
+        else:
+            line = stream.readline()
+            if not line:
+                return
+        if line.strip():
+            yield line.rstrip("\n")
+
+
+async def _ask(tool: str, args: dict[str, Any], reason: str) -> bool:
+    """Ask the person at the terminal. (Piped input answers on the next line: /approve or /deny.)"""
+    shown = ", ".join(f"{k}={v!r}" for k, v in args.items())
+    prompt = f"Allow {tool} to run with {shown}? ({reason}) [y/N] "
+    answer = await asyncio.get_running_loop().run_in_executor(None, lambda: input(prompt))
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _show(result: Any, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False, default=str), flush=True)
+        return
+    print(f"bot> {result.reply}")
+    if result.frame and result.frame.get("display_type") == "table":
+        print(_table(result.frame))
+    line = _stack_line(result.stack)
+    if line:
+        print(f"     [{line}]")
+
+
+def _stack_line(stack: list[dict[str, Any]]) -> str:
+    return " > ".join(f"{f['name']}({f['state']})" for f in stack)
+
+
+def _table(frame: dict[str, Any], limit: int = 8) -> str:
+    rows = frame.get("data") or []
+    if not rows:
+        return ""
+    columns = [c for c in rows[0] if not isinstance(rows[0][c], (dict, list))][:7]
+    cells = [[str(r.get(c, "")) for c in columns] for r in rows[:limit]]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    out = ["  ".join(c.ljust(w) for c, w in zip(columns, widths))]
+    out += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in cells]
+    if frame.get("row_count", 0) > limit:
+        out.append(f"... {frame['row_count'] - limit} more row(s)" + (f" (table {frame['table_id']})" if frame.get("table_id") else ""))
+    return "\n".join("     " + line for line in out)
+
+
+@contextlib.contextmanager
+def _spinner(label: str) -> Iterator[None]:
+    stop = threading.Event()
+
+    def spin() -> None:
+        for mark in itertools.cycle("|/-\\"):
+            if stop.wait(0.1):
+                break
+            sys.stderr.write(f"\r{mark} {label}")
+            sys.stderr.flush()
+        sys.stderr.write("\r" + " " * (len(label) + 2) + "\r")
+
+    thread = threading.Thread(target=spin, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=1)
