@@ -64,6 +64,7 @@ class ToolClient:
         self._client: Client | None = None
         self._stack: AsyncExitStack | None = None
         self._listed: dict[str, ToolDescriptor] | None = None
+        self._built: Any = None  # the in-process server this client built, closed with it
 
     def _server_target(self) -> Any:
         target = self._target
@@ -72,7 +73,8 @@ class ToolClient:
                 raise ValueError("ToolClient(domain) builds an in-process server and needs store=...")
             from ..serve.server import build_server  # the in-process default only
 
-            return build_server(target, self._store)
+            self._built = build_server(target, self._store)
+            return self._built
         if isinstance(target, str):
             if not target.startswith(("http://", "https://")):
                 raise ValueError(f"ToolClient target {target!r}: expected an http(s):// URL, a DomainPack, a server or a command list")
@@ -107,6 +109,9 @@ class ToolClient:
     async def __aexit__(self, *exc: object) -> None:
         if self._stack is not None:
             await self._stack.aclose()
+        if self._built is not None:
+            self._built.dialstack.runtime.close()  # flushes its audit entries into the store
+            self._built = None
         self._client = None
         self._stack = None
 
