@@ -18,22 +18,25 @@ _HIGHLIGHTS = ("New York", "Los Angeles", "Chicago", "London", "Paris", "Tokyo")
 
 
 def answer_faq(question: str | None = None, *, ctx: Any = None) -> dict[str, Any]:
-    """Answer a question about the service; ``topic`` says which part of the data answered it."""
-    text = (question or "").strip()
+    """Answer a question about the service; ``topic`` says which part of the data answered it.
+
+    Without a question the answer is the list of supported cities: the question this
+    digression is asked most (the ``question`` slot is optional in the flow).
+    """
+    text = (question or "").strip() or "What cities do you fly to?"
     with calls.database(ctx) as conn:
         cities = load_cities(conn)
         named = _cities_named(text, cities)
         if named:
             return {"topic": "city", "answer": " ".join(_city_answer(c) for c in named), "cities": [c.name for c in named]}
-        if text and _CITIES_QUESTION.search(text) and not _faq_match(conn, text, strong=True):
+        if _CITIES_QUESTION.search(text) and not _faq_match(conn, text, strong=True):
             return {"topic": "cities", "answer": _cities_answer(cities), "cities": [c.name for c in cities]}
-        match = _faq_match(conn, text) if text else None
+        match = _faq_match(conn, text)
         if match:
             return {"topic": match["topic"], "answer": match["answer"], "cities": []}
         topics = [r[0] for r in conn.execute("SELECT topic FROM faq ORDER BY topic")]
-    opening = "I don't have an answer to that." if text else "What would you like to know?"
     return {"topic": "none", "cities": [],
-            "answer": f"{opening} I can answer questions about {', '.join(topics)} and which cities we fly to."}
+            "answer": f"I don't have an answer to that. I can answer questions about {', '.join(topics)} and which cities we fly to."}
 
 
 def _cities_answer(cities: list[CityRecord]) -> str:
