@@ -135,7 +135,9 @@ class GroupSlot(_OptionsMixin):
         items = self._items(raw)
         if items is None:
             return Check.reject(f"I need a list for the {self.label}.")
-        items = [i for i in items if i not in (None, "")]
+        items = [i for i in items if i is not None and i != ""]
+        if any(isinstance(i, (list, tuple, dict)) for i in items):
+            return Check.reject(f"Each {self.label} value must be a single value, not a nested list.")
         if self._restricted():
             table, problem = self._table(ctx)
             if problem or table is None:
