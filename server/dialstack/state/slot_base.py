@@ -7,6 +7,7 @@ Slots never do I/O: the clock, vocabularies and preferences arrive in a :class:`
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -136,7 +137,7 @@ class BaseSlot:
             raw = raw.strip()
             if not raw:
                 return Check.reject(f"The {self.label} can't be empty.")
-        elif not isinstance(raw, (int, float, bool)):
+        elif not isinstance(raw, (int, float, bool)) or (isinstance(raw, float) and not math.isfinite(raw)):
             return Check.reject(f"{show(raw)} isn't a usable {self.label}.")
         return Check.accept(raw, self.format(raw))
 

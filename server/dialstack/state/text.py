@@ -5,6 +5,7 @@ Pure functions over strings; nothing here knows about slots or flows.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Iterable
@@ -76,7 +77,7 @@ def parse_number(raw: object) -> int | float | None:
     if isinstance(raw, bool):
         return None
     if isinstance(raw, (int, float)):
-        return clean_number(raw)
+        return clean_number(raw) if math.isfinite(raw) else None
     if not isinstance(raw, str):
         return None
     text = raw.strip()
