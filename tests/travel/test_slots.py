@@ -72,6 +72,12 @@ def test_location_slot_names_a_city_we_do_not_fly_to() -> None:
     assert not result.ok and "we don't fly to Gotham" in result.reason
 
 
+@pytest.mark.parametrize("text", ["Atlantis", "Gotham City", "Narnia"])
+def test_location_slot_does_not_fuzzy_match_a_made_up_city_onto_a_real_one(text: str) -> None:
+    result = LocationSlot("origin", {"vocabulary": "cities"}).check(text, CTX)
+    assert not result.ok and f"we don't fly to {text}" in result.reason
+
+
 def test_location_slot_reads_raw_list_cities_items_as_vocabulary() -> None:
     ctx = SlotContext(now=NOW, vocabularies={"cities": [
         {"city": "Chicago", "code": "CHI", "aliases": ["Windy City"],

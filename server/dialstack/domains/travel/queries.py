@@ -205,7 +205,7 @@ def get_booking_row(conn: sqlite3.Connection, booking_ref: str, user_id: str | N
     ref = normalize_ref(booking_ref)
     row = conn.execute(_BOOKING_SQL + " WHERE b.booking_ref = ?", (ref,)).fetchone()
     if row is None or (user_id is not None and row["user_id"] != user_id):
-        raise UnknownBooking(f"I couldn't find a booking with reference {ref}. Could you check the reference?")
+        raise UnknownBooking(f"I couldn't find a booking with reference {ref}: it was not found in our records. Could you check the reference?")
     return row
 
 

@@ -46,6 +46,8 @@ class DateSlot(BaseSlot):
 
 # ---------------------------------------------------------------- locations
 
+# 0.8 let "Atlantis" pass for Atlanta (ratio 0.8); one-letter typos of 5+ letters stay above 0.85.
+FUZZY_CUTOFF = 0.85
 _LEAD = re.compile(r"^(?:i(?:'d| would)? (?:like to )?(?:fly|go|travel)\s+)?(?:from|to|in|at|out of|into)\s+", re.IGNORECASE)
 _PLACE_AFTER = re.compile(r"\b(?:from|to)\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})")
 
@@ -103,7 +105,7 @@ class LocationSlot(CategorySlot):
         wanted = _fold(text)
         cities = index.get(wanted) or {city for city, _, _ in entries if _fold(city.split(",")[0]) == wanted}
         if not cities:
-            close = difflib.get_close_matches(wanted, list(index), n=1, cutoff=0.8)
+            close = difflib.get_close_matches(wanted, list(index), n=1, cutoff=FUZZY_CUTOFF)
             cities = index[close[0]] if close else set()
         if not cities:  # "Paris CDG", "New York JFK airport": every known name in it is one city
             named = {c.value for c in self.extract(text, ctx) if c.score >= 0.8}
