@@ -112,17 +112,20 @@ class ActHandler:
 
     async def on_resume(self, turn: Turn, u: Understanding) -> bool:
         state = turn.state
+        if u.flow is not None:
+            chosen = state.stack.find(u.flow)
+            if chosen is not None and chosen.state is FlowState.PAUSED:
+                return self.resume(turn, chosen)
         ranking = state.stack.rank_paused(u.text, turn.now)
-        best = ranking.best
-        if best is None:
-            turn.replies.append(turn.template("fallback"))
-            return False
         if ranking.ambiguous:
             options = ranking.options(state.stack.settings.resume_margin)
             state.meta["resume_options"] = [f.flow_id for f in options]
             turn.replies.append(turn.template("ask_resume_which", options=" or ".join(f.label for f in options)))
             return False
-        return self.resume(turn, best)
+        if ranking.best is None:
+            turn.replies.append(turn.template("fallback"))
+            return False
+        return self.resume(turn, ranking.best)
 
     def resume(self, turn: Turn, flow: BaseFlow) -> bool:
         state = turn.state

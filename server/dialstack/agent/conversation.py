@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
@@ -231,14 +232,12 @@ def _slot_matches(got: dict[str, Any] | None, wanted: Any) -> bool:
 
 def make_agent_factory(scratch: Path, base: Path | None = None) -> AgentFactory:
     """Agents for conversation tests: a fresh database and data folder each, a fixed clock."""
-    counter = iter(range(1, 1_000_000))
-
     def make(test_file: ConversationFile, conversation: Conversation) -> Any:
         from ..state.flows import counter_ids
         from .agent import Agent, Clock
 
-        folder = scratch / f"c{next(counter)}"
-        folder.mkdir(parents=True)
+        scratch.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix="conversation-", dir=scratch))
         pack = test_file.pack
         if pack and base is not None and not Path(pack).is_absolute():
             pack = str((base / pack).resolve())
