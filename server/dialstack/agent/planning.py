@@ -8,7 +8,7 @@ overriding ``PlanPolicy.decompose`` (see ``dialstack.domains.travel.policies.pla
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..state.flows import BaseFlow, FlowState, StackError
@@ -24,9 +24,16 @@ _STEP_SPLIT = re.compile(r"\s*(?:;|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bafter 
 
 @dataclass
 class Step:
+    """One step of a plan: a flow, its slot values, and slots taken from earlier steps.
+
+    ``refs`` maps a slot to ``(step index, slot name)``: filled from that step's flow when
+    this step starts (the return leg flies back to where the first leg left from).
+    """
+
     flow: str
     labels: dict[str, Any]
     text: str = ""
+    refs: dict[str, tuple[int, str]] = field(default_factory=dict)
 
 
 class PlanPolicy(Policy):
@@ -79,23 +86,49 @@ class PlanPolicy(Policy):
         return steps
 
     def stack_steps(self, turn: Turn, flow: BaseFlow, steps: list[Step]) -> Execution:
-        subflows = []
-        for step in steps:
-            sub = turn.agent.factory.create(step.flow, now=turn.now, natural_birth=False)
-            sub.fill_slots_by_label(step.labels, turn.slot_ctx)
-            subflows.append(sub)
+        """Stack the leading steps with distinct flow names; queue the rest for later expansion
+        (two open flows never share a name, so a second leg waits until the first is done)."""
+        seen: set[str] = set()
+        first = 0
+        while first < len(steps) and steps[first].flow not in seen:
+            seen.add(steps[first].flow)
+            first += 1
+        records = [{"flow": s.flow, "labels": s.labels, "refs": {k: list(v) for k, v in s.refs.items()}, "flow_id": None} for s in steps]
+        subflows = [self.make_step(turn, records, i) for i in range(first)]
         try:
             turn.state.stack.plan(flow, subflows, turn.now, turn.slot_ctx)
         except StackError as exc:
             return Execution("failed", reply=f"I couldn't set up that plan: {exc}.")
+        turn.state.meta.setdefault("plans", {})[flow.flow_id] = records
         flow.outputs["planned"] = True
         turn.state.has_plan = True
         turn.state.keep_going = True
-        lines = [f"{i}. {describe(sub)}" for i, sub in enumerate(subflows, start=1)]
-        summary = f"Plan for '{flow.slots and next(iter(flow.slot_values().values()), '')}': " + "; ".join(lines)
-        turn.write_scratchpad(flow, summary)
-        turn.state.meta.setdefault("plan_decisions", []).append({"plan": flow.flow_id, "action": "created", "steps": [s.name for s in subflows]})
+        lines = [f"{i}. {describe_step(turn, step)}" for i, step in enumerate(steps, start=1)]
+        turn.write_scratchpad(flow, f"Plan ({len(steps)} steps): " + "; ".join(lines))
+        turn.state.meta.setdefault("plan_decisions", []).append({"plan": flow.flow_id, "action": "created", "steps": [s.flow for s in steps]})
         return Execution("planned", reply="Here's the plan:\n" + "\n".join(lines))
+
+    def make_step(self, turn: Turn, records: list[dict[str, Any]], index: int) -> BaseFlow:
+        record = records[index]
+        sub = turn.agent.factory.create(record["flow"], now=turn.now, natural_birth=False)
+        sub.fill_slots_by_label(record["labels"], turn.slot_ctx)
+        record["flow_id"] = sub.flow_id
+        return sub
+
+    def resolve_refs(self, turn: Turn, plan: BaseFlow, flow: BaseFlow) -> None:
+        """Fill a step's empty slots from the earlier steps it refers to."""
+        records = turn.state.meta.get("plans", {}).get(plan.flow_id, [])
+        record = next((r for r in records if r["flow_id"] == flow.flow_id), None)
+        if record is None:
+            return
+        stack = turn.state.stack
+        for slot, (index, source_slot) in record["refs"].items():
+            source_id = records[index]["flow_id"] if index < len(records) else None
+            source = (stack.find(source_id) or stack.find_archived(source_id)) if source_id else None
+            if source is not None and slot in flow.slots and not flow.slots[slot].filled:
+                value = source.slots[source_slot].value if source_slot in source.slots else source.outputs.get(source_slot)
+                if value is not None:
+                    flow.slots[slot].fill(value, turn.slot_ctx, source="plan")
 
     # -- the replanning check ------------------------------------------------------------
     def replan(self, turn: Turn, plan: BaseFlow) -> str:
@@ -109,13 +142,16 @@ class PlanPolicy(Policy):
         if duplicates:
             action, detail = "prune", ", ".join(p.name for p in duplicates)
             stack.replan(plan.flow_id, "prune", turn.now, prune=[p.flow_id for p in duplicates])
-        elif last is not None and last.state in (FlowState.ERROR, FlowState.INVALID, FlowState.CANCELLED) and last.spec.fallback and last.reason.find("fallback") < 0:
+        elif last is not None and last.state in (FlowState.ERROR, FlowState.INVALID) and last.spec.fallback and last.reason.find("fallback") < 0:
             extra = turn.agent.factory.create(last.spec.fallback, now=turn.now, natural_birth=False)
             for name, slot in last.slots.items():
                 if slot.filled and name in extra.slots:
                     extra.slots[name].fill(slot.value, turn.slot_ctx, source="fallback")
             action, detail = "expand", extra.name
             stack.replan(plan.flow_id, "expand", turn.now, flows=[extra], ctx=turn.slot_ctx)
+        elif not pending and (queued := self.next_queued(turn, plan)) is not None:
+            action, detail = "expand", queued.name
+            stack.replan(plan.flow_id, "expand", turn.now, flows=[queued], ctx=turn.slot_ctx)
         else:
             order = self.dependency_order(pending)
             if order != [p.flow_id for p in pending]:
@@ -123,11 +159,18 @@ class PlanPolicy(Policy):
                 stack.replan(plan.flow_id, "reorder", turn.now, order=order)
         top = stack.top
         if stack.active is None and top is not None and top.state is FlowState.PENDING:
+            if top is not plan:
+                self.resolve_refs(turn, plan, top)
             stack.replan(plan.flow_id, "continue", turn.now, ctx=turn.slot_ctx)
         decision = {"plan": plan.flow_id, "action": action, "detail": detail, "turn": turn.state.turn}
         turn.state.meta.setdefault("plan_decisions", []).append(decision)
         turn.write_scratchpad(plan, f"Replanning check: {action}{': ' + detail if detail else ''}.")
         return action
+
+    def next_queued(self, turn: Turn, plan: BaseFlow) -> BaseFlow | None:
+        records = turn.state.meta.get("plans", {}).get(plan.flow_id, [])
+        index = next((i for i, r in enumerate(records) if r["flow_id"] is None), None)
+        return None if index is None else self.make_step(turn, records, index)
 
     @staticmethod
     def dependency_order(pending: list[BaseFlow]) -> list[str]:
@@ -146,7 +189,7 @@ class PlanPolicy(Policy):
     def assess(self, turn: Turn, plan: BaseFlow, members: list[BaseFlow]) -> Execution:
         completed = [m for m in members if m.state is FlowState.COMPLETED]
         failed = [m for m in members if m.state in (FlowState.ERROR, FlowState.CANCELLED, FlowState.ABANDONED)]
-        retry = [m for m in failed if m.spec.fallback and not plan.outputs.get(f"retried:{m.flow_id}")]
+        retry = [m for m in failed if m.state is FlowState.ERROR and m.spec.fallback and not plan.outputs.get(f"retried:{m.flow_id}")]
         if retry:
             extra = []
             for m in retry:
@@ -169,6 +212,12 @@ class PlanPolicy(Policy):
         if failed:
             text += " Not done: " + "; ".join(describe(m) for m in failed) + "."
         return Execution("completed", reply=text)
+
+
+def describe_step(turn: Turn, step: Step) -> str:
+    spec = turn.agent.domain.flow(step.flow)
+    shown = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in step.labels.items() if not isinstance(v, dict))
+    return f"{spec.phrase} ({shown})" if shown else spec.phrase
 
 
 def describe(flow: BaseFlow) -> str:
