@@ -7,11 +7,14 @@ import asyncio
 import contextlib
 import itertools
 import json
+import logging
 import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
+
+log = logging.getLogger("dialstack.chat")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,16 +31,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--session", default="default", help="dialogue session id (default: default)")
     parser.add_argument("--db", type=Path, help="SQLite database (default: the user data directory)")
     parser.add_argument("--llm", choices=["offline", "anthropic"], default="offline", help="backend (default: offline)")
-    parser.add_argument("--mcp", default="memory", help="memory (default), stdio, or an http(s):// URL of `dialstack serve`")
+    parser.add_argument("--mcp", default="memory", type=_mcp_target, help="memory (default), stdio, or an http(s):// URL of `dialstack serve`")
     parser.add_argument("--json", action="store_true", help="print one JSON record per turn")
     parser.set_defaults(func=run)
 
 
+def _mcp_target(text: str) -> str:
+    if text in ("memory", "stdio") or text.startswith(("http://", "https://")):
+        return text
+    raise argparse.ArgumentTypeError(f"expected memory, stdio or an http(s):// URL, got {text!r}")
+
+
 def run(args: argparse.Namespace) -> int:
     from ..agent import Agent
+    from ..agent.llm.anthropic import AnthropicConfigError
     from ..domain import PackError
     from ..store.protocol import StoreError
 
+    if args.pack is not None:
+        if not args.pack.is_dir():
+            print(f"dialstack chat: --pack {args.pack} is not a folder (expected a folder with flows/, manifests/, skills/)", file=sys.stderr)
+            return 2
+        sys.path.insert(0, str(args.pack.resolve()))  # handlers next to the pack's flows/, as `serve --pack` does
     interactive = sys.stdin.isatty()
     lines = _lines(sys.stdin, interactive)
     try:
@@ -45,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     except PackError as exc:
         print(f"dialstack chat: the domain pack has errors:\n{exc}", file=sys.stderr)
         return 1
-    except (StoreError, ValueError, OSError) as exc:
+    except (StoreError, AnthropicConfigError, ValueError, OSError) as exc:
         print(f"dialstack chat: {exc}", file=sys.stderr)
         return 1
     if interactive and not args.json:
@@ -63,9 +78,20 @@ def run(args: argparse.Namespace) -> int:
             _show(result, args.json)
     except KeyboardInterrupt:
         print()
+    except Exception as exc:  # e.g. the MCP server cannot be reached: one line, not a traceback
+        log.debug("chat stopped", exc_info=True)
+        print(f"dialstack chat: {_describe(exc)} (run with -v for details)", file=sys.stderr)
+        return 1
     finally:
         agent.close()
     return 0
+
+
+def _describe(exc: BaseException) -> str:
+    """The innermost cause of ``exc`` (unwrapping task-group exception groups), as one line."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _lines(stream: TextIO, interactive: bool) -> Iterator[str]:

@@ -21,6 +21,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..agent.conversation import Report, ConversationFileError, load_test_file, make_agent_factory, run_file
+    from ..domain import PackError
+    from ..store.protocol import StoreError
 
     files: list[Path] = []
     for path in args.paths:
@@ -42,8 +44,16 @@ def run(args: argparse.Namespace) -> int:
                 continue
             if args.keyword:
                 test_file.conversations = [c for c in test_file.conversations if args.keyword in c.name]
+            if test_file.pack:  # handlers next to the pack's flows/ import, as with `serve --pack`
+                pack = Path(test_file.pack)
+                sys.path.insert(0, str((pack if pack.is_absolute() else path.parent / pack).resolve()))
             before = len(report.failures)
-            run_file(test_file, make_agent_factory(Path(scratch), base=path.parent), report, label=path.name)
+            try:
+                run_file(test_file, make_agent_factory(Path(scratch), base=path.parent), report, label=path.name)
+            except (PackError, StoreError, ValueError, OSError) as exc:
+                message = f"ERROR {path.name}: " + (f"the domain pack has errors:\n{exc}" if isinstance(exc, PackError) else str(exc))
+                report.errors.append(message)
+                print(message)
             for failure in report.failures[before:]:
                 print(failure)
     print(report.summary())
