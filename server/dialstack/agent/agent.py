@@ -155,6 +155,7 @@ class Agent:
         api_key: str | None = None,
         anthropic_base_url: str | None = None,
         mcp_token: str | None = None,
+        skill_runner: Any = None,
     ) -> None:
         loaded = domain if isinstance(domain, DomainPack) else load_domain(domain, pack)
         self.domain = _with_settings(loaded, settings or {})
@@ -190,10 +191,13 @@ class Agent:
             self.skill_runner, self.reasoner, self.phraser = backend.runner, backend.reasoner, backend.phraser
         elif llm != "offline":
             raise ValueError(f"unknown --llm {llm!r}: expected 'offline' or 'anthropic'")
+        if skill_runner is not None:
+            self.skill_runner = skill_runner
         self._spinner: Callable[[str], contextlib.AbstractContextManager[None]] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._client: ToolClient | None = None
+        self._server: Any = None  # the in-process MCP server, when --mcp memory
         self._lock = threading.Lock()
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -226,6 +230,9 @@ class Agent:
                 self._thread.join(timeout=10)
             self._loop.close()
             self._loop = None
+        tools = getattr(self._server, "dialstack", None)
+        if tools is not None:
+            tools.runtime.close()  # flushes the server's audit log before the store closes
         self.store.close()
 
     @property
@@ -248,8 +255,9 @@ class Agent:
         if self.mcp == "memory":
             from ..serve.server import build_server
 
-            return build_server(self.domain, self.store, clock=self.clock.now, data_dir=self.data_dir,
-                                default_session="agent")
+            self._server = build_server(self.domain, self.store, clock=self.clock.now, data_dir=self.data_dir,
+                                        default_session="agent")
+            return self._server
         if self.mcp == "stdio":
             command = [sys.executable, "-m", "dialstack", "serve", "--domain", self.domain.name]
             if self.pack:
@@ -307,7 +315,10 @@ class Agent:
         """The session's current stack and every flow instance (stack and archive), oldest first."""
         state = self.load(session_id)
         flows = list(state.stack.archive) + list(state.stack.flows)
-        ordered = sorted(enumerate(flows), key=lambda pair: (pair[1].created_at, pair[0]))
+        ordered = sorted(
+            enumerate(flows),
+            key=lambda pair: (pair[1].created_at, pair[1].turn_ids[0] if pair[1].turn_ids else float("inf"), pair[0]),
+        )
         return {
             "stack": [_flow_view(f) for f in state.stack.flows],
             "flows": [_flow_view(f) for _, f in ordered],
@@ -344,7 +355,13 @@ class Agent:
         understanding = await self.understand(turn)
         state.intent = self.domain.flow(understanding.flow).intent if understanding.flow in self.domain.flows else None
         state.set_confidence(understanding.confidence)
-        run = await self.acts.apply(turn, understanding)
+        try:
+            run = await self.acts.apply(turn, understanding)
+        except Exception as exc:  # top-level: a failing digression or hook must not lose the turn
+            log.exception("applying %s failed", understanding.act)
+            turn.replies.append(turn.template("error", phrase="answering that", reason=str(exc) or type(exc).__name__))
+            state.has_issues = True
+            run = False
         if run or self._plan_waiting(state):
             await self._run_flows(turn)
         if state.active is None and state.stack.top is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..domain.models import UNIVERSAL_INTENTS, DomainPack, FlowSpec
 from ..state.flows import BaseFlow, FlowState
@@ -25,7 +25,13 @@ log = logging.getLogger("dialstack.policies")
 
 
 class Policy:
-    """The default skeleton for the four domain intents: results go to the display frame."""
+    """The default skeleton for the four domain intents: results go to the display frame.
+
+    ``hard_fallbacks`` maps a failure category to a flow to fall back to at once, bypassing
+    the recovery escalation (known failure modes with a known better flow).
+    """
+
+    hard_fallbacks: ClassVar[dict[str, str]] = {}
 
     def before_skill(self, turn: Turn, flow: BaseFlow) -> Execution | None:
         """A confirmation slot answered 'no' ends the flow here, without calling any tool."""
@@ -80,6 +86,11 @@ class Policy:
             turn.cancel(flow, f"{category}: {outcome.message}")
             reply = turn.template("approval_declined", tool_phrase=flow.label)
             return Execution("declined", reply=reply)
+        if category in self.hard_fallbacks:
+            execution = turn.agent.recovery.fallback(turn, flow, self.hard_fallbacks[category])
+            if execution is not None:
+                execution.reply = f"{outcome.message} {execution.reply}".strip()
+                return execution
         if category == "declined":
             turn.cancel(flow, outcome.message)
             text = flow.spec.responses.get("declined") or turn.template("cancelled", phrase=flow.label)
@@ -144,7 +155,9 @@ class InternalPolicy(Policy):
             if key.startswith("_"):
                 continue
             if isinstance(value, list):
-                parts.append(f"{key}: {len(value)} item(s)")
+                shown = [next((str(v) for v in item.values() if isinstance(v, str) and v), "") if isinstance(item, dict) else str(item) for item in value[-3:]]
+                examples = "; ".join(s for s in shown if s)
+                parts.append(f"{key}: {len(value)} item(s)" + (f" ({examples})" if examples else ""))
             elif isinstance(value, dict):
                 parts.append(f"{key}: " + ", ".join(f"{k}={v}" for k, v in list(value.items())[:6]))
             else:

@@ -28,6 +28,12 @@ class OfflineSkillRunner:
             if step.when is not None and not _truthy(self._resolve(step.when, invocation, outputs)):
                 return Failure(error_category="declined", message=f"{step.when} is not set, so {step.call} did not run", partial_data=outputs or None)
             args = self._arguments(step, invocation, outputs)
+            missing = _missing_required(invocation, step.call, args)
+            if missing:
+                return Uncertain(
+                    reason=f"{step.call} needs {', '.join(missing)}, which no slot, input or earlier step provides",
+                    context={"tool": step.call, "missing": missing, "step": index},
+                )
             result = await invocation.call_tool(step.call, args)
             invocation.calls.append(result)
             if not result.ok:
@@ -78,6 +84,11 @@ class OfflineSkillRunner:
             "flow": {"name": inv.flow.name, "flow_id": inv.context.get("flow_id")},
         }[kind]
         return source.get(name)
+
+
+def _missing_required(invocation: SkillInvocation, tool: str, args: dict[str, Any]) -> list[str]:
+    schema = next((t.input_schema for t in invocation.tools if t.name == tool), None) or {}
+    return [name for name in schema.get("required", []) if name not in args]
 
 
 def _truthy(value: Any) -> bool:
