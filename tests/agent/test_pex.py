@@ -280,3 +280,16 @@ def test_a_committed_turn_keeps_every_flow_and_the_state_round_trips(agent_facto
     ]
     rebuilt = agent.load("s").serialize()
     assert agent.store.load_state("s") == rebuilt
+
+
+def test_every_tenth_turn_summarizes_the_session_in_the_background(agent_factory: Any) -> None:
+    agent = agent_factory()
+    for _ in range(9):
+        agent.handle("s", "What cities do you support?")
+    assert not [e for e in agent.store.scratchpad("s") if e.source == "summarize_session"]
+    result = agent.handle("s", "What cities do you support?")
+    agent._run(agent._drain())
+    summaries = [e for e in agent.store.scratchpad("s") if e.source == "summarize_session"]
+    assert len(summaries) == 1 and "What cities do you support?" in summaries[0].text
+    assert result.transitions == {"completed": ["faq"]}
+    assert agent.inspect("s")["stack"] == []

@@ -49,6 +49,7 @@ from .turn import Turn
 log = logging.getLogger("dialstack.agent")
 
 MAX_STEPS_PER_TURN = 12
+BACKGROUND_EVERY = 10  # turns between background session summaries
 MAX_TEXT = 4000
 DEFAULT_TEMPLATES = {
     "greeting": "Hi! How can I help?",
@@ -189,6 +190,7 @@ class Agent:
 
             backend = anthropic_backend(api_key=api_key, base_url=anthropic_base_url)
             self.skill_runner, self.reasoner, self.phraser = backend.runner, backend.reasoner, backend.phraser
+            self.slot_reasoner = self._reason_slots
         elif llm != "offline":
             raise ValueError(f"unknown --llm {llm!r}: expected 'offline' or 'anthropic'")
         if skill_runner is not None:
@@ -198,6 +200,7 @@ class Agent:
         self._thread: threading.Thread | None = None
         self._client: ToolClient | None = None
         self._server: Any = None  # the in-process MCP server, when --mcp memory
+        self._background_tasks: set[asyncio.Future[Any]] = set()
         self._lock = threading.Lock()
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -219,8 +222,13 @@ class Agent:
     def _run(self, coro: Awaitable[Any]) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self._ensure_loop()).result()  # type: ignore[arg-type]
 
+    async def _drain(self) -> None:
+        if self._background_tasks:
+            await asyncio.gather(*self._background_tasks, return_exceptions=True)
+
     def close(self) -> None:
         if self._loop is not None:
+            self._run(self._drain())
             if self._client is not None:
                 with contextlib.suppress(RuntimeError):
                     self._run(self._client.__aexit__(None, None, None))
@@ -449,6 +457,21 @@ class Agent:
             recent_turns=turn.history, failed_flow=failed, reason=reason,
         )
 
+    async def _reason_slots(self, request: Any) -> dict[str, Any]:
+        """System 2 slot filling (``BaseFlow.afill_slot_values``) through ``contemplate``."""
+        from .llm.base import ContemplateRequest, FlowSummary
+
+        spec = self.domain.flow(request.flow_name)
+        context = request.context or {}
+        result = await self.reasoner.contemplate(ContemplateRequest(
+            purpose="predict", text=str(context.get("user_text", "")),
+            flows=[FlowSummary(spec.name, spec.intent, spec.description, [s.name for s in spec.slots])],
+            active_flow=spec.name, waiting_for_slot=next(iter(request.missing), None), paused_flows=[],
+            recent_turns=list(context.get("recent_turns", [])),
+            reason=f"fill the missing slots {sorted(request.missing)} from the conversation and memory {request.memory}",
+        ))
+        return {k: v for k, v in (result.slots or {}).items() if k in request.missing}
+
     @staticmethod
     def _plan_waiting(state: DialogueState) -> bool:
         top = state.stack.top
@@ -508,10 +531,28 @@ class Agent:
         )
         number = self.store.commit_turn(turn.session_id, record)
         result.turn = number
+        self._schedule_background(turn.session_id, number)
         limit = self.domain.settings.memory_management.max_history_messages
         if number % limit == 0:
             self.store.prune(turn.session_id, limit)
         return result
+
+    def _schedule_background(self, session_id: str, number: int) -> None:
+        """Every few turns, summarize the session in the background (Internal flows only)."""
+        names = [n for n, f in self.domain.flows.items() if f.intent == "Internal" and "summar" in n]
+        if not names or number % BACKGROUND_EVERY:
+            return
+        task = asyncio.ensure_future(self._background(session_id, names))
+        self._background_tasks.add(task)
+        task.add_done_callback(self._background_tasks.discard)
+
+    async def _background(self, session_id: str, names: list[str]) -> None:
+        state = self.load(session_id)
+        turn = self._begin(session_id, "(background)", state)
+        try:
+            await self.recovery.run_internal(turn, names)
+        except Exception:  # background housekeeping must never break the conversation
+            log.exception("background internal flows %s failed", names)
 
     def _prune_state(self, state: DialogueState) -> None:
         memory = self.domain.settings.memory_management

@@ -17,6 +17,7 @@ from ..state.flows import BaseFlow, FlowState
 from .outcomes import Failure, Success, Uncertain
 from .pex import FRAME_PAGE, Execution
 from .render import render
+from .res import frame_summary
 
 if TYPE_CHECKING:
     from .agent import Turn
@@ -59,7 +60,9 @@ class Policy:
         for entry in self.summaries(flow):
             turn.write_scratchpad(flow, entry)
         turn.complete(flow)
-        text = flow.spec.responses.get("success") or f"Done: {flow.label}."
+        text = flow.spec.responses.get("success")
+        if text is None:
+            return Execution("completed", reply=frame_summary(turn.frame) or f"Done: {flow.label}.")
         return Execution("completed", reply=render(text, turn.values(flow)))
 
     def route_results(self, turn: Turn, flow: BaseFlow, outcome: Success) -> None:
