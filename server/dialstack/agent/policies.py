@@ -67,7 +67,7 @@ class Policy:
 
     def route_results(self, turn: Turn, flow: BaseFlow, outcome: Success) -> None:
         """Step 3 for the domain intents: a display frame (first page, with a table_id)."""
-        turn.set_frame(build_frame(flow, outcome))
+        turn.set_frame(build_frame(flow, outcome, turn.tool_calls))
 
     def summaries(self, flow: BaseFlow) -> list[str]:
         """3-5 short reflective snippets for the session scratchpad."""
@@ -200,15 +200,16 @@ class PolicyRegistry:
         return self._defaults.setdefault(spec.intent if spec.intent in UNIVERSAL_INTENTS else "domain", cls())
 
 
-def build_frame(flow: BaseFlow, outcome: Success) -> dict[str, Any]:
-    """The display frame: the largest list of records in the results becomes a table."""
+def build_frame(flow: BaseFlow, outcome: Success, calls: list[Any] | None = None) -> dict[str, Any]:
+    """The display frame, from the flow's last tool result: a table when it holds a list of
+    records (first page only; the agent stores the rest under a ``table_id``), else a card."""
+    last = next((c for c in reversed(calls or []) if c.ok and c.data and c.tool in flow.spec.tools), None)
+    source = last.tool if last is not None else (flow.spec.tools[0] if flow.spec.tools else flow.name)
+    data = last.data if last is not None else {k: v for k, v in outcome.data.items() if not k.startswith("_")}
     rows: list[Any] = []
-    source = flow.spec.tools[0] if flow.spec.tools else flow.name
-    candidates = dict(outcome.data.get("_tool_results", {}))
-    candidates.update({k: v for k, v in outcome.data.items() if not k.startswith("_")})
-    for key, value in candidates.items():
-        if isinstance(value, list) and len(value) >= len(rows) and all(isinstance(r, dict) for r in value):
-            rows, source = value, key.split(".")[0] if "." in key else source
+    for value in data.values():
+        if isinstance(value, list) and len(value) > len(rows) and all(isinstance(r, dict) for r in value):
+            rows = value
     if rows:
         return {
             "display_type": "table",
@@ -218,5 +219,4 @@ def build_frame(flow: BaseFlow, outcome: Success) -> dict[str, Any]:
             "row_count": len(rows),
             "all_rows": rows,
         }
-    record = {k: v for k, v in outcome.data.items() if not k.startswith("_")}
-    return {"display_type": "card", "display_name": flow.label, "source": source, "data": [record], "row_count": 1}
+    return {"display_type": "card", "display_name": flow.label, "source": source, "data": [data], "row_count": 1}

@@ -66,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     if interactive and not args.json:
         agent.set_spinner(_spinner)
         print(agent.templates.get("greeting", "Hi!"))
-        print("(type /quit to leave, /stack to show the stack)")
+        print("(type /quit to leave, /stack to show the stack, /more for the next rows of a table)")
+    pager = _Pager()
     try:
         for text in lines:
             if text.strip() in ("/quit", "/exit"):
@@ -74,7 +75,11 @@ def run(args: argparse.Namespace) -> int:
             if text.strip() == "/stack":
                 print(_stack_line(agent.inspect(args.session)["stack"]) or "(empty stack)")
                 continue
+            if text.strip() == "/more":
+                print(pager.next_page(agent.store))
+                continue
             result = agent.handle(args.session, text)
+            pager.show(result.frame)
             _show(result, args.json)
     except KeyboardInterrupt:
         print()
@@ -85,6 +90,32 @@ def run(args: argparse.Namespace) -> int:
     finally:
         agent.close()
     return 0
+
+
+class _Pager:
+    """Pages through the last table with the store's ``frame_page`` (its ``table_id``)."""
+
+    def __init__(self) -> None:
+        self.frame: dict[str, Any] | None = None
+        self.offset = 0
+
+    def show(self, frame: dict[str, Any] | None) -> None:
+        if frame and frame.get("display_type") == "table":
+            self.frame, self.offset = frame, PAGE
+
+    def next_page(self, store: Any) -> str:
+        if not self.frame:
+            return "(no table to page through)"
+        if self.offset >= self.frame.get("row_count", 0):
+            return "(no more rows)"
+        table_id = self.frame.get("table_id")
+        if table_id:
+            page = store.frame_page(table_id, self.offset, PAGE)
+            rows = page.get("data", [])
+        else:
+            rows = self.frame["data"][self.offset : self.offset + PAGE]
+        self.offset += PAGE
+        return _table({**self.frame, "data": rows, "row_count": len(rows)}, limit=PAGE)
 
 
 def _describe(exc: BaseException) -> str:
@@ -133,7 +164,10 @@ def _stack_line(stack: list[dict[str, Any]]) -> str:
     return " > ".join(f"{f['name']}({f['state']})" for f in stack)
 
 
-def _table(frame: dict[str, Any], limit: int = 8) -> str:
+PAGE = 8
+
+
+def _table(frame: dict[str, Any], limit: int = PAGE) -> str:
     rows = frame.get("data") or []
     if not rows:
         return ""
