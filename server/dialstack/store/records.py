@@ -152,6 +152,14 @@ def add_audit(conn: sqlite3.Connection, session_id: str, entry: JSON, now: float
     )
 
 
+def add_audits(conn: sqlite3.Connection, rows: list[tuple[str, str]], now: float) -> None:
+    """Several audit entries at once: ``rows`` are ``(session_id, entry as compact JSON)``."""
+    conn.executemany(
+        "INSERT INTO tool_audit(session_id, turn_id, entry, created_at) VALUES (?, NULL, ?, ?)",
+        [(session_id, text, now) for session_id, text in rows],
+    )
+
+
 def audit_log(conn: sqlite3.Connection, session_id: str) -> list[JSON]:
     rows = conn.execute("SELECT entry FROM tool_audit WHERE session_id=? ORDER BY id", (session_id,))
     return [json.loads(entry) for (entry,) in rows]

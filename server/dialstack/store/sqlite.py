@@ -17,7 +17,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -225,9 +225,17 @@ class SQLiteStore:
     # -- tools: audit, receipts, gate context ------------------------------------------
 
     def audit(self, session_id: str, entry: JSON) -> None:
-        _state_text(entry)
+        self.audit_many([(session_id, entry)])
+
+    def audit_many(self, entries: Sequence[tuple[str, JSON]]) -> None:
+        """Several ``(session_id, entry)`` audit entries in one transaction, in order.
+
+        Not part of the ``Store`` protocol: the tool runtime's batched audit writer uses it
+        when a store has it (one commit per batch instead of one per call).
+        """
+        rows = [(session_id, _compact_text(entry)) for session_id, entry in entries]
         with self._tx() as conn:
-            records.add_audit(conn, session_id, entry, self._clock())
+            records.add_audits(conn, rows, self._clock())
 
     def audit_log(self, session_id: str) -> list[JSON]:
         with self._read() as conn:
@@ -281,6 +289,13 @@ def _bad_database(path: str, exc: sqlite3.DatabaseError) -> StoreError:
 def _state_text(value: Any) -> str:
     try:
         return canonical(value)
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"cannot store a value that is not JSON-compatible: {exc}") from exc
+
+
+def _compact_text(value: Any) -> str:
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     except (TypeError, ValueError) as exc:
         raise StoreError(f"cannot store a value that is not JSON-compatible: {exc}") from exc
 

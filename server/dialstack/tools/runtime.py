@@ -22,7 +22,6 @@ import functools
 import inspect
 import json
 import logging
-import queue
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -30,17 +29,19 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..domain.loader import resolve
 from ..domain.models import DomainPack, ToolSpec
+from ..domain.schemacheck import Check, compile_check
 from ..store.protocol import Receipt, Store
 from . import gate
 from .components import COMPONENT_SPECS
 from .context import ToolContext, ToolInputError, TransientToolError, utc_now
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 log = logging.getLogger("dialstack.tools")
 
@@ -137,40 +138,74 @@ def describe_error(error: ValidationError) -> str:
 
 
 class AuditWriter:
-    """Writes audit entries to the store from one background thread, off the call's path.
+    """Writes audit entries to the store in batches from one background thread, off the call's path.
 
-    Entries are written in order; :meth:`flush` waits until every queued entry is in the
-    store, :meth:`close` flushes and stops. A failed write is logged, never dropped silently.
+    :meth:`write` only appends to a list; the thread is woken by the first entry of a batch,
+    lets ``delay`` seconds of entries gather, and writes them in one transaction (the
+    store's ``audit_many`` when it has one). Entries are written in order. :meth:`flush`
+    returns once every entry written before it is in the store; :meth:`close` flushes and
+    stops, and entries written after it go straight to the store. A failed write is logged
+    per entry, never dropped silently.
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, delay: float = 0.02) -> None:
         self.store = store
-        self._queue: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue()
+        self.delay = delay
+        self._pending: list[tuple[str, dict[str, Any]]] = []
+        self._cond = threading.Condition(threading.Lock())  # guards _pending and _closed
+        self._order = threading.Lock()  # one batch in flight at a time, so entries stay in order
+        self._hurry = threading.Event()  # cuts the gathering delay short (close)
+        self._closed = False
         self._thread = threading.Thread(target=self._run, name="dialstack-audit", daemon=True)
         self._thread.start()
 
     def write(self, session_id: str, entry: dict[str, Any]) -> None:
-        self._queue.put((session_id, entry))
+        with self._cond:
+            if not self._closed:
+                self._pending.append((session_id, entry))
+                if len(self._pending) == 1:
+                    self._cond.notify()
+                return
+        self._store_batch([(session_id, entry)])
 
     def _run(self) -> None:
         while True:
-            item = self._queue.get()
-            try:
-                if item is None:
+            with self._cond:
+                while not self._pending and not self._closed:
+                    self._cond.wait()
+                if self._closed and not self._pending:
                     return
-                self.store.audit(*item)
-            except Exception:  # top of a worker thread: log and keep auditing
-                log.exception("could not write an audit entry: %r", item)
-            finally:
-                self._queue.task_done()
+            self._hurry.wait(self.delay)
+            self.flush()
 
     def flush(self) -> None:
-        self._queue.join()
+        with self._order:
+            with self._cond:
+                batch, self._pending = self._pending, []
+            if batch:
+                self._store_batch(batch)
+
+    def _store_batch(self, batch: list[tuple[str, dict[str, Any]]]) -> None:
+        write_many = getattr(self.store, "audit_many", None)
+        if write_many is not None and len(batch) > 1:
+            try:
+                write_many(batch)
+                return
+            except Exception:  # one bad entry must not cost the others: write them one by one
+                log.warning("a batch of %d audit entries failed; writing them one by one", len(batch), exc_info=True)
+        for item in batch:
+            try:
+                self.store.audit(*item)
+            except Exception:  # a background writer: log and keep auditing
+                log.exception("could not write an audit entry: %r", item)
 
     def close(self) -> None:
-        if self._thread.is_alive():
-            self._queue.put(None)
-            self._thread.join(timeout=10)
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+        self._hurry.set()
+        self._thread.join(timeout=10)
+        self.flush()
 
 
 class ToolRuntime:
@@ -199,7 +234,8 @@ class ToolRuntime:
         self.max_input_bytes = max_input_bytes
         self.tools: dict[str, ToolSpec] = {**domain.tools, **{t.tool_id: t for t in extra_tools}}
         self._validators: dict[str, tuple[Draft202012Validator, Draft202012Validator]] = {}
-        self._handlers: dict[str, tuple[Callable[..., Any], bool]] = {}
+        self._fast_checks: dict[str, tuple[Check, Check]] = {}
+        self._handlers: dict[str, tuple[Callable[..., Any], bool, bool]] = {}
         self._executor = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="dialstack-tool")
         self._sessions: set[str] = set()
         self._key_locks: dict[str, asyncio.Lock] = {}
@@ -227,19 +263,32 @@ class ToolRuntime:
         return ms / 1000.0
 
     def _validator(self, spec: ToolSpec) -> tuple[Draft202012Validator, Draft202012Validator]:
+        """The full validators, built (and ``jsonschema`` imported) only when a fast check is unsure."""
         pair = self._validators.get(spec.tool_id)
         if pair is None:
+            from jsonschema import Draft202012Validator
+
             pair = (Draft202012Validator(strict_schema(spec.input_schema)), Draft202012Validator(spec.output_schema))
             self._validators[spec.tool_id] = pair
         return pair
 
-    def _handler(self, spec: ToolSpec) -> tuple[Callable[..., Any], bool]:
+    def _fast_check(self, spec: ToolSpec) -> tuple[Check, Check]:
+        """Checks that are True only for certainly valid arguments / outputs (see ``schemacheck``)."""
+        pair = self._fast_checks.get(spec.tool_id)
+        if pair is None:
+            unsure: Check = lambda value: False  # noqa: E731
+            pair = (compile_check(strict_schema(spec.input_schema)) or unsure, compile_check(spec.output_schema) or unsure)
+            self._fast_checks[spec.tool_id] = pair
+        return pair
+
+    def _handler(self, spec: ToolSpec) -> tuple[Callable[..., Any], bool, bool]:
+        """The handler, whether it takes ``ctx``, whether it is a coroutine function."""
         entry = self._handlers.get(spec.tool_id)
         if entry is None:
             fn = resolve(spec.handler)
             params = inspect.signature(fn).parameters.values()
             wants_ctx = any(p.name == "ctx" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
-            entry = (fn, wants_ctx)
+            entry = (fn, wants_ctx, inspect.iscoroutinefunction(fn))
             self._handlers[spec.tool_id] = entry
         return entry
 
@@ -267,6 +316,8 @@ class ToolRuntime:
                 f"{spec.tool_id}: arguments are {size} bytes; the limit is {self.max_input_bytes} bytes. "
                 "Send less data (summaries or ids instead of whole documents).",
             )
+        if self._fast_check(spec)[0](args):
+            return None
         errors = sorted(self._validator(spec)[0].iter_errors(args), key=lambda e: list(e.absolute_path))
         if errors:
             lines = "; ".join(describe_error(e) for e in errors[:5])
@@ -352,7 +403,7 @@ class ToolRuntime:
 
     async def _attempt(self, spec: ToolSpec, args: dict[str, Any], session_id: str, meta: Mapping[str, Any], attempt: int) -> CallOutcome | None:
         """One try; None means a transient failure worth a retry."""
-        fn, wants_ctx = self._handler(spec)
+        fn, wants_ctx, is_async = self._handler(spec)
         kwargs = dict(args)
         if wants_ctx:
             kwargs["ctx"] = ToolContext(
@@ -362,7 +413,7 @@ class ToolRuntime:
         timeout = asyncio.timeout(self.timeout_s(spec))
         try:
             async with timeout:
-                if inspect.iscoroutinefunction(fn):
+                if is_async:
                     result = await fn(**kwargs)
                 else:  # a thread: a hung sync handler costs a pool thread, never the event loop
                     result = await asyncio.get_running_loop().run_in_executor(self._executor, functools.partial(fn, **kwargs))
@@ -384,7 +435,7 @@ class ToolRuntime:
             result = result.model_dump(mode="json")
         if not isinstance(result, dict):
             return CallOutcome.failed(spec.tool_id, "invalid_output", f"{spec.tool_id} returned {type(result).__name__}, not a JSON object", attempt)
-        errors = list(self._validator(spec)[1].iter_errors(result))
+        errors = [] if self._fast_check(spec)[1](result) else list(self._validator(spec)[1].iter_errors(result))
         if errors:
             lines = "; ".join(describe_error(e) for e in errors[:3]).replace("argument", "field")
             return CallOutcome.failed(spec.tool_id, "invalid_output", f"{spec.tool_id} returned output that does not match its output_schema: {lines}", attempt)
