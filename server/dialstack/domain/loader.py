@@ -11,8 +11,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 from pydantic import BaseModel, ValidationError
 
 from .models import (
@@ -25,6 +23,7 @@ from .models import (
     Ontology,
     SkillSpec,
 )
+from .schemacheck import schema_certainly_valid
 from .skills import load_skill
 from .yamlfile import Problem, YamlDocument, YamlError, format_loc, load_yaml
 
@@ -78,9 +77,9 @@ def inspect_domain(
         return None, [Problem(_show(flows_file, root), "", f"no domain {name!r} in {root}", f"one of: {known}")]
 
     problems: list[Problem] = []
-    ontology = _parse(flows_file, root, Ontology, problems)
-    manifest = _parse(manifest_file, root, Manifest, problems)
-    if ontology is None or manifest is None:
+    ontology, flows_doc = _parse(flows_file, root, Ontology, problems)
+    manifest, manifest_doc = _parse(manifest_file, root, Manifest, problems)
+    if ontology is None or manifest is None or flows_doc is None or manifest_doc is None:
         return None, problems
 
     skills: dict[str, SkillSpec] = {}
@@ -94,7 +93,7 @@ def inspect_domain(
             skills[flow.skill] = skill
 
     domain = DomainPack(name=name, root=root, ontology=ontology, manifest=manifest, skills=skills)
-    docs = {"flows": load_yaml(flows_file, _show(flows_file, root)), "manifest": load_yaml(manifest_file, _show(manifest_file, root))}
+    docs = {"flows": flows_doc, "manifest": manifest_doc}
     problems.extend(_cross_check(domain, docs, check_handlers))
     return domain, problems
 
@@ -106,23 +105,24 @@ def _show(path: Path, root: Path) -> str:
         return str(path)
 
 
-def _parse(path: Path, root: Path, model: type[BaseModel], problems: list[Problem]) -> Any:
+def _parse(path: Path, root: Path, model: type[BaseModel], problems: list[Problem]) -> tuple[Any, YamlDocument | None]:
+    """The validated model (None on problems) and the parsed document (kept for line numbers)."""
     shown = _show(path, root)
     try:
         doc = load_yaml(path, shown)
     except YamlError as exc:
         problems.append(exc.problem)
-        return None
+        return None, None
     if not isinstance(doc.data, dict):
         problems.append(Problem(shown, "", "the file is not a YAML mapping", "top-level keys such as domain:, flows:", 1))
-        return None
+        return None, doc
     try:
-        return model.model_validate(doc.data)
+        return model.model_validate(doc.data), doc
     except ValidationError as exc:
         for err in exc.errors():
             loc = tuple(err["loc"])
             problems.append(Problem(shown, format_loc(loc), _message(err, doc, loc), _expected(err), doc.line(loc)))
-        return None
+        return None, doc
 
 
 def _message(err: dict[str, Any], doc: YamlDocument, loc: tuple) -> str:
@@ -254,8 +254,14 @@ def _cross_check(domain: DomainPack, docs: dict[str, YamlDocument], check_handle
     for i, tool in enumerate(man.tools):
         at = ("tools", i)
         for key in ("input_schema", "output_schema"):
+            schema = getattr(tool, key)
+            if schema_certainly_valid(schema):
+                continue  # the common case, without importing jsonschema (~60 ms) and its metaschema check
+            from jsonschema import Draft202012Validator
+            from jsonschema.exceptions import SchemaError
+
             try:
-                Draft202012Validator.check_schema(getattr(tool, key))
+                Draft202012Validator.check_schema(schema)
             except SchemaError as exc:
                 tool_problem(at + (key,), f"not a valid JSON Schema 2020-12: {exc.message}", "a JSON Schema 2020-12 object")
         if tool.timeout_ms is None and "timeout_ms" not in man.defaults:

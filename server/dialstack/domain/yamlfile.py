@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 Loc = tuple[str | int, ...]
+_FAST_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML was built with it
 
 
 @dataclass(frozen=True)
@@ -71,18 +72,36 @@ def load_yaml(path: Path, display: str | None = None) -> YamlDocument:
     except UnicodeDecodeError as exc:
         raise YamlError(Problem(shown, "", f"not UTF-8 text ({exc.reason})", "a UTF-8 YAML file")) from exc
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        line = mark.line + 1 if mark else None
-        raise YamlError(Problem(shown, "", f"invalid YAML: {exc.problem}", "valid YAML", line)) from exc
-    except yaml.YAMLError as exc:
-        raise YamlError(Problem(shown, "", f"invalid YAML: {exc}", "valid YAML")) from exc
-    lines: dict[Loc, int] = {}
-    if node is not None:
-        _index(node, (), lines)
+        lines, data = _parse(text, _FAST_LOADER)
+    except yaml.YAMLError:  # libyaml words some errors differently: report the pure-Python parser's error
+        try:
+            lines, data = _parse(text, yaml.SafeLoader)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark
+            line = mark.line + 1 if mark else None
+            raise YamlError(Problem(shown, "", f"invalid YAML: {exc.problem}", "valid YAML", line)) from exc
+        except yaml.YAMLError as exc:
+            raise YamlError(Problem(shown, "", f"invalid YAML: {exc}", "valid YAML")) from exc
     return YamlDocument(path, data, lines)
+
+
+def _parse(text: str, loader_class: Any) -> tuple[dict[Loc, int], Any]:
+    """The line of every key and the data of one document, from a single parse.
+
+    The same as ``yaml.compose`` plus ``yaml.safe_load`` of ``text`` at under half the
+    cost: the nodes are indexed before the data is built from them (building merges
+    ``<<`` keys into the nodes).
+    """
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        lines: dict[Loc, int] = {}
+        if node is None:
+            return lines, None
+        _index(node, (), lines)
+        return lines, loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def _index(node: yaml.Node, loc: Loc, lines: dict[Loc, int]) -> None:
