@@ -15,6 +15,7 @@ STOPWORDS = frozenset(
     by from some any let lets let's just now so up will we us our there here get got have has had
     should shall may might must go going gonna also too very really about into out over as if then than
     when where why how all one ok okay yes no hi hello hey thanks thank
+    not don't dont won't wont can't cant isn't doesn't didn't
     """.split()
 )
 
@@ -32,6 +33,12 @@ DENY = re.compile(
 CANCEL = re.compile(
     r"^\s*(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:it|about it|that)|never ?mind|scratch that|"
     r"drop (?:it|that)|cancel (?:it|that|this)|stop (?:it|that|this))\b[\s.!]*$",
+    re.IGNORECASE,
+)
+# "forget it, it works again": a stop word first, then a clause that starts nothing new
+CANCEL_LEAD = re.compile(
+    r"^\s*(?:please\s+)?(?:cancel(?: (?:it|that|this))?|stop(?: (?:it|that|this))?|abort|quit|forget (?:it|about it|that)|"
+    r"never ?mind|scratch that|drop (?:it|that))\s*[,;:.!-]+\s*(?P<rest>.+)$",
     re.IGNORECASE,
 )
 CANCEL_VERB = re.compile(r"\b(cancel|stop|abort|forget|drop|scratch)\b", re.IGNORECASE)
@@ -60,14 +67,24 @@ HELP = re.compile(
 )
 STATUS = re.compile(
     r"\b(what (?:else )?do you (?:still )?need|what(?:'s| is) (?:left|missing|next)|where (?:are|were) we|"
-    r"what (?:are|were) we doing|status|what have i (?:told|given) you|what do you have so far)\b",
+    r"what (?:are|were) we doing|what have i (?:told|given) you|what do you have so far|what else is needed)\b"
+    r"|^\s*(?:status|what's the status|where are we at)\s*\??\s*$",
     re.IGNORECASE,
 )
+# before a value: the user rules it out ("not Chicago", "instead of the printer")
+NEGATED_BEFORE = re.compile(r"\b(?:not|instead of|rather than|except|but not|no longer)\s+(?:the\s+|a\s+|an\s+)?$",
+                            re.IGNORECASE)
+# verbs that lead in to a bare answer ("fly from Atlantis", "go with the green one")
+LEAD_VERBS = frozenset({"leave", "leaving", "go", "going", "make", "use", "try", "pick",
+                        "choose", "say", "its", "it's", "that's", "thats", "how", "about", "with"})
 CLARIFICATION = re.compile(r"^\s*(why (?:do|would|should) you (?:need|want)|why is that|what for|why\?)", re.IGNORECASE)
 SMALL_TALK = re.compile(
     r"^\s*(hi|hello|hey|good (?:morning|afternoon|evening)|how are you|thanks|thank you|cheers|great|cool|"
     r"nice|awesome|bye|goodbye|see you|you're welcome|lol|haha)\b[\s\w,.!?']{0,20}$",
     re.IGNORECASE,
+)
+READ_QUESTION = re.compile(
+    r"^\s*(what|which|how many|how much|is there|are there|do you have|have you got|any)\b", re.IGNORECASE
 )
 APPROVE_COMMAND = re.compile(r"^\s*/approve\s*$", re.IGNORECASE)
 DENY_COMMAND = re.compile(r"^\s*/deny\s*$", re.IGNORECASE)
@@ -98,5 +115,19 @@ def stem(word: str) -> str:
     return w
 
 
+NEGATORS = frozenset({"not", "don't", "dont", "won't", "wont", "can't", "cant", "isn't", "doesn't", "didn't", "never"})
+
+
 def content_stems(text: str) -> set[str]:
-    return {stem(t) for t in tokens(text) if t not in STOPWORDS and not t.isdigit()}
+    """The words that carry meaning, stemmed; a negated word keeps its 'not-' ('not working')."""
+    out: set[str] = set()
+    negate = False
+    for t in tokens(text):
+        if t in NEGATORS:
+            negate = True
+            continue
+        if t in STOPWORDS or t.isdigit():
+            continue
+        out.add(("not-" if negate else "") + stem(t))
+        negate = False
+    return out

@@ -15,6 +15,7 @@ from typing import Any
 from ..domain.models import DomainPack, FlowSpec
 from ..state.slots import BaseSlot, Candidate, SlotContext
 from . import lexicon as lx
+from .scoring import FlowScorer, cue_score, negated, plural_candidates, strip_cues
 
 DIGRESSION_TYPES = ("question", "clarification", "help", "status", "small_talk")
 
@@ -69,15 +70,18 @@ class Understander:
         self.domain = domain
         self.make_slot = make_slot  # SlotSpec -> BaseSlot
         self.threshold = threshold if threshold is not None else domain.settings.confidence_threshold
-        self._profiles = {f.name: _FlowProfile(f) for f in domain.ontology.flows if f.intent != "Internal"}
+        flows = [f for f in domain.ontology.flows if f.intent != "Internal"]
+        intents = domain.ontology.intents
+        readers = frozenset(f.name for f in flows if f.intent in intents and intents[f.intent].role == "read")
+        self.scorer = FlowScorer(flows, make_slot, readers)
 
     # -- scoring -------------------------------------------------------------
-    def rank(self, text: str, ignore: Sequence[tuple[int, int]] = ()) -> list[tuple[str, float]]:
-        masked = _mask(text, ignore)
-        stems = lx.content_stems(masked)
-        scores = [(name, p.score(stems)) for name, p in self._profiles.items()]
-        scores.sort(key=lambda pair: pair[1], reverse=True)
-        return scores
+    def rank(
+        self, text: str, ignore: Sequence[tuple[int, int]] = (), ctx: SlotContext | None = None,
+        values_alone: bool = True,
+    ) -> list[tuple[str, float]]:
+        """Every user-facing flow with its score for ``text``, best first (values need ``ctx``)."""
+        return self.scorer.rank(text, ignore, ctx, values_alone)
 
     # -- the act -------------------------------------------------------------
     def understand(self, text: str, view: NLUView, ctx: SlotContext) -> Understanding:
@@ -96,9 +100,11 @@ class Understander:
         # values the active flow could take from this text (their spans are masked for scoring)
         own_labels, own_rejected = ({}, {})
         if active:
-            own_labels, own_rejected = self.read_slots(active.spec, active.slots, text, ctx, view.waiting_for_slot)
+            own_labels, own_rejected = self.read_slots(
+                active.spec, active.slots, text, ctx, view.waiting_for_slot, active.last_filled
+            )
         spans = [(c.start, c.end) for c in own_labels.values()]
-        ranked = self.rank(text, spans)
+        ranked = self.rank(text, spans, ctx, values_alone=active is None)
         top3 = [(n, round(s, 3)) for n, s in ranked[:3]]
         best, best_score = ranked[0] if ranked else (None, 0.0)
         best_spec = self.domain.flow(best) if best else None
@@ -117,6 +123,9 @@ class Understander:
             return result("deny")
         if lx.CANCEL.match(text):
             return result("cancel", flow=active.name if active else None)
+        lead = lx.CANCEL_LEAD.match(text)
+        if lead and active and not (strong and best != active.name and not best_spec.metadata.digression):
+            return result("cancel", flow=active.name)
         if lx.RESUME.search(text) and view.paused:
             return result("resume")
         if lx.HELP.match(text):
@@ -151,7 +160,7 @@ class Understander:
         if is_question and best_spec is not None and best_spec.metadata.digression:
             return result("digress", flow=best, digression_type="question", confident=False)
         if waiting is not None and not is_question:
-            check = waiting.check(_strip_cues(text), ctx)
+            check = waiting.check(strip_cues(text), ctx)
             if check.ok:
                 cand = Candidate(check.value, check.display, 0, len(text), 0.5)
                 return result("fill", flow=active.name, labels={waiting.name: cand})
@@ -181,8 +190,10 @@ class Understander:
         text: str,
         ctx: SlotContext,
         waiting: str | None,
+        last_filled: str | None = None,
     ) -> tuple[dict[str, Candidate], dict[str, str]]:
         """Assign values found in ``text`` to the flow's slots; one span feeds one slot."""
+        correcting = last_filled if last_filled and lx.CORRECTION.search(text) else None
         found: list[tuple[float, str, Candidate]] = []
         for slot_spec in spec.slots:
             slot = slots.get(slot_spec.name)
@@ -192,8 +203,16 @@ class Understander:
                 continue  # free text is taken whole only when it is the question being asked
             if slot_spec.params.get("confirmation") and waiting != slot_spec.name:
                 continue
-            for cand in slot.extract(text, ctx):
-                found.append((_cue_score(text, cand, slot_spec, waiting), slot_spec.name, cand))
+            cands = slot.extract(text, ctx)
+            if not cands and slot.criteria in ("category", "multiple"):
+                cands = plural_candidates(slot, text, ctx)
+            for cand in cands:
+                if negated(text, cand):
+                    continue
+                score = cue_score(text, cand, slot_spec, waiting)
+                if slot_spec.name == correcting and slot_spec.name != waiting:
+                    score += 1.5  # "actually make it Boston": the value just given, not the question asked
+                found.append((score, slot_spec.name, cand))
         # best (cue score, span length, parser score) first; each span and each slot used once
         found.sort(key=lambda f: (f[0], f[2].end - f[2].start, f[2].score), reverse=True)
         labels: dict[str, Candidate] = {}
@@ -213,54 +232,3 @@ class Understander:
             elif slot_spec.type == "FreeTextSlot" and slot_spec.name in ("question", "query", "request", "message"):
                 labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
         return labels, {}
-
-
-class _FlowProfile:
-    """The words that speak for one flow: examples, keywords, name, description."""
-
-    def __init__(self, spec: FlowSpec) -> None:
-        self.spec = spec
-        self.examples = [lx.content_stems(e) for e in spec.examples]
-        self.keywords = {lx.stem(k) for kw in spec.keywords for k in lx.tokens(kw)}
-        self.name = {lx.stem(t) for t in spec.name.split("_")}
-        self.description = lx.content_stems(spec.description)
-
-    def score(self, stems: set[str]) -> float:
-        if not stems:
-            return 0.0
-        example = max((2 * len(stems & e) / (len(stems) + len(e)) for e in self.examples if e), default=0.0)
-        keywords = len(stems & self.keywords)
-        name = len(stems & self.name)
-        description = len(stems & self.description) / len(stems)
-        return 0.6 * example + 0.12 * min(keywords, 4) + 0.1 * name + 0.1 * description
-
-
-def _mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
-    for start, end in sorted(spans, reverse=True):
-        text = text[:start] + " " + text[end:]
-    return text
-
-
-def _strip_cues(text: str) -> str:
-    """'I want to fly from Atlantis' -> 'Atlantis': drop the lead-in before a bare value."""
-    words = text.strip().rstrip(".!").split()
-    while len(words) > 1 and (words[0].lower() in lx.STOPWORDS or words[0].lower() in lx.CUE_SYNONYMS or words[0].lower() in ("fly", "flying", "travel", "leave", "leaving", "go")):
-        words = words[1:]
-    return " ".join(words)
-
-
-def _cue_score(text: str, cand: Candidate, slot_spec: Any, waiting: str | None) -> float:
-    """How strongly the words before a value point at this slot (0 = no cue)."""
-    before = lx.tokens(text[: cand.start])[-2:]
-    names = set(slot_spec.name.split("_")) | {lx.stem(t) for t in lx.tokens(slot_spec.description)}
-    prompt = lx.tokens(slot_spec.prompt)
-    score = 1.0 if slot_spec.name == waiting else 0.0
-    for cue in before:
-        synonyms = lx.CUE_SYNONYMS.get(cue)
-        if synonyms and names & synonyms:
-            score += 3.0
-        elif prompt and cue == prompt[-1] and cue in lx.CUE_SYNONYMS:
-            score += 2.0
-        elif synonyms:
-            score -= 1.0  # a cue that points elsewhere
-    return score

@@ -1,0 +1,222 @@
+"""Flow scoring and cue reading for System-1 understanding, from the domain's YAML only.
+
+A flow is scored against an utterance from its examples, keywords, name and description,
+each word weighted by how few flows use it (a word every flow shares, like 'booking' in a
+booking domain, says little), plus evidence from slot values: an utterance naming a value
+only one flow's slots can hold ('the printer', 'R-1234') points at that flow.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..domain.models import FlowSpec, SlotSpec
+from ..state.slots import BaseSlot, Candidate, FreeTextSlot, LevelSlot, RangeSlot, SlotContext
+from . import lexicon as lx
+
+UNKNOWN_WEIGHT = 0.3  # a word no flow mentions: maybe a value, maybe filler; it dilutes a little
+SHARPNESS = 1.5  # > 1 lets a word only one flow uses outweigh one that many flows share
+VALUE_WEIGHT = 0.36  # a value only one flow can hold is, alone, enough to start it
+READ_BONUS = 0.1  # 'what flights are there?': a question asks to read, not to change
+
+
+_PARSING_PARAMS = ("options", "vocabulary", "pattern", "min", "max", "integer")
+
+
+def value_key(spec: SlotSpec) -> str:
+    """Slots that read the same values share a key (prompts and preferences don't matter)."""
+    params = {k: v for k, v in spec.params.items() if k in _PARSING_PARAMS}
+    return spec.type + json.dumps(params, sort_keys=True, default=str)
+
+
+def scorable(spec: SlotSpec) -> bool:
+    """Slots whose values say something about the flow: not free text, not a yes/no confirmation."""
+    return spec.type != "FreeTextSlot" and not spec.params.get("confirmation")
+
+
+def telling(slot: BaseSlot) -> bool:
+    """A bare number ('12') fits any numeric slot, so it tells nothing about the flow."""
+    return type(slot).extract not in (LevelSlot.extract, RangeSlot.extract, FreeTextSlot.extract)
+
+
+class FlowProfile:
+    """The words that speak for one flow: examples, keywords, name, description."""
+
+    def __init__(self, spec: FlowSpec) -> None:
+        self.spec = spec
+        self.examples = [lx.content_stems(e) for e in spec.examples]
+        self.values_masked = False  # example values ('Boston', 'Dec 20') are blanked once vocabularies load
+        self.keywords = {lx.stem(k) for kw in spec.keywords for k in lx.tokens(kw)} - lx.STOPWORDS
+        self.name = {lx.stem(t) for t in spec.name.split("_")} - lx.STOPWORDS
+        self.description = lx.content_stems(spec.description)
+        self.value_keys = {value_key(s) for s in spec.slots if scorable(s)}
+
+    @property
+    def vocabulary(self) -> set[str]:
+        return set().union(*self.examples, self.keywords, self.name, self.description)
+
+
+class FlowScorer:
+    """Scores every flow of a domain for an utterance; weights come from the whole domain."""
+
+    def __init__(self, flows: Sequence[FlowSpec], make_slot: Any, readers: frozenset[str] = frozenset()) -> None:
+        self.profiles = {f.name: FlowProfile(f) for f in flows}
+        self.readers = readers  # flows whose intent's role is 'read' 
+        count = max(len(self.profiles), 1)
+        df: dict[str, int] = {}
+        for profile in self.profiles.values():
+            for word in profile.vocabulary:
+                df[word] = df.get(word, 0) + 1
+        top = math.log(1 + count)
+        self.weights = {w: (math.log(1 + count / n) / top) ** SHARPNESS for w, n in df.items()}
+        self.keywords = set().union(*(p.keywords for p in self.profiles.values()))
+        holders: dict[str, int] = {}
+        self.value_slots: dict[str, BaseSlot] = {}
+        for profile in self.profiles.values():
+            for spec in profile.spec.slots:
+                if scorable(spec) and value_key(spec) not in self.value_slots:
+                    self.value_slots[value_key(spec)] = make_slot(spec)
+            for key in profile.value_keys:
+                holders[key] = holders.get(key, 0) + 1
+        self.value_weights = {k: math.log(1 + count / n) / top for k, n in holders.items()}
+
+    def weight(self, word: str) -> float:
+        return self.weights.get(word, UNKNOWN_WEIGHT)
+
+    def values_in(self, text: str, ctx: SlotContext | None) -> tuple[set[str], list[tuple[int, int]]]:
+        """Which slot types have a value in ``text``, and where those values are."""
+        if ctx is None:
+            return set(), []
+        keys: set[str] = set()
+        spans: list[tuple[int, int]] = []
+        for key, slot in self.value_slots.items():
+            if not telling(slot):
+                continue
+            found = [c for c in slot.extract(text, ctx) if c.score >= 0.5]
+            if found:
+                keys.add(key)
+                spans += [(c.start, c.end) for c in found]
+        return keys, spans
+
+    def mask_example_values(self, ctx: SlotContext) -> None:
+        """Blank the slot values inside examples: 'flights from Boston' speaks for 'flights', not 'Boston'."""
+        for profile in self.profiles.values():
+            if not profile.values_masked:
+                profile.examples = [self._masked_stems(e, ctx) for e in profile.spec.examples]
+                profile.values_masked = bool(ctx.vocabularies) or not self.needs_vocabulary
+        return None
+
+    def _masked_stems(self, text: str, ctx: SlotContext) -> set[str]:
+        spans = [(a, b) for a, b in self.values_in(text, ctx)[1] if not lx.content_stems(text[a:b]) <= self.keywords]
+        return lx.content_stems(mask(text, spans))
+
+    @property
+    def needs_vocabulary(self) -> bool:
+        return any(s.params.get("vocabulary") for s in self.value_slots.values())
+
+    def rank(
+        self, text: str, ignore: Sequence[tuple[int, int]] = (), ctx: SlotContext | None = None, values_alone: bool = True
+    ) -> list[tuple[str, float]]:
+        """Scores for every flow, best first; ``values_alone``: a value with no words may start a flow."""
+        if ctx is not None:
+            self.mask_example_values(ctx)
+        keys, spans = self.values_in(text, ctx)
+        plain = lx.content_stems(mask(text, ignore))
+        # values are not words for a flow, unless a flow lists the whole value as a keyword ('vegetarian')
+        spans = [(a, b) for a, b in spans if not lx.content_stems(text[a:b]) <= self.keywords]
+        words_left = lx.content_stems(mask(text, [*ignore, *spans])) if spans else plain
+        reading = bool(lx.READ_QUESTION.match(text))
+        scores = []
+        for name, profile in self.profiles.items():
+            words = self._words(profile, words_left)
+            if reading and name in self.readers and words > 0:
+                words += READ_BONUS
+            values = sum(self.value_weights[k] for k in profile.value_keys & keys)
+            evidence = VALUE_WEIGHT * min(values, 1.5)
+            scores.append((name, words + evidence if words > 0 or values_alone else 0.0))
+        scores.sort(key=lambda pair: pair[1], reverse=True)
+        return scores
+
+    def _words(self, profile: FlowProfile, stems: set[str]) -> float:
+        if not stems:
+            return 0.0
+        total = sum(self.weight(s) for s in stems)
+        example = 0.0
+        for words in profile.examples:
+            if words:
+                shared = sum(self.weight(s) for s in stems & words)
+                example = max(example, 2 * shared / (total + sum(self.weight(s) for s in words)))
+        keywords = sum(self.weight(s) for s in stems & profile.keywords)
+        name = sum(self.weight(s) for s in stems & profile.name)
+        description = sum(self.weight(s) for s in stems & profile.description) / total
+        return 0.6 * example + 0.25 * min(keywords, 2.0) + 0.1 * name + 0.1 * description
+
+
+def mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """Blank out ``spans`` (values already read) so they don't count as words for a flow."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def strip_cues(text: str) -> str:
+    """'I want to fly from Atlantis' -> 'Atlantis': drop the lead-in before a bare value."""
+    words = text.strip().rstrip(".!").split()
+    while len(words) > 1 and (words[0].lower().strip(",") in lx.STOPWORDS or words[0].lower() in lx.CUE_SYNONYMS
+                              or words[0].lower() in lx.LEAD_VERBS):
+        words = words[1:]
+    return " ".join(words)
+
+
+def negated(text: str, cand: Candidate) -> bool:
+    """'not Chicago', 'instead of the printer': a value the user rules out."""
+    return bool(lx.NEGATED_BEFORE.search(text[: cand.start]))
+
+
+def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | None) -> float:
+    """How strongly the words before a value point at this slot (0 = no cue)."""
+    before = lx.tokens(text[: cand.start])[-2:]
+    names = set(slot_spec.name.split("_")) | {lx.stem(t) for t in lx.tokens(slot_spec.description)}
+    prompt = lx.tokens(slot_spec.prompt)
+    score = 1.0 if slot_spec.name == waiting else 0.0
+    for cue in before:
+        synonyms = lx.CUE_SYNONYMS.get(cue)
+        if synonyms and names & synonyms:
+            score += 3.0
+        elif prompt and cue == prompt[-1] and cue in lx.CUE_SYNONYMS:
+            score += 2.0
+        elif synonyms:
+            score -= 1.0  # a cue that points elsewhere
+    return score
+
+
+_PLURAL = re.compile(r"\b([A-Za-z]{3,}?)(ies|es|s)\b")
+
+
+def singular_text(text: str) -> str:
+    """'two monitors' -> 'two monitor ': plural words made singular, offsets unchanged."""
+    def repl(m: re.Match[str]) -> str:
+        stem, suffix = m.group(1), m.group(2)
+        if suffix == "ies":
+            return stem + "y  "
+        if suffix == "es" and stem[-1:] not in "sxz" and not stem.endswith(("ch", "sh")):
+            return stem + "e" + " "  # 'licenses' -> 'license '
+        return stem + " " * len(suffix)
+    return _PLURAL.sub(repl, text)
+
+
+def plural_candidates(slot: BaseSlot, text: str, ctx: SlotContext) -> list[Candidate]:
+    """Values named in the plural ('monitors') for slots whose options are singular."""
+    variant = singular_text(text)
+    if variant == text:
+        return []
+    return [Candidate(c.value, c.display, c.start, c.end, c.score * 0.9) for c in slot.extract(variant, ctx)]
+
+
+def has_value(slots: Mapping[str, BaseSlot], name: str) -> bool:
+    return name in slots and slots[name].filled
