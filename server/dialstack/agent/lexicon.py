@@ -60,6 +60,7 @@ QUESTION_START = re.compile(
     r"is it|are there|will you|have you)\b",
     re.IGNORECASE,
 )
+REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
 HELP = re.compile(
     r"^\s*(help|help me|i need help|what can you do|how does (?:this|it) work|what do you do|"
     r"i'?m (?:confused|lost)|how do i use this)\b[\s?!.]*$",

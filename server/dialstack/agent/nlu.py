@@ -140,6 +140,9 @@ class Understander:
             return result("digress", flow=best, digression_type="question")
         if is_question and active and not own_labels and best_spec is not None and best_spec.metadata.digression:
             return result("digress", flow=best, digression_type="question", confident=strong)
+        asked = self._digression_asked(text, ranked) if active and is_question else None
+        if asked is not None and not starts_other:
+            return result("digress", flow=asked, digression_type="question", confident=False)
 
         if starts_other and not best_spec.metadata.digression:
             cancel_other = lx.CANCEL_VERB.search(text) and best_score < self.threshold * 1.5 and active
@@ -171,6 +174,15 @@ class Understander:
         if lx.CANCEL_VERB.search(text) and active:
             return result("cancel", flow=active.name, confident=False)
         return result("unknown", confident=False)
+
+    def _digression_asked(self, text: str, ranked: list[tuple[str, float]]) -> str | None:
+        """'Do you fly to Tokyo?': an inquiry (not a request) that a digression flow can answer."""
+        if not lx.QUESTION_START.match(text) or lx.REQUEST_START.match(text):
+            return None
+        for name, score in ranked:
+            if score >= self.threshold / 2 and self.domain.flow(name).metadata.digression:
+                return name
+        return None
 
     def _digression_flow(self, ranked: list[tuple[str, float]], hint: str) -> str | None:
         for name, _ in ranked:
