@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import signal
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger("dialstack.serve")
 
@@ -67,6 +71,7 @@ def handler(args: argparse.Namespace) -> int:
         if args.transport == "stdio":
             import anyio
 
+            _flush_and_exit_on_sigterm(server.dialstack.runtime)  # type: ignore[attr-defined]
             anyio.run(server.run_stdio_async)
         else:
             import anyio
@@ -81,6 +86,28 @@ def handler(args: argparse.Namespace) -> int:
         server.dialstack.runtime.close()  # type: ignore[attr-defined]  # flushes pending audit entries
         store.close()
     return 0
+
+
+def _flush_and_exit_on_sigterm(runtime: Any) -> None:
+    """On SIGTERM (how a host stops a stdio server), write the pending audit entries, then exit.
+
+    The stdio transport reads stdin in a worker thread that nothing can interrupt, so a
+    normal unwinding would hang until the host closes the pipe. The flush runs in its own
+    thread so that it takes the writer's locks only once the interrupted code let go of
+    them; SQLite rolls back any transaction a tool thread had open. (uvicorn handles
+    SIGTERM itself for the HTTP transport.)
+    """
+
+    def stop(signum: int, frame: object) -> None:
+        def finish() -> None:
+            try:
+                runtime.close()
+            finally:
+                os._exit(128 + signum)
+
+        threading.Thread(target=finish, name="dialstack-sigterm", daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
 
 
 def _open_store(db: str | None):  # type: ignore[no-untyped-def]

@@ -97,11 +97,22 @@ def _compile(schema: Any) -> Check:
     checks.extend(_object_checks(schema))
     checks.extend(_array_checks(schema))
 
+    return _all(checks)
+
+
+def _all(checks: list[Check]) -> Check:
     if not checks:
         return lambda v: True
     if len(checks) == 1:
         return checks[0]
-    return lambda v: all(c(v) for c in checks)
+
+    def check(v: Any) -> bool:
+        for test in checks:  # a loop, not all(genexpr): this runs on every tool call
+            if not test(v):
+                return False
+        return True
+
+    return check
 
 
 def _json_types(value: Any) -> frozenset[str] | None:
@@ -137,7 +148,7 @@ def _combinator_checks(schema: dict[str, Any]) -> list[Check]:
             raise _Unsupported
         tests = [_compile(b) for b in branches]
         if key == "allOf":
-            out.append(lambda v, tests=tests: all(t(v) for t in tests))
+            out.append(_all(tests))
         elif key == "anyOf":
             out.append(lambda v, tests=tests: any(t(v) for t in tests))
         else:  # exactly one: one branch certainly matches, and every other one is ruled out by its type

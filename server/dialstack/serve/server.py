@@ -112,7 +112,7 @@ class DialstackTools:
     async def list_tools(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return self.listing
 
-    async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult | types.InputRequiredResult:
+    async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult | dict[str, Any] | types.InputRequiredResult:
         spec = self.runtime.tools.get(params.name)
         if spec is None:
             known = ", ".join(sorted(self.runtime.tools))
@@ -215,7 +215,13 @@ def _error(tool: str, message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=f"{tool}: {message}")], is_error=True)
 
 
-def _result(outcome: CallOutcome, session: str, approval: str | None = None) -> types.CallToolResult:
+def _result(outcome: CallOutcome, session: str, approval: str | None = None) -> dict[str, Any]:
+    """The ``CallToolResult`` of ``outcome`` in wire form.
+
+    A plain dict: the SDK validates and shapes every result against the negotiated
+    protocol version before sending it, so building (and then dumping) a model here would
+    only cost time.
+    """
     meta: dict[str, Any] = {"dialstack/session": session}
     if approval:
         meta["dialstack/approval"] = approval
@@ -223,15 +229,13 @@ def _result(outcome: CallOutcome, session: str, approval: str | None = None) -> 
         meta["dialstack/replayed"] = True
     if outcome.error:
         meta["dialstack/error"] = outcome.error
-    # model_construct: every field below is built here from checked values; validation would only cost time
     if not outcome.ok:
-        return types.CallToolResult.model_construct(
-            content=[types.TextContent.model_construct(type="text", text=outcome.message)], is_error=True, meta=meta
-        )
+        return {"_meta": meta, "content": [{"type": "text", "text": outcome.message}], "isError": True, "resultType": "complete"}
     text = json.dumps(outcome.data, ensure_ascii=False, default=str)
-    return types.CallToolResult.model_construct(
-        content=[types.TextContent.model_construct(type="text", text=text)], structured_content=outcome.data, is_error=False, meta=meta
-    )
+    return {
+        "_meta": meta, "content": [{"type": "text", "text": text}], "structuredContent": outcome.data, "isError": False,
+        "resultType": "complete",
+    }
 
 
 def _add_skills(server: MCPServer, domain: DomainPack) -> None:

@@ -22,6 +22,7 @@ import functools
 import inspect
 import json
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -137,6 +138,26 @@ def describe_error(error: ValidationError) -> str:
     return f"argument {path or '(root)'!r} is {shown} (expected {_expected(error)})"
 
 
+def _size_bound(args: dict[str, Any]) -> float:
+    """An upper bound of the compact JSON size of a flat ``args`` in bytes, or inf if unsure.
+
+    A character takes at most 6 bytes in JSON (``\\u001f``); short numbers, booleans and
+    null at most 24.
+    """
+    total = 2
+    for key, value in args.items():
+        if type(key) is not str:
+            return math.inf
+        kind = type(value)
+        if kind is str:
+            total += 6 * (len(key) + len(value)) + 6
+        elif value is None or kind is bool or (kind is int and -10**18 < value < 10**18) or kind is float:
+            total += 6 * len(key) + 28
+        else:
+            return math.inf
+    return total
+
+
 class AuditWriter:
     """Writes audit entries to the store in batches from one background thread, off the call's path.
 
@@ -235,6 +256,8 @@ class ToolRuntime:
         self.tools: dict[str, ToolSpec] = {**domain.tools, **{t.tool_id: t for t in extra_tools}}
         self._validators: dict[str, tuple[Draft202012Validator, Draft202012Validator]] = {}
         self._fast_checks: dict[str, tuple[Check, Check]] = {}
+        self._added: dict[str, frozenset[str]] = {}  # gate.kinds_added per tool (a function of its static spec)
+        self._external = {t.tool_id for t in self.tools.values() if "communicates_externally" in t.tags}
         self._handlers: dict[str, tuple[Callable[..., Any], bool, bool]] = {}
         self._executor = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="dialstack-tool")
         self._sessions: set[str] = set()
@@ -292,6 +315,19 @@ class ToolRuntime:
             self._handlers[spec.tool_id] = entry
         return entry
 
+    def _communicates_externally(self, spec: ToolSpec) -> bool:
+        if self.tools.get(spec.tool_id) is spec:
+            return spec.tool_id in self._external
+        return "communicates_externally" in spec.tags  # a spec this runtime was not built with
+
+    def _kinds_added(self, spec: ToolSpec) -> frozenset[str]:
+        if self.tools.get(spec.tool_id) is not spec:
+            return gate.kinds_added(spec)
+        added = self._added.get(spec.tool_id)
+        if added is None:
+            added = self._added[spec.tool_id] = gate.kinds_added(spec)
+        return added
+
     def ensure_session(self, session_id: str) -> None:
         if session_id not in self._sessions:
             self.store.ensure_session(session_id, self.domain.name)
@@ -300,7 +336,7 @@ class ToolRuntime:
     def context_kinds(self, session_id: str, spec: ToolSpec | None = None) -> frozenset[str]:
         """The session's context kinds; skips the store when they cannot change ``spec``'s decision."""
         self.ensure_session(session_id)
-        if spec is not None and "communicates_externally" not in spec.tags:
+        if spec is not None and not self._communicates_externally(spec):
             return gate.INITIAL_KINDS  # only the session-trifecta rule reads kinds, and only for such tools
         return gate.session_kinds(self.store.context_kinds(session_id))
 
@@ -309,7 +345,10 @@ class ToolRuntime:
         """A failed outcome if ``args`` may not be passed to ``spec``, else None."""
         if not isinstance(args, dict):
             return CallOutcome.failed(spec.tool_id, "invalid_arguments", f"{spec.tool_id}: arguments must be a JSON object")
-        size = len(json.dumps(args, separators=(",", ":"), ensure_ascii=False, default=str).encode("utf-8"))
+        if _size_bound(args) > self.max_input_bytes:
+            size = len(json.dumps(args, separators=(",", ":"), ensure_ascii=False, default=str).encode("utf-8"))
+        else:
+            size = 0  # certainly within the limit; serializing would only cost time
         if size > self.max_input_bytes:
             return CallOutcome.failed(
                 spec.tool_id, "too_large",
@@ -377,7 +416,7 @@ class ToolRuntime:
         else:
             outcome = await self._attempts(spec, args, session_id, meta or {})
         if outcome.ok:
-            added = gate.kinds_added(spec)
+            added = self._kinds_added(spec)
             if added:
                 self.store.add_context_kinds(session_id, added)
         self.audit_call(session_id, spec, args, outcome, idempotency_key, time.perf_counter() - started,
