@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from platformdirs import user_data_dir
-
 from dialstack.store.history import UnknownTurnError
 from dialstack.store.memory import InMemoryStore
 from dialstack.store.protocol import (
@@ -50,6 +48,8 @@ def default_db_path() -> Path:
     override = os.environ.get(DB_ENV)
     if override:
         return Path(override).expanduser()
+    from platformdirs import user_data_dir  # only here: a server given --db never needs it
+
     return Path(user_data_dir("dialstack")) / "dialstack.db"
 
 
