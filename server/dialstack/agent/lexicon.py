@@ -7,6 +7,7 @@ yes, no, stop, go back, or to ask a side question, in any task-oriented conversa
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 STOPWORDS = frozenset(
     """
@@ -107,6 +108,7 @@ def tokens(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", text.lower())
 
 
+@lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """A light stemmer: enough to match 'bookings'/'booking'/'booked' with 'book'."""
     w = word.lower().replace("'s", "")
@@ -119,7 +121,8 @@ def stem(word: str) -> str:
 NEGATORS = frozenset({"not", "don't", "dont", "won't", "wont", "can't", "cant", "isn't", "doesn't", "didn't", "never"})
 
 
-def content_stems(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def content_stems(text: str) -> frozenset[str]:
     """The words that carry meaning, stemmed; a negated word keeps its 'not-' ('not working')."""
     out: set[str] = set()
     negate = False
@@ -131,4 +134,4 @@ def content_stems(text: str) -> set[str]:
             continue
         out.add(("not-" if negate else "") + stem(t))
         negate = False
-    return out
+    return frozenset(out)

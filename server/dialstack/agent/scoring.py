@@ -83,6 +83,7 @@ class FlowScorer:
             for key in profile.value_keys:
                 holders[key] = holders.get(key, 0) + 1
         self.value_weights = {k: math.log(1 + count / n) / top for k, n in holders.items()}
+        self._last_values: tuple[Any, Any] = (None, None)
 
     def weight(self, word: str) -> float:
         return self.weights.get(word, UNKNOWN_WEIGHT)
@@ -91,6 +92,13 @@ class FlowScorer:
         """Which slot types have a value in ``text``, and where those values are."""
         if ctx is None:
             return set(), []
+        key = (text, id(ctx))
+        if self._last_values[0] == key:
+            return self._last_values[1]
+        self._last_values = (key, self._values_in(text, ctx))
+        return self._last_values[1]
+
+    def _values_in(self, text: str, ctx: SlotContext) -> tuple[set[str], list[tuple[int, int]]]:
         keys: set[str] = set()
         spans: list[tuple[int, int]] = []
         for key, slot in self.value_slots.items():

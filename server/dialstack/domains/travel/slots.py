@@ -83,6 +83,10 @@ def _entry_names(item: Mapping[str, Any]) -> tuple[str, list[str], list[str]]:
     return city, names, [c for c in codes if c]
 
 
+# vocabulary list -> its (city, names, codes): every turn reads the same list many times
+_ENTRIES: dict[int, tuple[Any, list[tuple[str, list[str], list[str]]]]] = {}
+
+
 class LocationSlot(CategorySlot):
     """A supported city, named by city, alias, airport name or IATA code; fuzzy-matched."""
 
@@ -90,8 +94,15 @@ class LocationSlot(CategorySlot):
     criteria = "category"
 
     def _entries(self, ctx: SlotContext) -> list[tuple[str, list[str], list[str]]]:
-        items = ctx.vocabularies.get(str(self.params.get("vocabulary", "cities")))
-        return [_entry_names(item) for item in (items if items else _static_items())]
+        items = ctx.vocabularies.get(str(self.params.get("vocabulary", "cities"))) or None
+        cached = _ENTRIES.get(id(items))
+        if cached is not None and cached[0] is items:  # same list object: its names are already read
+            return cached[1]
+        entries = [_entry_names(item) for item in (items if items else _static_items())]
+        if len(_ENTRIES) > 32:
+            _ENTRIES.clear()
+        _ENTRIES[id(items)] = (items, entries)
+        return entries
 
     def check(self, raw: Any, ctx: SlotContext) -> Check:
         text = _LEAD.sub("", str(raw or "").strip()).strip(" ?!.,")
