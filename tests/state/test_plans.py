@@ -131,3 +131,15 @@ def test_cancelling_a_plan_flow_takes_its_steps_along(stack: FlowStack, factory:
     stack.cancel(plan.flow_id, now=2)
     assert plan.state is FlowState.CANCELLED
     assert all(s.state is FlowState.INVALID for s in steps) and len(stack) == 0
+
+
+def test_resuming_a_paused_plan_brings_its_new_steps_along_above_it(stack: FlowStack, factory: FlowFactory) -> None:
+    """Found by the state machine: a paused plan, expanded, then resumed, sat above its step."""
+    plan = stack.push(factory.create("plan_trip", now=0), now=0).flow
+    stack.plan(plan, [], now=0)
+    stack.push(factory.create("list_bookings", now=1), now=1)
+    [step] = stack.replan(plan.flow_id, "expand", now=2, flows=[factory.create("book_flight", now=2)])
+    resumed = stack.resume(plan.flow_id, now=3)
+    assert resumed is step
+    assert [f.name for f in stack.top_down()] == ["book_flight", "plan_trip", "list_bookings"]
+    assert (step.state, plan.state) == (FlowState.ACTIVE, FlowState.PENDING)

@@ -221,3 +221,4 @@ StackMachine.TestCase.settings = settings(
     max_examples=250, stateful_step_count=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 test_stack_machine = StackMachine.TestCase
+

@@ -226,7 +226,11 @@ class FlowStack(PlanOperations):
         return self._end(flow, FlowState.ERROR, now, reason)
 
     def resume(self, ref: str, now: float, ctx: SlotContext | None = None) -> BaseFlow:
-        """Move a paused flow to the top and activate it, pausing the current one."""
+        """Move a paused flow to the top and activate it, pausing the current one.
+
+        Resuming a plan brings its open steps along (above it) and activates the next step;
+        the flow that became active is returned.
+        """
         flow = self._get(ref, "resume")
         self._require(flow, "resume", P)
         if not flow.can_be_resumed:
@@ -234,10 +238,16 @@ class FlowStack(PlanOperations):
         current = self._check_pausable("resume")
         self._check_names("resume", [flow], leaving=[current] if current else [])
         self._pause(current, now, f"interrupted by {flow.name}")
-        self._flows.remove(flow)
-        self._flows.append(flow)
-        self._activate(flow, ctx)
-        return flow
+        # A plan comes back with its open steps above it, in order; its next step becomes active.
+        block = [f for f in self._flows if f is flow or (self._is_plan(flow) and f.plan_id == flow.flow_id and f.live)]
+        for member in block:
+            self._flows.remove(member)
+        self._flows.extend(block)
+        top = block[-1]
+        if top is not flow:
+            flow.state = Q
+        self._activate(top, ctx)
+        return top
 
     def fallback(self, ref: str | None, new_flow: BaseFlow, now: float, ctx: SlotContext) -> BaseFlow:
         """Replace a mispredicted active flow: same-named slot values move over, the old one is invalid."""

@@ -6,6 +6,7 @@ Pure functions over strings; nothing here knows about slots or flows.
 from __future__ import annotations
 
 import math
+import functools
 import re
 from dataclasses import dataclass
 from typing import Iterable
@@ -98,6 +99,7 @@ def find_numbers(text: str) -> list[Found]:
     return sorted(found, key=lambda f: f.start)
 
 
+@functools.lru_cache(maxsize=4096)
 def word_pattern(phrase: str) -> re.Pattern[str]:
     """Case-insensitive whole-word pattern for a phrase; inner spaces match any whitespace."""
     body = r"\s+".join(re.escape(part) for part in phrase.split())
