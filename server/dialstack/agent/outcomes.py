@@ -62,6 +62,7 @@ class ToolCallResult:
     data: dict[str, Any] | None = None  # structuredContent when ok
     text: str = ""  # text rendering, or the error message
     approval: Literal["approved", "declined", "unsupported"] | None = None
+    category: str | None = None  # the tool's own error category (``_meta`` dialstack/error_category)
 
 
 CallTool = Callable[[str, dict[str, Any]], Awaitable[ToolCallResult]]

@@ -87,7 +87,8 @@ class Policy:
             if turn.approval_deferred(flow):
                 return Execution("approval", reply=turn.approval_question())
             turn.cancel(flow, f"{category}: {outcome.message}")
-            reply = turn.template("approval_declined", tool_phrase=flow.label)
+            refused = next((c.tool for c in reversed(turn.tool_calls) if c.approval in ("declined", "unsupported")), flow.label)
+            reply = turn.template("approval_declined", tool=refused, phrase=flow.label)
             return Execution("declined", reply=reply)
         if category in self.hard_fallbacks:
             execution = turn.agent.recovery.fallback(turn, flow, self.hard_fallbacks[category])

@@ -164,6 +164,7 @@ class ToolClient:
             data=data if not result.is_error else None,
             text=text,
             approval=approval if approval in ("approved", "declined", "unsupported") else None,
+            category=rmeta.get("dialstack/error_category") if result.is_error else None,
         )
 
     async def _on_elicitation(self, context: Any, params: Any) -> types.ElicitResult | types.ErrorData:

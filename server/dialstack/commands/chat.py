@@ -52,7 +52,6 @@ def run(args: argparse.Namespace) -> int:
         if not args.pack.is_dir():
             print(f"dialstack chat: --pack {args.pack} is not a folder (expected a folder with flows/, manifests/, skills/)", file=sys.stderr)
             return 2
-        sys.path.insert(0, str(args.pack.resolve()))  # handlers next to the pack's flows/, as `serve --pack` does
     interactive = sys.stdin.isatty()
     lines = _lines(sys.stdin, interactive)
     try:

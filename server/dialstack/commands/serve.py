@@ -55,7 +55,6 @@ def handler(args: argparse.Namespace) -> int:
         if not args.pack.is_dir():
             print(f"dialstack serve: --pack {args.pack} is not a folder (expected flows/, manifests/, skills/)", file=sys.stderr)
             return 2
-        sys.path.insert(0, str(args.pack.resolve()))
     try:
         domain = load_domain(args.domain, args.pack)
     except PackError as exc:

@@ -44,9 +44,6 @@ def run(args: argparse.Namespace) -> int:
                 continue
             if args.keyword:
                 test_file.conversations = [c for c in test_file.conversations if args.keyword in c.name]
-            if test_file.pack:  # handlers next to the pack's flows/ import, as with `serve --pack`
-                pack = Path(test_file.pack)
-                sys.path.insert(0, str((pack if pack.is_absolute() else path.parent / pack).resolve()))
             before = len(report.failures)
             try:
                 run_file(test_file, make_agent_factory(Path(scratch), base=path.parent), report, label=path.name)

@@ -7,6 +7,7 @@ A pack folder holds ``flows/<domain>.yaml``, ``manifests/<domain>.yaml`` and
 from __future__ import annotations
 
 import importlib
+import sys
 import re
 from pathlib import Path
 from typing import Any
@@ -65,8 +66,14 @@ def load_domain(name: str | None = None, pack: Path | str | None = None, *, chec
 def inspect_domain(
     name: str | None = None, pack: Path | str | None = None, *, check_handlers: bool = True
 ) -> tuple[DomainPack | None, list[Problem]]:
-    """Load a domain and return it (None when unusable) with every problem and warning found."""
+    """Load a domain and return it (None when unusable) with every problem and warning found.
+
+    A pack folder is made importable (put on ``sys.path``) so that handlers, slot classes and
+    policies living next to its ``flows/`` resolve as ``module:attr``.
+    """
     root = Path(pack).resolve() if pack else bundled_root()
+    if pack and root.is_dir() and str(root) not in sys.path:
+        sys.path.insert(0, str(root))
     if name is None:
         found = available_domains(root)
         name = DEFAULT_DOMAIN if DEFAULT_DOMAIN in found or not found else found[0]

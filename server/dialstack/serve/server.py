@@ -229,6 +229,8 @@ def _result(outcome: CallOutcome, session: str, approval: str | None = None) -> 
         meta["dialstack/replayed"] = True
     if outcome.error:
         meta["dialstack/error"] = outcome.error
+    if outcome.category:
+        meta["dialstack/error_category"] = outcome.category
     if not outcome.ok:
         return {"_meta": meta, "content": [{"type": "text", "text": outcome.message}], "isError": True, "resultType": "complete"}
     text = json.dumps(outcome.data, ensure_ascii=False, default=str)

@@ -41,7 +41,11 @@ class ToolInputError(Exception):
     """The arguments are well-formed but unusable (an unknown airport, a past date).
 
     The message is shown to the caller as is: say what was wrong and the expected form.
+    A subclass may set ``category`` (``"sold_out"``): it reaches the caller in the result's
+    ``_meta`` as ``dialstack/error_category``, so policies can react to the kind of error.
     """
+
+    category: str | None = None
 
 
 @dataclass(frozen=True)

@@ -66,10 +66,11 @@ class CallOutcome:
     error: ErrorKind | None = None
     attempts: int = 0
     replayed: bool = False
+    category: str | None = None  # a domain error's own category (ToolInputError.category), if any
 
     @classmethod
-    def failed(cls, tool: str, error: ErrorKind, message: str, attempts: int = 0) -> CallOutcome:
-        return cls(tool=tool, ok=False, message=message, error=error, attempts=attempts)
+    def failed(cls, tool: str, error: ErrorKind, message: str, attempts: int = 0, category: str | None = None) -> CallOutcome:
+        return cls(tool=tool, ok=False, message=message, error=error, attempts=attempts, category=category)
 
 
 def strict_schema(schema: Any) -> Any:
@@ -466,7 +467,9 @@ class ToolRuntime:
             log.info("tool %s: transient error: %r", spec.tool_id, exc)
             return None
         except ToolInputError as exc:
-            return CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id}: {exc}", attempt)
+            category = getattr(exc, "category", None)
+            return CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id}: {exc}", attempt,
+                                      category if isinstance(category, str) else None)
         except Exception as exc:  # a handler bug must become an isError result, not a crashed server
             log.exception("tool %s raised", spec.tool_id)
             return CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id} failed: {type(exc).__name__}: {exc}", attempt)

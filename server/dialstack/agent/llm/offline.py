@@ -116,6 +116,8 @@ def _failure(result: ToolCallResult, outputs: dict[str, Any]) -> Failure:
     if result.approval in ("declined", "unsupported"):
         return Failure(error_category=f"approval_{result.approval}", message=result.text or f"{result.tool} was not approved", partial_data=outputs or None)
     category, message = error_category(result.text, result.tool)
+    if result.category:
+        category = result.category
     return Failure(error_category=category, message=message, partial_data=outputs or None)
 
 

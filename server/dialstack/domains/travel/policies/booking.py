@@ -8,7 +8,7 @@ from ....agent.policies import Policy
 class CancelBookingPolicy(Policy):
     """Cancelling a booking that is already cancelled shows that booking instead."""
 
-    hard_fallbacks = {"already_cancelled": "check_booking"}
+    hard_fallbacks = {"booking_not_changeable": "check_booking", "already_cancelled": "check_booking"}
 
 
 POLICIES = {"cancel_booking": CancelBookingPolicy}
