@@ -1,27 +1,23 @@
-"""The real travel domain through the server; skipped while its pack or handlers are not loadable."""
+"""The real travel domain through the server and the real MCP client."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from dialstack.agent.toolclient import ToolClient
-from dialstack.domain.loader import PackError, inspect_domain
+from dialstack.domain import DomainPack, load_domain
 from dialstack.store import InMemoryStore
 
 
 @pytest.fixture
-def travel():  # type: ignore[no-untyped-def]
-    try:
-        domain, problems = inspect_domain("travel", check_handlers=True)
-    except PackError as exc:  # pragma: no cover - depends on the travel pack's progress
-        pytest.skip(f"travel pack not loadable yet: {exc}")
-    errors = [p for p in problems if p.severity == "error"]
-    if domain is None or errors:
-        pytest.skip(f"travel pack not loadable yet: {errors[:1]}")
-    return domain
+def travel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> DomainPack:
+    monkeypatch.setenv("DIALSTACK_TRAVEL_DB", str(tmp_path / "travel.db"))
+    return load_domain("travel", check_handlers=True)
 
 
-async def test_travel_server_lists_every_manifest_tool_with_capability_meta(travel) -> None:  # type: ignore[no-untyped-def]
+async def test_travel_server_lists_every_manifest_tool_with_capability_meta(travel: DomainPack) -> None:
     with InMemoryStore() as store:
         async with ToolClient(travel, store=store) as tools:
             listed = {t.name: t for t in await tools.list_tools()}
@@ -31,11 +27,18 @@ async def test_travel_server_lists_every_manifest_tool_with_capability_meta(trav
         assert listed[tool_id].meta["dialstack/requires_approval"] == spec.needs_approval
 
 
-async def test_travel_read_only_tool_answers_through_the_client(travel) -> None:  # type: ignore[no-untyped-def]
-    if "list_cities" not in travel.tools:
-        pytest.skip("travel manifest has no list_cities tool")
+async def test_travel_read_only_tool_answers_through_the_client(travel: DomainPack) -> None:
     with InMemoryStore() as store:
         async with ToolClient(travel, store=store) as tools:
             result = await tools.call("list_cities", {}, session="travel-1")
     assert result.ok, result.text
     assert result.data and "cities" in result.data
+
+
+async def test_a_domain_error_reaches_the_client_with_its_category(travel: DomainPack) -> None:
+    with InMemoryStore() as store:
+        async with ToolClient(travel, store=store) as tools:
+            result = await tools.call("get_booking", {"booking_ref": "BK-99999"}, session="travel-1")
+    assert not result.ok
+    assert result.category == "unknown_booking"
+    assert "BK-99999" in result.text
