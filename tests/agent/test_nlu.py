@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -18,10 +17,6 @@ from dialstack.state.factory import FlowFactory
 from dialstack.state.slots import SlotContext
 
 PACKS = Path(__file__).resolve().parent.parent / "fixtures" / "packs"
-for _pack in ("restaurant", "helpdesk"):  # their handlers live next to flows/, as with `serve --pack`
-    if str(PACKS / _pack) not in sys.path:
-        sys.path.insert(0, str(PACKS / _pack))
-
 DOMAIN = load_domain("travel")
 FACTORY = FlowFactory(DOMAIN.ontology)
 NLU = Understander(DOMAIN, FACTORY.slots.make)
@@ -165,3 +160,19 @@ def test_casing_punctuation_and_filler_words_do_not_change_a_clear_act(
 @pytest.mark.parametrize("pack", ["restaurant", "helpdesk"])
 def test_the_zero_shot_packs_validate(pack: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", "--pack", str(PACKS / pack)]) == 0, capsys.readouterr().out
+
+
+def test_restating_the_task_in_progress_asks_on_instead_of_filling_the_slot() -> None:
+    u = understand("I want to book a flight", waiting("book_flight", "origin"))
+    assert (u.act, u.flow, u.labels, u.rejected) == ("fill", "book_flight", {}, {})
+
+
+def test_an_optional_slot_does_not_guess_among_several_uncued_values() -> None:
+    u = understand("Plan a round trip to Paris next month, then Rome")
+    assert (u.act, u.flow) == ("start", "plan_trip")
+    assert "home" not in u.labels
+
+
+def test_an_optional_slot_takes_a_cued_value() -> None:
+    u = understand("Plan a trip from Boston to Paris, then Rome")
+    assert u.labels["home"].value == "Boston"

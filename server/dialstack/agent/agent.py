@@ -257,7 +257,6 @@ class Agent:
         self._client = client
         self.tool_descriptors = await client.list_tools()
         self.tool_names = {t.name for t in self.tool_descriptors}
-        await self._load_vocabularies()
 
     def _mcp_target(self) -> Any:
         if self.mcp == "memory":
@@ -277,9 +276,12 @@ class Agent:
             return self.mcp
         raise ValueError(f"unknown --mcp {self.mcp!r}: expected 'memory', 'stdio' or an http(s):// URL")
 
-    async def _load_vocabularies(self) -> None:
+    async def _load_vocabularies(self, session_id: str) -> None:
+        """Read each vocabulary once (on the first turn), through its read-only tool."""
         for name, spec in self.domain.ontology.vocabularies.items():
-            result = await self.client.call(spec.tool, dict(spec.args), session="vocabulary")
+            if name in self.vocabularies:
+                continue
+            result = await self.client.call(spec.tool, dict(spec.args), session=session_id)
             if not result.ok or result.data is None:
                 log.warning("vocabulary %s: %s failed: %s", name, spec.tool, result.text)
                 continue
@@ -350,6 +352,7 @@ class Agent:
             raise TypeError(f"text must be a string, not {type(text).__name__}")
         await self._connect()
         self.store.ensure_session(session_id, self.domain.name, self.user_id)
+        await self._load_vocabularies(session_id)
         state = self.load(session_id)
         cleaned = text.strip()
         if not cleaned or len(cleaned) > MAX_TEXT:

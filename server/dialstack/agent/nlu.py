@@ -158,6 +158,8 @@ class Understander:
             return result(act, flow=active.name, labels=own_labels, rejected=own_rejected)
         if active and own_rejected:
             return result("fill", flow=active.name, rejected=own_rejected)
+        if active and strong and best == active.name and not is_question:
+            return result("fill", flow=active.name)  # restating the task in progress: ask on
         if lx.SMALL_TALK.match(text):
             return result("chitchat", digression_type="small_talk")
         if is_question and best_spec is not None and best_spec.metadata.digression:
@@ -229,9 +231,16 @@ class Understander:
         found.sort(key=lambda f: (f[0], f[2].end - f[2].start, f[2].score), reverse=True)
         labels: dict[str, Candidate] = {}
         taken: list[tuple[int, int]] = []
-        for _, name, cand in found:
-            if name in labels or any(cand.start < e and s < cand.end for s, e in taken):
+        guessing = {s.name for s in spec.slots if s.priority == "optional" and s.name != waiting}
+
+        def free(c: Candidate) -> bool:
+            return not any(c.start < e and s < c.end for s, e in taken)
+
+        for score, name, cand in found:
+            if name in labels or not free(cand):
                 continue
+            if name in guessing and score <= 0 and sum(1 for _, n, c in found if n == name and free(c)) > 1:
+                continue  # several un-cued values left: an optional slot must not guess among them
             labels[name] = cand
             taken.append((cand.start, cand.end))
         if waiting and waiting not in labels and waiting in slots and slots[waiting].type_name == "FreeTextSlot":

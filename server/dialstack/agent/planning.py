@@ -215,9 +215,16 @@ class PlanPolicy(Policy):
 
 
 def describe_step(turn: Turn, step: Step) -> str:
+    """'booking a new flight (destination Paris, date Jan 1)': values in their display form."""
     spec = turn.agent.domain.flow(step.flow)
-    shown = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in step.labels.items() if not isinstance(v, dict))
-    return f"{spec.phrase} ({shown})" if shown else spec.phrase
+    shown = []
+    for name, value in step.labels.items():
+        slot_spec = spec.slot(name)
+        if slot_spec is None or isinstance(value, dict):
+            continue
+        check = turn.agent.factory.slots.make(slot_spec).check(value, turn.slot_ctx)
+        shown.append(f"{name.replace('_', ' ')} {check.display if check.ok else value}")
+    return f"{spec.phrase} ({', '.join(shown)})" if shown else spec.phrase
 
 
 def describe(flow: BaseFlow) -> str:

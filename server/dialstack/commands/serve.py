@@ -65,7 +65,9 @@ def handler(args: argparse.Namespace) -> int:
         return 1
     from ..serve.server import build_server
 
-    server = build_server(domain, store, default_session=args.session, denied=frozenset(args.deny))
+    # Domain data (the travel database) lives beside the store, as it does for `dialstack chat`.
+    data_dir = args.db.resolve().parent if args.db else None
+    server = build_server(domain, store, default_session=args.session, denied=frozenset(args.deny), data_dir=data_dir)
     try:
         if args.transport == "stdio":
             import anyio
