@@ -22,8 +22,6 @@ import logging
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -31,105 +29,30 @@ from ..domain import DomainPack, load_domain
 from ..state.dialogue import DialogueState
 from ..state.factory import FlowFactory
 from ..state.flows import FlowState
-from ..state.slots import Candidate, SlotContext
+from ..state.slots import SlotContext
 from ..store import open_store
 from ..store.protocol import Store, TurnRecord
 from ..tools import gate
 from . import res
+from .result import Clock, TurnResult, call_view, flags_of, flow_view
+from .settings import with_settings
 from .acts import ActHandler, grant_key
 from .llm.offline import OfflineSkillRunner
-from .nlu import ActiveView, NLUView, Understander, Understanding
-from .outcomes import ToolCallResult, ToolDescriptor
+from .nlu import Understander, Understanding
+from .outcomes import ToolDescriptor
 from .pex import PolicyExecutor
 from .policies import PolicyRegistry
 from .recovery import Recovery
 from .toolclient import ToolClient
 from .turn import Turn
+from .understanding import Interpreter
 
 log = logging.getLogger("dialstack.agent")
 
 MAX_STEPS_PER_TURN = 12
 BACKGROUND_EVERY = 10  # turns between background session summaries
 MAX_TEXT = 4000
-DEFAULT_TEMPLATES = {
-    "greeting": "Hi! How can I help?",
-    "fallback": "Sorry, I didn't understand that. Say 'help' to see what I can do.",
-    "resume_offer": "Would you like to continue {phrase}?",
-    "resume_accepted": "Great!",
-    "resume_declined": "Okay, I've cancelled {phrase}.",
-    "limit_rejected": "You already have {depth} tasks open. Please finish or cancel one before starting a new one.",
-    "ask_cancel_which": "You have too many tasks open. Which one should I cancel: {options}?",
-    "ask_resume_which": "Which one would you like to go back to: {options}?",
-    "invalid_value": "{reason}",
-    "cancelled": "Okay, I've cancelled {phrase}.",
-    "nothing_to_cancel": "There's nothing in progress to cancel.",
-    "approval_declined": "Okay, I didn't run {tool}.",
-    "status": "I'm {phrase}. {filled} {missing}",
-    "escalate": "I couldn't finish {phrase}: {reason}. Could you tell me more, or try something else?",
-    "abandoned": "I dropped {phrase} since we hadn't come back to it for a while.",
-    "chitchat": "Happy to help! What would you like to do?",
-    "error": "Something went wrong while {phrase}: {reason}.",
-}
 
-
-class Clock:
-    """The injectable clock: real time by default, or fixed at ``start`` and moved by hand."""
-
-    def __init__(self, start: datetime | None = None) -> None:
-        if start is not None and start.tzinfo is None:
-            start = start.replace(tzinfo=timezone.utc)
-        self._start = start
-        self._offset = 0.0
-
-    def now(self) -> datetime:
-        base = self._start or datetime.now(timezone.utc)
-        return base + timedelta(seconds=self._offset)
-
-    def time(self) -> float:
-        return self.now().timestamp()
-
-    def advance(self, seconds: float) -> None:
-        self._offset += float(seconds)
-
-
-@dataclass
-class TurnResult:
-    """What one call to ``Agent.handle`` returns; ``to_dict()`` is the ``--json`` record."""
-
-    session_id: str
-    turn: int
-    user: str
-    reply: str
-    stack: list[dict[str, Any]]
-    flags: dict[str, bool]
-    frame: dict[str, Any] | None = None
-    tool_calls: list[dict[str, Any]] = field(default_factory=list)
-    approval_requested: str | None = None
-    transitions: dict[str, list[str]] = field(default_factory=dict)
-    understanding: dict[str, Any] = field(default_factory=dict)
-    digression_depth: int = 0
-    waiting_for_slot: str | None = None
-    warnings: list[str] = field(default_factory=list)
-    committed: bool = True
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "session": self.session_id,
-            "turn": self.turn,
-            "user": self.user,
-            "reply": self.reply,
-            "stack": self.stack,
-            "flags": self.flags,
-            "frame": self.frame,
-            "tool_calls": self.tool_calls,
-            "approval_requested": self.approval_requested or False,
-            "transitions": self.transitions,
-            "understanding": self.understanding,
-            "digression_depth": self.digression_depth,
-            "waiting_for_slot": self.waiting_for_slot,
-            "warnings": self.warnings,
-            "committed": self.committed,
-        }
 
 
 Approver = Callable[[str, dict[str, Any], str], Awaitable[bool]]
@@ -159,7 +82,7 @@ class Agent:
         skill_runner: Any = None,
     ) -> None:
         loaded = domain if isinstance(domain, DomainPack) else load_domain(domain, pack)
-        self.domain = _with_settings(loaded, settings or {})
+        self.domain = with_settings(loaded, settings or {})
         self.pack = Path(pack) if pack else None
         self.db_path = Path(db) if db else None
         self.store = store or open_store(db)
@@ -175,7 +98,8 @@ class Agent:
         self.pex = PolicyExecutor(self)
         self.acts = ActHandler(self)
         self.recovery = Recovery(self)
-        self.templates = {**DEFAULT_TEMPLATES, **self.domain.ontology.templates}
+        self.interpreter = Interpreter(self)
+        self.templates = {**res.DEFAULT_TEMPLATES, **self.domain.ontology.templates}
         self.grants: set[str] = set()
         self.deferred_approval: dict[str, Any] | None = None
         self.vocabularies: dict[str, list[dict[str, Any]]] = {}
@@ -190,7 +114,7 @@ class Agent:
 
             backend = anthropic_backend(api_key=api_key, base_url=anthropic_base_url)
             self.skill_runner, self.reasoner, self.phraser = backend.runner, backend.reasoner, backend.phraser
-            self.slot_reasoner = self._reason_slots
+            self.slot_reasoner = self.interpreter.reason_slots
         elif llm != "offline":
             raise ValueError(f"unknown --llm {llm!r}: expected 'offline' or 'anthropic'")
         if skill_runner is not None:
@@ -330,8 +254,8 @@ class Agent:
             key=lambda pair: (pair[1].created_at, pair[1].turn_ids[0] if pair[1].turn_ids else float("inf"), pair[0]),
         )
         return {
-            "stack": [_flow_view(f) for f in state.stack.flows],
-            "flows": [_flow_view(f) for _, f in ordered],
+            "stack": [flow_view(f) for f in state.stack.flows],
+            "flows": [flow_view(f) for _, f in ordered],
             "digression_depth": state.digression_depth,
             "waiting_for_slot": state.waiting_for_slot,
             "pending_offer": state.pending_offer,
@@ -363,7 +287,7 @@ class Agent:
         if abandoned:
             turn._note(abandoned)
             turn.replies.extend(turn.template("abandoned", phrase=f.label) for f in abandoned if f.natural_birth)
-        understanding = await self.understand(turn)
+        understanding = await self.interpreter.understand(turn)
         state.intent = self.domain.flow(understanding.flow).intent if understanding.flow in self.domain.flows else None
         state.set_confidence(understanding.confidence)
         try:
@@ -398,82 +322,6 @@ class Agent:
         )
         turn.slot_snapshot = {f.flow_id: {n: s.value for n, s in f.slots.items()} for f in state.stack.flows}
         return turn
-
-    async def understand(self, turn: Turn) -> Understanding:
-        state = turn.state
-        active = state.active
-        last = state.meta.get("last_filled") or {}
-        view = NLUView(
-            active=ActiveView(active.name, active.spec, active.slots, last.get("slot") if last.get("flow_id") == active.flow_id else None) if active else None,
-            waiting_for_slot=state.waiting_for_slot,
-            paused=[(f.flow_id, f.name) for f in state.stack.paused],
-            pending_offer=state.pending_offer is not None,
-            pending_approval=state.pending_approval is not None,
-        )
-        understanding = self.understander.understand(turn.text, view, turn.slot_ctx)
-        understanding = self._pending_choice(turn, understanding)
-        if not understanding.confident and self.reasoner is not None:
-            understanding = await self._contemplate(turn, understanding)
-        return understanding
-
-    def _pending_choice(self, turn: Turn, u: Understanding) -> Understanding:
-        """Answers to 'which one?' questions asked on the previous turn."""
-        state = turn.state
-        resume_ids = state.meta.pop("resume_options", None)
-        if resume_ids and u.act not in ("start", "cancel"):
-            options = [f for f in (state.stack.find(i) for i in resume_ids) if f is not None and f.state is FlowState.PAUSED]
-            ranking = state.stack.rank_paused(turn.text, turn.now)
-            best = next((f for f, _ in ranking.ranked if f in options), None)
-            if best is not None and not ranking.ambiguous:
-                return Understanding("resume", turn.text, flow=best.flow_id, confidence=u.confidence)
-        cancel = state.meta.pop("cancel_options", None)
-        if cancel:
-            options = [f for f in (state.stack.find(i) for i in cancel["ids"]) if f is not None and f.live]
-            ranking = state.stack.rank_paused(turn.text, turn.now)
-            best = next((f for f, _ in ranking.ranked if f in options), None)
-            if best is not None:
-                turn.cancel(best, "cancelled to make room")
-                turn.replies.append(turn.template("cancelled", phrase=best.label))
-                labels = {k: Candidate(v, str(v), 0, 0, 1.0) for k, v in cancel.get("labels", {}).items()}
-                return Understanding("start", turn.text, flow=cancel["flow"], labels=labels, confidence=u.confidence)
-        return u
-
-    async def _contemplate(self, turn: Turn, u: Understanding) -> Understanding:
-        result = await self.reasoner.contemplate(self.contemplate_request(turn, "predict"))
-        if result.act in ("unknown",) or result.confidence < 0.5:
-            return u
-        labels = {k: Candidate(v, str(v), 0, 0, result.confidence) for k, v in (result.slots or {}).items()}
-        act = result.act if result.act in ("start", "fill", "correct", "digress", "resume", "cancel", "affirm", "deny", "chitchat") else u.act
-        flow = result.flow if act != "resume" else next((i for i, n in [(f.flow_id, f.name) for f in turn.state.stack.paused] if n == result.flow), None)
-        return Understanding(act, turn.text, flow=flow, labels=labels, confidence=u.confidence,
-                             digression_type="question" if act == "digress" else None)
-
-    def contemplate_request(self, turn: Turn, purpose: str, *, failed: str | None = None, reason: str = "") -> Any:
-        from .llm.base import ContemplateRequest, FlowSummary
-
-        flows = [FlowSummary(f.name, f.intent, f.description, [s.name for s in f.slots])
-                 for f in self.domain.ontology.flows if f.intent != "Internal"]
-        active = turn.state.active
-        return ContemplateRequest(
-            purpose=purpose, text=turn.text, flows=flows, active_flow=active.name if active else None,
-            waiting_for_slot=turn.state.waiting_for_slot, paused_flows=[f.name for f in turn.state.stack.paused],
-            recent_turns=turn.history, failed_flow=failed, reason=reason,
-        )
-
-    async def _reason_slots(self, request: Any) -> dict[str, Any]:
-        """System 2 slot filling (``BaseFlow.afill_slot_values``) through ``contemplate``."""
-        from .llm.base import ContemplateRequest, FlowSummary
-
-        spec = self.domain.flow(request.flow_name)
-        context = request.context or {}
-        result = await self.reasoner.contemplate(ContemplateRequest(
-            purpose="predict", text=str(context.get("user_text", "")),
-            flows=[FlowSummary(spec.name, spec.intent, spec.description, [s.name for s in spec.slots])],
-            active_flow=spec.name, waiting_for_slot=next(iter(request.missing), None), paused_flows=[],
-            recent_turns=list(context.get("recent_turns", [])),
-            reason=f"fill the missing slots {sorted(request.missing)} from the conversation and memory {request.memory}",
-        ))
-        return {k: v for k, v in (result.slots or {}).items() if k in request.missing}
 
     @staticmethod
     def _plan_waiting(state: DialogueState) -> bool:
@@ -517,10 +365,10 @@ class Agent:
     def _commit(self, turn: Turn, reply: str, understanding: Understanding) -> TurnResult:
         state = turn.state
         self._prune_state(state)
-        calls = [_call_view(c) for c in turn.tool_calls]
+        calls = [call_view(c) for c in turn.tool_calls]
         result = TurnResult(
             session_id=turn.session_id, turn=state.turn, user=turn.text, reply=reply,
-            stack=[_flow_view(f) for f in state.stack.flows], flags=_flags(state), frame=turn.frame,
+            stack=[flow_view(f) for f in state.stack.flows], flags=flags_of(state), frame=turn.frame,
             tool_calls=calls, approval_requested=turn.approval_requested, transitions=turn.transitions,
             understanding=understanding.to_dict(), digression_depth=state.digression_depth,
             waiting_for_slot=state.waiting_for_slot, warnings=turn.warnings,
@@ -569,25 +417,9 @@ class Agent:
     def _uncommitted(self, session_id: str, state: DialogueState, text: str, why: str) -> TurnResult:
         return TurnResult(
             session_id=session_id, turn=state.turn, user=text, reply=why,
-            stack=[_flow_view(f) for f in state.stack.flows], flags=_flags(state),
+            stack=[flow_view(f) for f in state.stack.flows], flags=flags_of(state),
             digression_depth=state.digression_depth, waiting_for_slot=state.waiting_for_slot, committed=False,
         )
-
-
-def _with_settings(domain: DomainPack, overrides: dict[str, Any]) -> DomainPack:
-    if not overrides:
-        return domain
-    merged = _deep_merge(domain.ontology.settings.model_dump(), overrides)
-    settings = type(domain.ontology.settings).model_validate(merged)
-    ontology = domain.ontology.model_copy(update={"settings": settings})
-    return domain.model_copy(update={"ontology": ontology})
-
-
-def _deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in extra.items():
-        out[key] = _deep_merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out
 
 
 def _data_dir_for(store: Store, db: Path | None) -> Path:
@@ -613,22 +445,3 @@ def _vocabulary_item(item: dict[str, Any], value: str, synonyms: list[str]) -> d
     return {**item, "value": item.get(value), "synonyms": names}
 
 
-def _flow_view(flow: Any) -> dict[str, Any]:
-    return {
-        "flow_id": flow.flow_id,
-        "name": flow.name,
-        "state": flow.state.value,
-        "slots": {n: {"value": s.value, "display": s.display} for n, s in flow.slots.items()},
-        "plan_id": flow.plan_id,
-        "outputs": {k: v for k, v in flow.outputs.items() if not isinstance(v, (dict, list))},
-    }
-
-
-def _flags(state: DialogueState) -> dict[str, bool]:
-    return {"keep_going": state.keep_going, "has_issues": state.has_issues, "has_plan": state.has_plan,
-            "natural_birth": state.natural_birth}
-
-
-def _call_view(call: ToolCallResult) -> dict[str, Any]:
-    return {"tool": call.tool, "arguments": call.arguments, "ok": call.ok, "approval": call.approval,
-            "error": None if call.ok else call.text}

@@ -235,23 +235,17 @@ def make_agent_factory(scratch: Path, base: Path | None = None) -> AgentFactory:
     def make(test_file: ConversationFile, conversation: Conversation) -> Any:
         from ..state.flows import counter_ids
         from .agent import Agent, Clock
+        from .settings import deep_merge
 
         scratch.mkdir(parents=True, exist_ok=True)
         folder = Path(tempfile.mkdtemp(prefix="conversation-", dir=scratch))
         pack = test_file.pack
         if pack and base is not None and not Path(pack).is_absolute():
             pack = str((base / pack).resolve())
-        settings = _merge(test_file.settings, conversation.settings)
+        settings = deep_merge(test_file.settings, conversation.settings)
         return Agent(
             test_file.domain, pack=pack, db=folder / "dialstack.db", data_dir=folder,
             clock=Clock(test_file.clock or DEFAULT_START), settings=settings, flow_ids=counter_ids(),
         )
 
     return make
-
-
-def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in extra.items():
-        out[key] = _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out

@@ -58,7 +58,7 @@ class PlanPolicy(Policy):
             return [Step(s["flow"], dict(s.get("slots") or {})) for s in proposed if s.get("flow") in turn.agent.domain.flows]
         reasoner = turn.agent.reasoner
         if reasoner is not None:
-            result = await reasoner.contemplate(turn.agent.contemplate_request(turn, "plan", reason=request))
+            result = await reasoner.contemplate(turn.agent.interpreter.request(turn, "plan", reason=request))
             steps = [Step(s["flow"], dict(s.get("slots") or {})) for s in result.sub_flows if s.get("flow") in turn.agent.domain.flows]
             if steps:
                 return steps

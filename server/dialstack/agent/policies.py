@@ -13,7 +13,7 @@ import logging
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..domain.models import UNIVERSAL_INTENTS, DomainPack, FlowSpec
-from ..state.flows import BaseFlow, FlowState
+from ..state.flows import BaseFlow
 from .outcomes import Failure, Success, Uncertain
 from .pex import FRAME_PAGE, Execution
 from .render import render

@@ -107,7 +107,7 @@ class Recovery:
         target = flow.spec.fallback
         reasoner = self.agent.reasoner
         if reasoner is not None:
-            result = await reasoner.contemplate(self.agent.contemplate_request(turn, "fallback", failed=flow.name, reason=getattr(outcome, "reason", "")))
+            result = await reasoner.contemplate(self.agent.interpreter.request(turn, "fallback", failed=flow.name, reason=getattr(outcome, "reason", "")))
             if result.act == "plan" and result.sub_flows:
                 planned = self.replace_with_plan(turn, flow, result.sub_flows)
                 if planned is not None:

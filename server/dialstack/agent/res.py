@@ -11,6 +11,27 @@ from typing import TYPE_CHECKING
 
 from ..state.flows import BaseFlow, FlowState
 
+# Replies a domain's YAML ``templates`` may override.
+DEFAULT_TEMPLATES = {
+    "greeting": "Hi! How can I help?",
+    "fallback": "Sorry, I didn't understand that. Say 'help' to see what I can do.",
+    "resume_offer": "Would you like to continue {phrase}?",
+    "resume_accepted": "Great!",
+    "resume_declined": "Okay, I've cancelled {phrase}.",
+    "limit_rejected": "You already have {depth} tasks open. Please finish or cancel one before starting a new one.",
+    "ask_cancel_which": "You have too many tasks open. Which one should I cancel: {options}?",
+    "ask_resume_which": "Which one would you like to go back to: {options}?",
+    "invalid_value": "{reason}",
+    "cancelled": "Okay, I've cancelled {phrase}.",
+    "nothing_to_cancel": "There's nothing in progress to cancel.",
+    "approval_declined": "Okay, I didn't run {tool}.",
+    "status": "I'm {phrase}. {filled} {missing}",
+    "escalate": "I couldn't finish {phrase}: {reason}. Could you tell me more, or try something else?",
+    "abandoned": "I dropped {phrase} since we hadn't come back to it for a while.",
+    "chitchat": "Happy to help! What would you like to do?",
+    "error": "Something went wrong while {phrase}: {reason}.",
+}
+
 if TYPE_CHECKING:
     from .turn import Turn
 

@@ -66,7 +66,7 @@ def handler(args: argparse.Namespace) -> int:
     from ..serve.server import build_server
 
     # Domain data (the travel database) lives beside the store, as it does for `dialstack chat`.
-    data_dir = args.db.resolve().parent if args.db else None
+    data_dir = Path(args.db).resolve().parent if args.db else None
     server = build_server(domain, store, default_session=args.session, denied=frozenset(args.deny), data_dir=data_dir)
     try:
         if args.transport == "stdio":

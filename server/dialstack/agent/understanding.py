@@ -1,0 +1,100 @@
+"""From a user turn to an ``Understanding``: System 1, answers to pending questions, System 2.
+
+System 1 (``Understander``) decides alone when it is confident. Answers to a question the
+agent asked on the previous turn ("which one?") are resolved here. When System 1 is unsure
+and an LLM backend is configured, ``contemplate`` re-predicts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..state.flows import FlowState
+from ..state.slots import Candidate
+from .nlu import ActiveView, NLUView, Understanding
+
+if TYPE_CHECKING:
+    from .agent import Agent
+    from .turn import Turn
+
+
+class Interpreter:
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    async def understand(self, turn: Turn) -> Understanding:
+        state = turn.state
+        active = state.active
+        last = state.meta.get("last_filled") or {}
+        view = NLUView(
+            active=ActiveView(active.name, active.spec, active.slots, last.get("slot") if last.get("flow_id") == active.flow_id else None) if active else None,
+            waiting_for_slot=state.waiting_for_slot,
+            paused=[(f.flow_id, f.name) for f in state.stack.paused],
+            pending_offer=state.pending_offer is not None,
+            pending_approval=state.pending_approval is not None,
+        )
+        understanding = self.agent.understander.understand(turn.text, view, turn.slot_ctx)
+        understanding = self.pending_choice(turn, understanding)
+        if not understanding.confident and self.agent.reasoner is not None:
+            understanding = await self.contemplate(turn, understanding)
+        return understanding
+
+    def pending_choice(self, turn: Turn, u: Understanding) -> Understanding:
+        """Answers to 'which one?' questions asked on the previous turn."""
+        state = turn.state
+        resume_ids = state.meta.pop("resume_options", None)
+        if resume_ids and u.act not in ("start", "cancel"):
+            options = [f for f in (state.stack.find(i) for i in resume_ids) if f is not None and f.state is FlowState.PAUSED]
+            ranking = state.stack.rank_paused(turn.text, turn.now)
+            best = next((f for f, _ in ranking.ranked if f in options), None)
+            if best is not None and not ranking.ambiguous:
+                return Understanding("resume", turn.text, flow=best.flow_id, confidence=u.confidence)
+        cancel = state.meta.pop("cancel_options", None)
+        if cancel:
+            options = [f for f in (state.stack.find(i) for i in cancel["ids"]) if f is not None and f.live]
+            ranking = state.stack.rank_paused(turn.text, turn.now)
+            best = next((f for f, _ in ranking.ranked if f in options), None)
+            if best is not None:
+                turn.cancel(best, "cancelled to make room")
+                turn.replies.append(turn.template("cancelled", phrase=best.label))
+                labels = {k: Candidate(v, str(v), 0, 0, 1.0) for k, v in cancel.get("labels", {}).items()}
+                return Understanding("start", turn.text, flow=cancel["flow"], labels=labels, confidence=u.confidence)
+        return u
+
+    async def contemplate(self, turn: Turn, u: Understanding) -> Understanding:
+        result = await self.agent.reasoner.contemplate(self.request(turn, "predict"))
+        if result.act in ("unknown",) or result.confidence < 0.5:
+            return u
+        labels = {k: Candidate(v, str(v), 0, 0, result.confidence) for k, v in (result.slots or {}).items()}
+        act = result.act if result.act in ("start", "fill", "correct", "digress", "resume", "cancel", "affirm", "deny", "chitchat") else u.act
+        flow = result.flow if act != "resume" else next((i for i, n in [(f.flow_id, f.name) for f in turn.state.stack.paused] if n == result.flow), None)
+        return Understanding(act, turn.text, flow=flow, labels=labels, confidence=u.confidence,
+                             digression_type="question" if act == "digress" else None)
+
+    def request(self, turn: Turn, purpose: str, *, failed: str | None = None, reason: str = "") -> Any:
+        from .llm.base import ContemplateRequest, FlowSummary
+
+        flows = [FlowSummary(f.name, f.intent, f.description, [s.name for s in f.slots])
+                 for f in self.agent.domain.ontology.flows if f.intent != "Internal"]
+        active = turn.state.active
+        return ContemplateRequest(
+            purpose=purpose, text=turn.text, flows=flows, active_flow=active.name if active else None,
+            waiting_for_slot=turn.state.waiting_for_slot, paused_flows=[f.name for f in turn.state.stack.paused],
+            recent_turns=turn.history, failed_flow=failed, reason=reason,
+        )
+
+    async def reason_slots(self, request: Any) -> dict[str, Any]:
+        """System 2 slot filling (``BaseFlow.afill_slot_values``) through ``contemplate``."""
+        from .llm.base import ContemplateRequest, FlowSummary
+
+        spec = self.agent.domain.flow(request.flow_name)
+        context = request.context or {}
+        result = await self.agent.reasoner.contemplate(ContemplateRequest(
+            purpose="predict", text=str(context.get("user_text", "")),
+            flows=[FlowSummary(spec.name, spec.intent, spec.description, [s.name for s in spec.slots])],
+            active_flow=spec.name, waiting_for_slot=next(iter(request.missing), None), paused_flows=[],
+            recent_turns=list(context.get("recent_turns", [])),
+            reason=f"fill the missing slots {sorted(request.missing)} from the conversation and memory {request.memory}",
+        ))
+        return {k: v for k, v in (result.slots or {}).items() if k in request.missing}
+
