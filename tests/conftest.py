@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import socket
 
 import pytest
+from hypothesis import settings
+
+# CI replays a fixed set of examples (no flakiness between runs); locally each run explores anew.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 _real_connect = socket.socket.connect
 
