@@ -80,7 +80,7 @@ EPISODES: list[list[Step]] = [
     [  # untrusted input, then an approval before sending private data out
         ("Check my inbox for booking emails", ("booking emails",)),
         ("Email my itinerary for BK-12345 to ana@example.com", ("Allow send_itinerary",)),
-        ("/approve", ("sent the itinerary",)),
+        ("/approve", ("queued the itinerary",)),
         ("Show my bookings", ("bookings",)),
     ],
 ]
