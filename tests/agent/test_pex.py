@@ -263,3 +263,11 @@ def test_every_tenth_turn_summarizes_the_session_in_the_background(agent_factory
     assert len(summaries) == 1 and "What cities do you support?" in summaries[0].text
     assert result.transitions == {"completed": ["faq"]}
     assert agent.inspect("s")["stack"] == []
+
+
+def test_a_completed_flow_leaves_three_to_five_summaries_in_the_scratchpad(agent_factory: Any) -> None:
+    agent = agent_factory()
+    agent.handle("s", "Check booking BK-12345")
+    notes = [e.text for e in agent.store.scratchpad("s") if e.source == "check_booking"]
+    assert 3 <= len(notes) <= 5
+    assert any("get_booking" in n for n in notes) and any("BK-12345" in n for n in notes)

@@ -57,7 +57,7 @@ class Policy:
         self.route_results(turn, flow, outcome)
         for entry in outcome.scratchpad_entries:
             turn.write_scratchpad(flow, entry)
-        for entry in self.summaries(flow):
+        for entry in self.summaries(turn, flow):
             turn.write_scratchpad(flow, entry)
         turn.complete(flow)
         text = flow.spec.responses.get("success")
@@ -69,15 +69,18 @@ class Policy:
         """Step 3 for the domain intents: a display frame (first page, with a table_id)."""
         turn.set_frame(build_frame(flow, outcome, turn.tool_calls))
 
-    def summaries(self, flow: BaseFlow) -> list[str]:
-        """3-5 short reflective snippets for the session scratchpad."""
-        lines = [f"{flow.label[:1].upper()}{flow.label[1:]} finished."]
-        filled = ", ".join(f"{n}={s.display or s.value}" for n, s in flow.slots.items() if s.filled)
-        if filled:
-            lines.append(f"{flow.name} used {filled}.")
-        for key, value in list(flow.outputs.items())[:3]:
-            if not isinstance(value, (dict, list)):
-                lines.append(f"{flow.name} produced {key}={value}.")
+    def summaries(self, turn: Turn, flow: BaseFlow) -> list[str]:
+        """3-5 short reflective snippets for the session scratchpad (Step 4)."""
+        lines = [f"{flow.label[:1].upper()}{flow.label[1:]} finished (turn {turn.state.turn})."]
+        filled = ", ".join(f"{s.label} {s.display or s.value}" for s in flow.slots.values() if s.filled)
+        lines.append(f"It used {filled}." if filled else "It needed no details from the user.")
+        tools = [c.tool for c in turn.tool_calls if c.ok and c.tool in flow.spec.tools]
+        lines.append(f"It called {', '.join(dict.fromkeys(tools))}." if tools else "It called no domain tool.")
+        results = [f"{k}={v}" for k, v in flow.outputs.items() if not isinstance(v, (dict, list))]
+        if results:
+            lines.append("It found " + ", ".join(results[:4]) + ".")
+        if flow.inputs:
+            lines.append("It started from " + ", ".join(f"{k}={v}" for k, v in flow.inputs.items()) + " of an earlier flow.")
         return lines[:5]
 
     # -- failure ------------------------------------------------------------------
