@@ -31,14 +31,16 @@ DENY = re.compile(
     r"never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it))\b[\s.!,]*(thanks|thank you)?[\s.!]*$",
     re.IGNORECASE,
 )
+# "actually forget it", "ok never mind": a filler before the stop word changes nothing
+_FILLER_LEAD = r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|no|well|you know what|on second thought)[\s,.!-]+)*"
 CANCEL = re.compile(
-    r"^\s*(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:it|about it|that)|never ?mind|scratch that|"
+    r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:it|about it|that)|never ?mind|scratch that|"
     r"drop (?:it|that)|cancel (?:it|that|this)|stop (?:it|that|this))\b[\s.!]*$",
     re.IGNORECASE,
 )
 # "forget it, it works again": a stop word first, then a clause that starts nothing new
 CANCEL_LEAD = re.compile(
-    r"^\s*(?:please\s+)?(?:cancel(?: (?:it|that|this))?|stop(?: (?:it|that|this))?|abort|quit|forget (?:it|about it|that)|"
+    r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel(?: (?:it|that|this))?|stop(?: (?:it|that|this))?|abort|quit|forget (?:it|about it|that)|"
     r"never ?mind|scratch that|drop (?:it|that))\s*[,;:.!-]+\s*(?P<rest>.+)$",
     re.IGNORECASE,
 )
@@ -84,6 +86,15 @@ SMALL_TALK = re.compile(
     r"^\s*(hi|hello|hey|good (?:morning|afternoon|evening)|how are you|thanks|thank you|cheers|great|cool|"
     r"nice|awesome|bye|goodbye|see you|you're welcome|lol|haha)\b[\s\w,.!?']{0,20}$",
     re.IGNORECASE,
+)
+# "lol this is so much easier": an utterance that opens with small talk and asks for nothing
+SMALL_TALK_LEAD = re.compile(
+    r"^\s*(lol|haha+|hehe|thanks|thank you|great|cool|nice|awesome|wow|perfect|cheers|brilliant|lovely)\b",
+    re.IGNORECASE,
+)
+# "no wait, keep it": a yes/no word first answers the yes/no question being asked
+YES_NO_LEAD = re.compile(
+    r"^\s*(?:yes|yeah|yep|yup|sure|ok|okay|no|nope|nah)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE
 )
 READ_QUESTION = re.compile(
     r"^\s*(what|which|how many|how much|is there|are there|do you have|have you got|any)\b", re.IGNORECASE

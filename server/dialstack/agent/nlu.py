@@ -117,6 +117,8 @@ class Understander:
         # a yes/no question being answered is a slot fill, not an affirm/deny
         if waiting is not None and view.waiting_for_slot in own_labels and (lx.AFFIRM.match(text) or lx.DENY.match(text)):
             return result("fill", flow=active.name, labels=own_labels)
+        if waiting is not None and view.waiting_for_slot in own_labels and self._answers_yes_no(text, waiting, ranked, active):
+            return result("fill", flow=active.name, labels=own_labels)
         if view.pending_offer and lx.AFFIRM.match(text):
             return result("affirm")
         if view.pending_offer and lx.DENY.match(text):
@@ -160,7 +162,7 @@ class Understander:
             return result("fill", flow=active.name, rejected=own_rejected)
         if active and strong and best == active.name and not is_question:
             return result("fill", flow=active.name)  # restating the task in progress: ask on
-        if lx.SMALL_TALK.match(text):
+        if lx.SMALL_TALK.match(text) or (lx.SMALL_TALK_LEAD.match(text) and not strong and not is_question):
             return result("chitchat", digression_type="small_talk")
         if is_question and best_spec is not None and best_spec.metadata.digression:
             return result("digress", flow=best, digression_type="question", confident=False)
@@ -176,6 +178,19 @@ class Understander:
         if lx.CANCEL_VERB.search(text) and active:
             return result("cancel", flow=active.name, confident=False)
         return result("unknown", confident=False)
+
+    def _answers_yes_no(
+        self, text: str, waiting: BaseSlot, ranked: list[tuple[str, float]], active: ActiveView
+    ) -> bool:
+        """'no wait, keep it' to 'Cancel RNT-48213?': a leading yes/no answers a yes/no question,
+        unless a long rest clearly asks for another flow ('no, I want to check my balance instead')."""
+        lead = lx.YES_NO_LEAD.match(text)
+        if lead is None or not waiting.params.get("confirmation"):
+            return False
+        if len(lx.tokens(lead["rest"])) <= 3:
+            return True
+        best, score = ranked[0] if ranked else (None, 0.0)
+        return best == active.name or score < 2 * self.threshold
 
     def _digression_asked(self, text: str, ranked: list[tuple[str, float]]) -> str | None:
         """'Do you fly to Tokyo?': an inquiry (not a request) that a digression flow can answer."""
@@ -223,7 +238,7 @@ class Understander:
             for cand in cands:
                 if negated(text, cand):
                     continue
-                score = cue_score(text, cand, slot_spec, waiting)
+                score = cue_score(text, cand, slot_spec, waiting, slot.label)
                 if slot_spec.name == correcting and slot_spec.name != waiting:
                     score += 1.5  # "actually make it Boston": the value just given, not the question asked
                 found.append((score, slot_spec.name, cand))
@@ -248,8 +263,14 @@ class Understander:
         for slot_spec in spec.slots:
             if slot_spec.name in labels or slot_spec.name in slots and slots[slot_spec.name].filled:
                 continue
-            if slot_spec.type == "FreeTextSlot" and slot_spec.priority == "required" and waiting is None:
+            if slot_spec.type == "FreeTextSlot" and waiting is None and _sole_required(spec, slot_spec.name):
                 labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
             elif slot_spec.type == "FreeTextSlot" and slot_spec.name in ("question", "query", "request", "message"):
                 labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
         return labels, {}
+
+
+def _sole_required(spec: FlowSpec, name: str) -> bool:
+    """A request told in one breath ('plan a trip to ...') is the only thing its flow needs; a
+    free-text slot beside other required slots is asked for, never guessed from the request."""
+    return [s.name for s in spec.slots if s.priority == "required"] == [name]

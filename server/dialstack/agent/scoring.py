@@ -16,6 +16,7 @@ from typing import Any
 
 from ..domain.models import FlowSpec, SlotSpec
 from ..state.slots import BaseSlot, Candidate, FreeTextSlot, LevelSlot, RangeSlot, SlotContext
+from ..state.text import word_pattern
 from . import lexicon as lx
 
 UNKNOWN_WEIGHT = 0.3  # a word no flow mentions: maybe a value, maybe filler; it dilutes a little
@@ -50,14 +51,22 @@ class FlowProfile:
         self.spec = spec
         self.examples = [lx.content_stems(e) for e in spec.examples]
         self.values_masked = False  # example values ('Boston', 'Dec 20') are blanked once vocabularies load
-        self.keywords = {lx.stem(k) for kw in spec.keywords for k in lx.tokens(kw)} - lx.STOPWORDS
+        self.keywords: set[str] = set()
+        # 'how much', 'running out': a keyword that needs its function words counts only as a phrase
+        self.phrases: list[tuple[re.Pattern[str], frozenset[str]]] = []
+        for keyword in spec.keywords:
+            words = lx.tokens(keyword)
+            if len(words) > 1 and any(w in lx.STOPWORDS for w in words):
+                self.phrases.append((word_pattern(keyword), lx.content_stems(keyword)))
+            else:
+                self.keywords |= {lx.stem(w) for w in words} - lx.STOPWORDS
         self.name = {lx.stem(t) for t in spec.name.split("_")} - lx.STOPWORDS
         self.description = lx.content_stems(spec.description)
         self.value_keys = {value_key(s) for s in spec.slots if scorable(s)}
 
     @property
     def vocabulary(self) -> set[str]:
-        return set().union(*self.examples, self.keywords, self.name, self.description)
+        return set().union(*self.examples, self.keywords, self.name, self.description, *(p for _, p in self.phrases))
 
 
 class FlowScorer:
@@ -73,7 +82,8 @@ class FlowScorer:
                 df[word] = df.get(word, 0) + 1
         top = math.log(1 + count)
         self.weights = {w: (math.log(1 + count / n) / top) ** SHARPNESS for w, n in df.items()}
-        self.keywords = set().union(*(p.keywords for p in self.profiles.values()))
+        self.keywords = set().union(*(p.keywords for p in self.profiles.values()),
+                                    *(w for p in self.profiles.values() for _, w in p.phrases))
         holders: dict[str, int] = {}
         self.value_slots: dict[str, BaseSlot] = {}
         for profile in self.profiles.values():
@@ -138,9 +148,11 @@ class FlowScorer:
         spans = [(a, b) for a, b in spans if not lx.content_stems(text[a:b]) <= self.keywords]
         words_left = lx.content_stems(mask(text, [*ignore, *spans])) if spans else plain
         reading = bool(lx.READ_QUESTION.match(text))
+        left_text = mask(text, [*ignore, *spans])
         scores = []
         for name, profile in self.profiles.items():
-            words = self._words(profile, words_left)
+            said = [stems for pattern, stems in profile.phrases if pattern.search(left_text)]
+            words = self._words(profile, words_left, frozenset().union(*said))
             if reading and name in self.readers and words > 0:
                 words += READ_BONUS
             values = sum(self.value_weights[k] for k in profile.value_keys & keys)
@@ -149,7 +161,7 @@ class FlowScorer:
         scores.sort(key=lambda pair: pair[1], reverse=True)
         return scores
 
-    def _words(self, profile: FlowProfile, stems: set[str]) -> float:
+    def _words(self, profile: FlowProfile, stems: set[str], phrased: frozenset[str] = frozenset()) -> float:
         if not stems:
             return 0.0
         total = sum(self.weight(s) for s in stems)
@@ -158,7 +170,7 @@ class FlowScorer:
             if words:
                 shared = sum(self.weight(s) for s in stems & words)
                 example = max(example, 2 * shared / (total + sum(self.weight(s) for s in words)))
-        keywords = sum(self.weight(s) for s in stems & profile.keywords)
+        keywords = sum(self.weight(s) for s in stems & (profile.keywords | phrased))
         name = sum(self.weight(s) for s in stems & profile.name)
         description = sum(self.weight(s) for s in stems & profile.description) / total
         return 0.6 * example + 0.25 * min(keywords, 2.0) + 0.1 * name + 0.1 * description
@@ -186,12 +198,16 @@ def negated(text: str, cand: Candidate) -> bool:
     return bool(lx.NEGATED_BEFORE.search(text[: cand.start]))
 
 
-def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | None) -> float:
-    """How strongly the words before a value point at this slot (0 = no cue)."""
+def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | None, label: str = "") -> float:
+    """How strongly the words around a value point at this slot (0 = no cue)."""
     before = lx.tokens(text[: cand.start])[-2:]
+    after = lx.tokens(text[cand.end:])[:1]
+    units = {lx.stem(t) for t in [*slot_spec.name.split("_"), *lx.tokens(label)]} - lx.STOPWORDS
     names = set(slot_spec.name.split("_")) | {lx.stem(t) for t in lx.tokens(slot_spec.description)}
     prompt = lx.tokens(slot_spec.prompt)
     score = 1.0 if slot_spec.name == waiting else 0.0
+    if after and lx.stem(after[0]) in units and not isinstance(cand.value, str):
+        score += 3.0  # '6 days' names its slot: the unit after a number is the slot's own word
     for cue in before:
         synonyms = lx.CUE_SYNONYMS.get(cue)
         if synonyms and names & synonyms:

@@ -23,6 +23,7 @@ _ONES = {
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
     "nineteen": 19, "a": 1, "an": 1, "single": 1, "couple": 2, "pair": 2, "dozen": 12,
+    "once": 1, "twice": 2, "thrice": 3,
 }
 _TENS = {
     "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
@@ -34,7 +35,11 @@ _WORD = r"(?:" + "|".join(sorted({*_ONES, *_TENS, *_SCALES} - {"a", "an"}, key=l
 _WORDS_RE = re.compile(
     rf"(?<![\w-])(?:(?:an?|{_WORD})[\s-]+(?:and[\s-]+)?)*{_WORD}(?![\w-])", re.IGNORECASE
 )
-_DIGITS_RE = re.compile(r"(?<![\w.,])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
+# digits inside a code ('RNT-123', 'A4') are not numbers; an ordinal suffix is ('the 31st')
+_DIGITS_RE = re.compile(
+    r"(?<![\w.,])(?<!\w-)-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:(?<=1)st|(?<=2)nd|(?<=3)rd|th)?(?![\w]|\.\d)"
+)
+_ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -82,7 +87,7 @@ def parse_number(raw: object) -> int | float | None:
     if not isinstance(raw, str):
         return None
     text = raw.strip()
-    digits = text.replace(",", "")
+    digits = _ORDINAL_SUFFIX.sub("", text.replace(",", "")) if text[:1].isdigit() else text.replace(",", "")
     if re.fullmatch(r"-?\d+(?:\.\d+)?", digits):
         return clean_number(float(digits))
     return words_to_number(text)
@@ -90,7 +95,7 @@ def parse_number(raw: object) -> int | float | None:
 
 def find_numbers(text: str) -> list[Found]:
     """Every number in ``text``, written in digits or words, in order of appearance."""
-    found = [Found(clean_number(float(m.group().replace(",", ""))), m.group(), m.start(), m.end())
+    found = [Found(clean_number(float(_ORDINAL_SUFFIX.sub("", m.group()).replace(",", ""))), m.group(), m.start(), m.end())
              for m in _DIGITS_RE.finditer(text)]
     for m in _WORDS_RE.finditer(text):
         value = words_to_number(m.group())
