@@ -15,7 +15,7 @@ from typing import Any
 from ..domain.models import DomainPack, FlowSpec
 from ..state.slots import BaseSlot, Candidate, SlotContext
 from . import lexicon as lx
-from .scoring import FlowScorer, cue_score, negated, plural_candidates, strip_cues
+from .scoring import FlowScorer, cue_score, duration_candidates, negated, plural_candidates, strip_cues
 
 DIGRESSION_TYPES = ("question", "clarification", "help", "status", "small_talk")
 
@@ -235,6 +235,7 @@ class Understander:
             cands = slot.extract(text, ctx)
             if not cands and slot.criteria in ("category", "multiple"):
                 cands = plural_candidates(slot, text, ctx)
+            cands = [*cands, *duration_candidates(slot, text, ctx)]
             for cand in cands:
                 if negated(text, cand):
                     continue
@@ -258,6 +259,10 @@ class Understander:
                 continue  # several un-cued values left: an optional slot must not guess among them
             labels[name] = cand
             taken.append((cand.start, cand.end))
+        for slot_spec in spec.slots:
+            if slot_spec.params.get("confirmation") and slot_spec.name in labels and len(labels) > 1 \
+                    and not lx.YES_NO_LEAD.match(text):
+                del labels[slot_spec.name]  # 'make that Main Street, not Oak Park' changes a value, it answers nothing
         if waiting and waiting not in labels and waiting in slots and slots[waiting].type_name == "FreeTextSlot":
             labels[waiting] = Candidate(text, text, 0, len(text), 1.0)
         for slot_spec in spec.slots:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..domain.models import FlowSpec, SlotSpec
 from ..state.slots import BaseSlot, Candidate, FreeTextSlot, LevelSlot, RangeSlot, SlotContext
-from ..state.text import word_pattern
+from ..state.text import parse_number, word_pattern
 from . import lexicon as lx
 
 UNKNOWN_WEIGHT = 0.3  # a word no flow mentions: maybe a value, maybe filler; it dilutes a little
@@ -244,3 +244,27 @@ def plural_candidates(slot: BaseSlot, text: str, ctx: SlotContext) -> list[Candi
 
 def has_value(slots: Mapping[str, BaseSlot], name: str) -> bool:
     return name in slots and slots[name].filled
+
+
+_DURATION = re.compile(
+    r"(?<![\w-])(?:(?P<count>a|an|one|two|three|four|\d+)|the)\s+(?P<unit>weeks?|fortnights?)(?![\w-])", re.IGNORECASE
+)
+_DAYS_IN = {"week": 7, "fortnight": 14}
+
+
+def duration_candidates(slot: BaseSlot, text: str, ctx: SlotContext) -> list[Candidate]:
+    """'a week', 'two weeks' for a number of days: the slot's own unit word says what to count."""
+    units = {lx.stem(t) for t in [*slot.name.split("_"), *lx.tokens(slot.label)]}
+    if slot.criteria != "numeric" or "day" not in units:
+        return []
+    out = []
+    for m in _DURATION.finditer(text):
+        count = m["count"]
+        weeks = 1 if count is None or count.lower() in ("a", "an") else parse_number(count)
+        if weeks is None:
+            continue
+        days = weeks * _DAYS_IN[m["unit"].lower().rstrip("s")]
+        check = slot.check(days, ctx)
+        if check.ok:
+            out.append(Candidate(check.value, check.display, m.start(), m.end(), 0.8))
+    return out
