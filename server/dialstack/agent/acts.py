@@ -81,6 +81,9 @@ class ActHandler:
     def fill(self, turn: Turn, flow: BaseFlow, u: Understanding) -> None:
         labels = {name: cand.value for name, cand in u.labels.items() if name in flow.slots}
         checks = flow.fill_slots_by_label(labels, turn.slot_ctx)
+        refused = [n for n, c in checks.items() if not c.ok] + [n for n in u.rejected if n in flow.slots]
+        if refused:  # asked again even when a default would have let the flow run
+            turn.state.meta.setdefault("reask", {})[flow.flow_id] = refused[0]
         reasons = [c.reason for c in checks.values() if not c.ok and c.reason]
         reasons += [r for name, r in u.rejected.items() if name in flow.slots and r]
         for reason in dict.fromkeys(reasons):

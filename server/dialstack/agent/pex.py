@@ -17,7 +17,7 @@ from ..domain.models import COMPONENT_TOOLS, UNIVERSAL_INTENTS, FlowSpec
 from ..state.flows import BaseFlow, FlowState
 from ..tools import gate
 from .outcomes import Failure, SkillInvocation, Success, ToolCallResult, Uncertain
-from .render import render
+from .render import render, slot_values
 
 if TYPE_CHECKING:
     from .agent import Agent, Turn
@@ -114,6 +114,10 @@ class PolicyExecutor:
         if not flow.is_filled() and flow.needs_to_think() and self.agent.slot_reasoner is not None:
             await flow.afill_slot_values(turn.recent_context(), turn.memory(), self.agent.slot_reasoner, ctx)
         missing = flow.missing_slots()
+        refused = turn.state.meta.get("reask", {}).pop(flow.flow_id, None)
+        if refused in flow.slots and refused not in missing and flow.slots[refused].source in ("default", ""):
+            flow.slots[refused].clear()  # the user's value was refused: ask for it, don't run on a default
+            missing = [refused, *missing]
         if not missing:
             turn.state.waiting_for_slot = None
             return None
@@ -123,8 +127,7 @@ class PolicyExecutor:
 
     def prompt_for(self, flow: BaseFlow, slot_name: str) -> str:
         slot = flow.slots[slot_name]
-        values = {n: s.display or s.value for n, s in flow.slots.items() if s.filled}
-        return render(slot.prompt or f"What is the {slot.label}?", values)
+        return render(slot.prompt or f"What is the {slot.label}?", slot_values(flow.slots))
 
     async def invoke_skill(self, turn: Turn, flow: BaseFlow) -> Success | Failure | Uncertain:
         spec = flow.spec

@@ -45,6 +45,23 @@ def format_money(value: Any) -> str:
 _FORMATS = {"date": format_date, "datetime": format_datetime, "money": format_money}
 
 
+class Shown:
+    """A slot value with its display form: ``{x}`` renders the display, ``{x:money}`` the value."""
+
+    __slots__ = ("value", "display")
+
+    def __init__(self, value: Any, display: str = "") -> None:
+        self.value, self.display = value, display
+
+    def __str__(self) -> str:
+        return self.display or str(self.value)
+
+
+def slot_values(slots: Mapping[str, Any]) -> dict[str, Shown]:
+    """Template values of the filled slots of a flow."""
+    return {name: Shown(slot.value, slot.display) for name, slot in slots.items() if slot.filled}
+
+
 class _Formatter(string.Formatter):
     def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
         if isinstance(key, str):
@@ -52,6 +69,10 @@ class _Formatter(string.Formatter):
         return super().get_value(key, args, kwargs)
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, Shown):
+            if format_spec in _FORMATS:
+                return _FORMATS[format_spec](value.value)
+            return str(value) if not format_spec else super().format_field(str(value), format_spec)
         if format_spec in _FORMATS:
             return _FORMATS[format_spec](value)
         if isinstance(value, Mapping) and "amount" in value:

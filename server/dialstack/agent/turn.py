@@ -18,7 +18,7 @@ from ..state.flows import BaseFlow, FlowState
 from ..state.slots import SlotContext
 from ..tools import gate
 from .outcomes import ToolCallResult, Uncertain
-from .render import render
+from .render import render, slot_values
 
 if TYPE_CHECKING:
     from .agent import Agent
@@ -94,7 +94,7 @@ class Turn:
     def values(self, flow: BaseFlow) -> dict[str, Any]:
         """What reply templates may name: inputs, slot display forms, then outputs."""
         values: dict[str, Any] = dict(flow.inputs)
-        values.update({n: (s.display or s.value) for n, s in flow.slots.items() if s.filled})
+        values.update(slot_values(flow.slots))
         values.update({k: v for k, v in flow.outputs.items() if v is not None})
         values["phrase"] = flow.label
         return values
