@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+import re
 import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 DEFAULT_START = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 TERMINAL_KEYS = ("completed", "cancelled", "abandoned", "invalid")
@@ -44,10 +45,15 @@ class Expect(_Strict):
 
 
 class Turn(_Strict):
-    user: str | None = None
+    user: str | None = None  # numbers are read as the text the user typed ("3" -> 3 -> "3")
     advance_clock: float | None = None
     approve: bool | None = None
     expect: Expect = Field(default_factory=Expect)
+
+    @field_validator("user", mode="before")
+    @classmethod
+    def _user_text(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
 
     @model_validator(mode="after")
     def _one_action(self) -> Turn:
@@ -75,9 +81,20 @@ class ConversationFileError(Exception):
     pass
 
 
+class _Loader(yaml.SafeLoader):
+    """YAML 1.2 booleans: only true/false. A user turn `yes`, `no`, `on` or `off` stays text."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    key: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+
+
 def load_test_file(path: Path) -> ConversationFile:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
     except FileNotFoundError:
         raise ConversationFileError(f"{path}: file not found") from None
     except yaml.YAMLError as exc:
