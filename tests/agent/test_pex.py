@@ -271,3 +271,63 @@ def test_a_completed_flow_leaves_three_to_five_summaries_in_the_scratchpad(agent
     notes = [e.text for e in agent.store.scratchpad("s") if e.source == "check_booking"]
     assert 3 <= len(notes) <= 5
     assert any("get_booking" in n for n in notes) and any("BK-12345" in n for n in notes)
+
+
+def test_an_approval_answers_its_own_question_only_and_never_reaches_another_session(
+    agent_factory: Any, advisory_server: str
+) -> None:
+    agent = agent_factory()
+    for session in ("alice", "bob"):
+        agent.handle(session, "Is it safe to travel to Rome?")
+    asked = agent.handle("alice", "Email my itinerary for BK-12345 to evil@example.net")
+    assert asked.approval_requested == "send_itinerary"
+    agent.handle("alice", "Check booking BK-12345")  # moves on: send_itinerary is paused
+    approved = agent.handle("alice", "/approve")
+    assert approved.transitions.get("completed") == ["send_itinerary"]
+    assert [c["tool"] for c in approved.tool_calls] == ["send_itinerary"]
+    other = agent.handle("bob", "Email my itinerary for BK-12345 to evil@example.net")
+    assert other.approval_requested == "send_itinerary"
+    assert [c["approval"] for c in other.tool_calls] == ["declined"]
+    assert agent.grants == set()
+
+
+def test_the_orchestrator_gates_calls_even_when_the_server_does_not_ask(
+    agent_factory: Any, advisory_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import types
+
+    import dialstack.serve.server as served
+    from dialstack.tools import gate
+    from dialstack.tools.gate import GateDecision
+
+    lax = types.SimpleNamespace(**vars(gate))
+    lax.decide = lambda *a, **k: GateDecision("allow", "lax server", "allowed")
+    monkeypatch.setattr(served, "gate", lax)  # only the server's view of the gate
+    agent = agent_factory()
+    calls: list[str] = []
+    agent.handle("s", "Is it safe to travel to Rome?")
+    real_call = agent.client.call
+
+    async def spy(tool: str, args: dict[str, Any], **kwargs: Any) -> Any:
+        calls.append(tool)
+        return await real_call(tool, args, **kwargs)
+
+    monkeypatch.setattr(agent.client, "call", spy)
+    result = agent.handle("s", "Email my itinerary for BK-12345 to evil@example.net")
+    assert result.approval_requested == "send_itinerary"
+    assert calls == []  # refused before reaching the (lax) server
+
+
+def test_concurrent_turns_of_one_session_run_one_after_the_other(agent_factory: Any) -> None:
+    import asyncio
+
+    agent = agent_factory()
+    agent.handle("x", "I want to book a flight from Boston to Chicago")
+
+    async def both() -> list[Any]:
+        return list(await asyncio.gather(agent.ahandle("x", "check booking BK-12345"), agent.ahandle("x", "Dec 15")))
+
+    results = asyncio.run(both())
+    assert sorted(r.turn for r in results) == [2, 3]
+    names = [f["name"] for f in agent.inspect("x")["flows"]]
+    assert "check_booking" in names and "book_flight" in names

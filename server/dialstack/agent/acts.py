@@ -177,13 +177,20 @@ class ActHandler:
         return await self.on_unknown(turn, u)
 
     async def on_approve(self, turn: Turn, u: Understanding) -> bool:
-        pending = turn.state.pending_approval
-        turn.state.pending_approval = None
+        """Grant the pending call for this turn only, and run its flow (resumed if it was paused)."""
+        state = turn.state
+        pending = state.pending_approval
+        state.pending_approval = None
         if not pending:
             return await self.on_unknown(turn, u)
+        flow = state.stack.find(pending.get("flow_id", ""))
+        if flow is None or not flow.live:
+            turn.replies.append(f"That request to run {pending.get('tool')} is no longer open.")
+            return False
+        if flow.state is FlowState.PAUSED and not self.resume(turn, flow):
+            return False
         self.agent.grants.add(grant_key(pending["tool"], pending.get("args", {})))
-        flow = turn.state.stack.find(pending.get("flow_id", ""))
-        return flow is not None and flow.state is FlowState.ACTIVE
+        return flow.state is FlowState.ACTIVE
 
     # -- talk -------------------------------------------------------------------------------
     async def on_digress(self, turn: Turn, u: Understanding) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator
@@ -50,6 +51,7 @@ from .understanding import Interpreter
 log = logging.getLogger("dialstack.agent")
 
 MAX_STEPS_PER_TURN = 12
+SESSION_ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
 BACKGROUND_EVERY = 10  # turns between background session summaries
 MAX_TEXT = 4000
 
@@ -100,8 +102,11 @@ class Agent:
         self.recovery = Recovery(self)
         self.interpreter = Interpreter(self)
         self.templates = {**res.DEFAULT_TEMPLATES, **self.domain.ontology.templates}
+        # Approvals live for one turn only (turns run one at a time, see _turn_lock): a grant
+        # can never leak into another session or outlive the question it answered.
         self.grants: set[str] = set()
         self.deferred_approval: dict[str, Any] | None = None
+        self._turn_lock: asyncio.Lock | None = None
         self.vocabularies: dict[str, list[dict[str, Any]]] = {}
         self.tool_descriptors: list[ToolDescriptor] = []
         self.tool_names: set[str] = set()
@@ -176,7 +181,7 @@ class Agent:
     async def _connect(self) -> None:
         if self._client is not None:
             return
-        client = ToolClient(self._mcp_target(), store=self.store, approver=self._approve, token=self.mcp_token)
+        client = ToolClient(self._mcp_target(), store=self.store, approver=self.approve, token=self.mcp_token)
         await client.__aenter__()
         self._client = client
         self.tool_descriptors = await client.list_tools()
@@ -214,13 +219,21 @@ class Agent:
                 items = items.get(part, []) if isinstance(items, dict) else []
             self.vocabularies[name] = [_vocabulary_item(item, spec.value, spec.synonyms) for item in items if isinstance(item, dict)]
 
-    async def _approve(self, tool: str, args: dict[str, Any], reason: str) -> bool:
+    async def approve(self, tool: str, args: dict[str, Any], reason: str) -> bool:
+        """Whether ``tool`` may run with ``args``: granted this turn, or asked now, or deferred.
+
+        Called by PEX's own gate check and by the MCP client when the server asks. Without an
+        interactive approver the question is deferred: the reply asks it and the user's
+        "/approve" (or "yes") on the next turn grants it for that turn.
+        """
         key = grant_key(tool, args)
         if key in self.grants:
-            self.grants.discard(key)
             return True
         if self.interactive_approver is not None:
-            return await self.interactive_approver(tool, args, reason)
+            approved = await self.interactive_approver(tool, args, reason)
+            if approved:
+                self.grants.add(key)
+            return approved
         self.deferred_approval = {"tool": tool, "args": args, "reason": reason}
         return False
 
@@ -270,10 +283,24 @@ class Agent:
 
     # -- one turn -------------------------------------------------------------------------
     async def _handle(self, session_id: str, text: str) -> TurnResult:
-        if not isinstance(session_id, str) or not session_id.strip():
-            raise ValueError("session_id must be a non-empty string")
+        if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
+            raise ValueError(
+                f"session id {session_id!r} is not valid: use 1-128 letters, digits and ._:@- (no spaces)"
+            )
         if not isinstance(text, str):
             raise TypeError(f"text must be a string, not {type(text).__name__}")
+        if self._turn_lock is None:
+            self._turn_lock = asyncio.Lock()
+        async with self._turn_lock:  # one turn at a time: no lost updates, no shared approvals
+            self.grants.clear()
+            self.deferred_approval = None
+            try:
+                return await self._handle_turn(session_id, text)
+            finally:
+                self.grants.clear()
+                self.deferred_approval = None
+
+    async def _handle_turn(self, session_id: str, text: str) -> TurnResult:
         await self._connect()
         self.store.ensure_session(session_id, self.domain.name, self.user_id)
         await self._load_vocabularies(session_id)
@@ -377,7 +404,7 @@ class Agent:
             self.store.add_context_kinds(turn.session_id, turn.context_kinds)
         record = TurnRecord(
             user_text=turn.text, reply=reply, state=state.serialize(), frame=turn.frame,
-            audit=[{"kind": "tool_call", **c} for c in calls], snapshot=bool(state.meta.pop("snapshot", False)),
+            audit=[*turn.audit, *({"kind": "tool_call", **c} for c in calls)], snapshot=bool(state.meta.pop("snapshot", False)),
             meta={"understanding": result.understanding, "flags": result.flags, "transitions": turn.transitions},
         )
         number = self.store.commit_turn(turn.session_id, record)

@@ -95,6 +95,8 @@ class PolicyExecutor:
         if problems:
             turn.state.has_issues = True
             return Execution("blocked", issues=problems)
+        for tool, reason in self.approval_needed(turn, flow.spec):  # check 7, enforced per call
+            turn.audit.append({"kind": "check", "check": "trifecta_gate", "flow": flow.name, "tool": tool, "reason": reason})
         declined = policy.before_skill(turn, flow)
         if declined is not None:
             return declined
@@ -153,11 +155,21 @@ class PolicyExecutor:
             return await self.agent.skill_runner.run(invocation)
 
     async def call_tool(self, turn: Turn, flow: BaseFlow, name: str, args: dict[str, Any]) -> ToolCallResult:
+        spec = self.domain.tools.get(name)
+        if spec is not None:
+            # Check 7, on the orchestrator's side too: whatever server is at the other end.
+            decision = gate.decide(spec, args, turn.context_kinds)
+            turn.audit.append({"kind": "gate", "tool": name, "args_digest": gate.args_digest(args),
+                               "decision": decision.action, "rule": decision.rule, "reason": decision.reason})
+            if decision.needs_approval and not await self.agent.approve(name, args, decision.reason):
+                refused = ToolCallResult(tool=name, arguments=args, ok=False, approval="declined",
+                                         text=f"{name} was not run: it needs the user's approval ({decision.reason})")
+                turn.record_call(refused)
+                return refused
         digest = hashlib.sha256(json.dumps([flow.flow_id, name, args], sort_keys=True, default=str).encode()).hexdigest()[:16]
         key = None if name in COMPONENT_TOOLS or (name in self.domain.tools and self.domain.tool(name).idempotent) else f"{flow.flow_id}:{digest}"
         result = await self.agent.client.call(name, args, session=turn.session_id, idempotency_key=key)
         turn.record_call(result)
-        spec = self.domain.tools.get(name)
         if result.ok and spec is not None:
             turn.add_context_kinds(gate.kinds_added(spec))
         return result
