@@ -7,8 +7,15 @@ the first two and the last, in the server.
 - Arguments are validated with JSON Schema 2020-12, strictly: no coercion, and an
   object schema that does not say otherwise rejects unknown properties.
 - Arguments larger than ``max_input_bytes`` (as compact JSON) are refused.
-- ``timeout_ms`` is enforced; sync handlers run in a thread pool, so a hung handler
-  costs a thread, never the event loop. A timed-out call is not retried.
+- ``timeout_ms`` is enforced. An async handler is cancelled at its timeout (it stops at
+  its next ``await``). A sync handler runs in a thread pool, so a hung one costs a thread,
+  never the event loop; Python cannot stop a running thread, so at its timeout the call
+  answers ``isError`` saying the handler *may still complete*, and the thread is
+  abandoned, not killed. When it finishes, its late result is audited
+  (``kind: "late_result"``) and, if the call carried an idempotency key and succeeded,
+  recorded as that key's receipt: a retry with the key returns it instead of running the
+  tool again, and a retry while it is still running answers ``still_running`` without
+  starting it. A timed-out call is not retried.
 - Idempotent tools are retried once on :class:`TransientToolError`, ``TimeoutError`` or
   ``ConnectionError`` raised by the handler. Non-idempotent tools never are.
 - A call carrying an idempotency key returns the recorded result of the first
@@ -26,8 +33,8 @@ import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -51,7 +58,7 @@ TRANSIENT_ERRORS = (TransientToolError, TimeoutError, ConnectionError)
 
 ErrorKind = Literal[
     "invalid_arguments", "too_large", "timeout", "handler_error", "invalid_output", "idempotency_conflict", "denied",
-    "approval_declined", "approval_unsupported",
+    "approval_declined", "approval_unsupported", "still_running", "session_required",
 ]
 
 
@@ -67,6 +74,8 @@ class CallOutcome:
     attempts: int = 0
     replayed: bool = False
     category: str | None = None  # a domain error's own category (ToolInputError.category), if any
+    # a timed-out sync handler's thread, still running (its late result is recorded by ``run``)
+    abandoned: Future[Any] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def failed(cls, tool: str, error: ErrorKind, message: str, attempts: int = 0, category: str | None = None) -> CallOutcome:
@@ -264,6 +273,13 @@ class ToolRuntime:
         self._sessions: set[str] = set()
         self._key_locks: dict[str, asyncio.Lock] = {}
         self._audit_writer = AuditWriter(store) if background_audit else None
+        # Timed-out sync calls whose thread still runs. ``_running_keys``: receipt key ->
+        # (tool, args digest) of such calls carrying an idempotency key; written on the
+        # event loop when a call is abandoned, removed by the thread that records its late
+        # result (after saving the receipt, so a reader checking it first never misses both).
+        self._running_keys: dict[str, tuple[str, str]] = {}
+        self._abandoned = 0
+        self._abandoned_cond = threading.Condition(threading.Lock())
 
     def _audit(self, session_id: str, entry: dict[str, Any]) -> None:
         if self._audit_writer is None:
@@ -275,6 +291,17 @@ class ToolRuntime:
         """Wait until every audit entry of finished calls is in the store."""
         if self._audit_writer is not None:
             self._audit_writer.flush()
+
+    @property
+    def abandoned_calls(self) -> int:
+        """How many timed-out sync handlers are still running in their threads."""
+        return self._abandoned
+
+    def wait_abandoned(self, timeout: float | None = None) -> bool:
+        """Block until every abandoned (timed-out, still running) sync call has finished and
+        its late result is recorded; False if ``timeout`` seconds passed first."""
+        with self._abandoned_cond:
+            return self._abandoned_cond.wait_for(lambda: self._abandoned == 0, timeout)
 
     def close(self) -> None:
         if self._audit_writer is not None:
@@ -368,20 +395,33 @@ class ToolRuntime:
         return f"{session_id}\x1f{key}"
 
     def replay(self, spec: ToolSpec, args: dict[str, Any], *, session_id: str, idempotency_key: str | None) -> CallOutcome | None:
-        """The recorded outcome of an earlier call with this idempotency key, if any."""
+        """The recorded outcome of an earlier call with this idempotency key, if any.
+
+        If that earlier call timed out and its handler is still running, a ``still_running``
+        failure: the call must not be started a second time.
+        """
         if not idempotency_key:
             return None
-        receipt = self.store.receipt(self._receipt_key(session_id, idempotency_key))
-        if receipt is None:
+        rkey = self._receipt_key(session_id, idempotency_key)
+        running = self._running_keys.get(rkey)  # checked before the receipt: see ``_running_keys``
+        receipt = self.store.receipt(rkey) if running is None else None
+        if running is None and receipt is None:
             return None
-        digest = gate.args_digest(args)
-        if receipt.tool != spec.tool_id or receipt.result.get("args_digest") != digest:
+        tool, digest = (running if running is not None else (receipt.tool, receipt.result.get("args_digest")))  # type: ignore[union-attr]
+        if tool != spec.tool_id or digest != gate.args_digest(args):
             return CallOutcome.failed(
                 spec.tool_id, "idempotency_conflict",
                 f"idempotency key {idempotency_key!r} was already used for a different call "
-                f"({receipt.tool} with other arguments); use a new key for a new call",
+                f"({tool} with other arguments); use a new key for a new call",
             )
-        return CallOutcome(tool=spec.tool_id, ok=True, data=receipt.result.get("data"), replayed=True)
+        if running is not None:
+            return CallOutcome.failed(
+                spec.tool_id, "still_running",
+                f"{spec.tool_id} is still running: the earlier call with idempotency key {idempotency_key!r} timed out "
+                "but its handler has not finished, so it was not started again. Retry later with the same key: "
+                "once it finishes, its recorded result is returned (if it failed, the call runs anew).",
+            )
+        return CallOutcome(tool=spec.tool_id, ok=True, data=receipt.result.get("data"), replayed=True)  # type: ignore[union-attr]
 
     # -- running ------------------------------------------------------------
     async def run(
@@ -403,19 +443,20 @@ class ToolRuntime:
         self.ensure_session(session_id)
         started = time.perf_counter()
         if idempotency_key:
-            lock = self._key_locks.setdefault(self._receipt_key(session_id, idempotency_key), asyncio.Lock())
+            rkey = self._receipt_key(session_id, idempotency_key)
+            lock = self._key_locks.setdefault(rkey, asyncio.Lock())
             async with lock:
                 outcome = self.replay(spec, args, session_id=session_id, idempotency_key=idempotency_key)
                 if outcome is None:
-                    outcome = await self._attempts(spec, args, session_id, meta or {})
+                    outcome = await self._attempts(spec, args, session_id, meta or {}, keyed=True)
                     if outcome.ok:
-                        self.store.save_receipt(Receipt(
-                            key=self._receipt_key(session_id, idempotency_key), tool=spec.tool_id,
-                            result={"data": outcome.data, "args_digest": gate.args_digest(args)},
-                            is_error=False, created_at=time.time(),
-                        ))
+                        self._save_receipt(rkey, spec, args, outcome.data)
+                    elif outcome.abandoned is not None:
+                        self._running_keys[rkey] = (spec.tool_id, gate.args_digest(args))
         else:
             outcome = await self._attempts(spec, args, session_id, meta or {})
+        if outcome.abandoned is not None:
+            self._watch_abandoned(outcome.abandoned, spec, args, session_id, idempotency_key, started)
         if outcome.ok:
             added = self._kinds_added(spec)
             if added:
@@ -424,12 +465,70 @@ class ToolRuntime:
                         decision=decision, approval=approval, approved_by=approved_by)
         return outcome
 
-    async def _attempts(self, spec: ToolSpec, args: dict[str, Any], session_id: str, meta: Mapping[str, Any]) -> CallOutcome:
+    def _save_receipt(self, rkey: str, spec: ToolSpec, args: dict[str, Any], data: dict[str, Any] | None) -> None:
+        self.store.save_receipt(Receipt(
+            key=rkey, tool=spec.tool_id, result={"data": data, "args_digest": gate.args_digest(args)},
+            is_error=False, created_at=time.time(),
+        ))
+
+    # -- abandoned (timed-out, still running) sync calls ----------------------
+    def _watch_abandoned(
+        self, future: Future[Any], spec: ToolSpec, args: dict[str, Any], session_id: str, key: str | None, started: float,
+    ) -> None:
+        """Record the late result of a timed-out sync call when its thread finishes."""
+        with self._abandoned_cond:
+            self._abandoned += 1
+        future.add_done_callback(lambda f: self._record_late(f, spec, args, session_id, key, started))
+
+    def _record_late(self, future: Future[Any], spec: ToolSpec, args: dict[str, Any], session_id: str, key: str | None, started: float) -> None:
+        """In the finishing thread: audit the late result; on success record the key's receipt."""
+        rkey = self._receipt_key(session_id, key) if key else None
+        recorded = False
+        try:
+            outcome = self._late_outcome(spec, future)
+            try:
+                if outcome.ok:
+                    if rkey is not None:
+                        self._save_receipt(rkey, spec, args, outcome.data)
+                        recorded = True
+                    added = self._kinds_added(spec)  # a replay will hand this output to the client
+                    if added:
+                        self.store.add_context_kinds(session_id, added)
+            finally:
+                if rkey is not None:
+                    self._running_keys.pop(rkey, None)
+            self._audit(session_id, {
+                "kind": "late_result", "tool": spec.tool_id, "args_digest": gate.args_digest(args), "session": session_id,
+                "ok": outcome.ok, "error": outcome.error, "message": outcome.message, "finished_after_timeout": True,
+                "idempotency_key": key, "receipt_recorded": recorded,
+                "duration_ms": round((time.perf_counter() - started) * 1000, 3), "at": self.clock().isoformat(),
+            })
+            log.warning("tool %s (session %s) finished after its timeout: %s", spec.tool_id, session_id,
+                        "ok" if outcome.ok else outcome.message)
+        except Exception:  # a worker thread: log, never lose the bookkeeping below
+            log.exception("could not record the late result of %s (session %s)", spec.tool_id, session_id)
+        finally:
+            with self._abandoned_cond:
+                self._abandoned -= 1
+                self._abandoned_cond.notify_all()
+
+    def _late_outcome(self, spec: ToolSpec, future: Future[Any]) -> CallOutcome:
+        if future.cancelled():
+            return CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id} was cancelled before it ran", 1)
+        exc = future.exception()
+        if exc is None:
+            return self._checked_output(spec, future.result(), 1)
+        outcome = self._failure(spec, exc, 1)
+        return outcome or CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id} failed with a transient error after its timeout: {exc!r}", 1)
+
+    async def _attempts(
+        self, spec: ToolSpec, args: dict[str, Any], session_id: str, meta: Mapping[str, Any], *, keyed: bool = False,
+    ) -> CallOutcome:
         max_attempts = 2 if spec.idempotent else 1
         attempt = 0
         while True:
             attempt += 1
-            outcome = await self._attempt(spec, args, session_id, meta, attempt)
+            outcome = await self._attempt(spec, args, session_id, meta, attempt, keyed)
             if outcome is not None:
                 return outcome
             if attempt >= max_attempts:
@@ -441,7 +540,9 @@ class ToolRuntime:
                 )
             log.info("retrying idempotent tool %s after a transient error", spec.tool_id)
 
-    async def _attempt(self, spec: ToolSpec, args: dict[str, Any], session_id: str, meta: Mapping[str, Any], attempt: int) -> CallOutcome | None:
+    async def _attempt(
+        self, spec: ToolSpec, args: dict[str, Any], session_id: str, meta: Mapping[str, Any], attempt: int, keyed: bool = False,
+    ) -> CallOutcome | None:
         """One try; None means a transient failure worth a retry."""
         fn, wants_ctx, is_async = self._handler(spec)
         kwargs = dict(args)
@@ -451,28 +552,65 @@ class ToolRuntime:
                 now=self.clock, data_dir=self.data_dir, pack_root=self.domain.root, meta=dict(meta),
             )
         timeout = asyncio.timeout(self.timeout_s(spec))
+        future: Future[Any] | None = None
         try:
             async with timeout:
                 if is_async:
                     result = await fn(**kwargs)
                 else:  # a thread: a hung sync handler costs a pool thread, never the event loop
-                    result = await asyncio.get_running_loop().run_in_executor(self._executor, functools.partial(fn, **kwargs))
+                    future = self._executor.submit(functools.partial(fn, **kwargs))
+                    result = await asyncio.wrap_future(future)
         except TimeoutError as exc:
-            if timeout.expired():  # our deadline, not a TimeoutError raised by the handler
-                ms = int(self.timeout_s(spec) * 1000)
-                return CallOutcome.failed(spec.tool_id, "timeout", f"{spec.tool_id} did not finish within its timeout of {ms} ms and was cancelled", attempt)
+            if not timeout.expired():  # a TimeoutError raised by the handler, not our deadline
+                log.info("tool %s: transient error: %r", spec.tool_id, exc)
+                return None
+            if future is None or future.cancel() or not future.done():
+                return self._timed_out(spec, future, attempt, keyed)
+            # the thread finished between the deadline and now: its result stands
+            late = future.exception()
+            if late is not None:
+                return self._failure(spec, late, attempt)
+            result = future.result()
+        except Exception as exc:
+            return self._failure(spec, exc, attempt)
+        return self._checked_output(spec, result, attempt)
+
+    def _timed_out(self, spec: ToolSpec, future: Future[Any] | None, attempt: int, keyed: bool) -> CallOutcome:
+        """The honest timeout message: what happened to the handler, and what to do about it."""
+        ms = int(self.timeout_s(spec) * 1000)
+        head = f"{spec.tool_id} did not finish within its timeout of {ms} ms"
+        if future is None:  # async: cancelled at its next await
+            return CallOutcome.failed(
+                spec.tool_id, "timeout", f"{head} and was cancelled (it stopped at its next await; "
+                "anything it completed before that point stays done)", attempt,
+            )
+        if future.cancelled():  # still queued behind busy worker threads
+            return CallOutcome.failed(spec.tool_id, "timeout", f"{head}: it had not started (every worker thread was busy) "
+                                      "and was cancelled, so it did not run", attempt)
+        text = (f"{head}. It runs in a worker thread that cannot be stopped, so it is still running and may still "
+                "complete, with its effects; its late result will be audited")
+        if keyed:
+            text += (" and recorded under this call's idempotency key. Retry with the same key to get that result: "
+                     "the tool never runs twice for one key, and until it finishes a retry answers 'still running'.")
+        else:
+            text += (". Check whether it took effect before retrying" + ("" if spec.idempotent else " (running it again may do it twice)")
+                     + "; a call carrying an idempotency key can be retried safely with the same key.")
+        return CallOutcome(tool=spec.tool_id, ok=False, message=text, error="timeout", attempts=attempt, abandoned=future)
+
+    def _failure(self, spec: ToolSpec, exc: BaseException, attempt: int) -> CallOutcome | None:
+        """The outcome of a handler exception; None for a transient one (worth a retry)."""
+        if isinstance(exc, TRANSIENT_ERRORS):
             log.info("tool %s: transient error: %r", spec.tool_id, exc)
             return None
-        except TRANSIENT_ERRORS as exc:
-            log.info("tool %s: transient error: %r", spec.tool_id, exc)
-            return None
-        except ToolInputError as exc:
+        if isinstance(exc, ToolInputError):
             category = getattr(exc, "category", None)
             return CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id}: {exc}", attempt,
                                       category if isinstance(category, str) else None)
-        except Exception as exc:  # a handler bug must become an isError result, not a crashed server
-            log.exception("tool %s raised", spec.tool_id)
-            return CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id} failed: {type(exc).__name__}: {exc}", attempt)
+        # a handler bug must become an isError result, not a crashed server
+        log.error("tool %s raised", spec.tool_id, exc_info=exc)
+        return CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id} failed: {type(exc).__name__}: {exc}", attempt)
+
+    def _checked_output(self, spec: ToolSpec, result: Any, attempt: int) -> CallOutcome:
         if hasattr(result, "model_dump"):
             result = result.model_dump(mode="json")
         if not isinstance(result, dict):
