@@ -144,6 +144,11 @@ class ActHandler:
 
     async def on_affirm(self, turn: Turn, u: Understanding) -> bool:
         state = turn.state
+        plan = self.reviewed_plan(turn)
+        if plan is not None:
+            execution = self.agent.policies.get(plan.spec).start(turn, plan)
+            turn.replies.append(execution.reply)
+            return execution.status == "planned"
         offered = state.stack.find(state.pending_offer) if state.pending_offer else None
         if offered is not None and offered.state is FlowState.PAUSED:
             return self.resume(turn, offered)
@@ -152,8 +157,19 @@ class ActHandler:
             return True
         return await self.on_unknown(turn, u)
 
+    def reviewed_plan(self, turn: Turn) -> BaseFlow | None:
+        """The plan whose proposal awaits the user's yes or no (the plan feedback phase)."""
+        plan_id = turn.state.meta.pop("plan_review", None)
+        plan = turn.state.stack.find(plan_id) if plan_id else None
+        return plan if plan is not None and plan.state is FlowState.ACTIVE else None
+
     async def on_deny(self, turn: Turn, u: Understanding) -> bool:
         state = turn.state
+        plan = self.reviewed_plan(turn)
+        if plan is not None:
+            turn.cancel(plan, "the user turned the plan down")
+            turn.replies.append(turn.template("cancelled", phrase=plan.label))
+            return False
         if state.pending_approval:
             pending = state.pending_approval
             state.pending_approval = None

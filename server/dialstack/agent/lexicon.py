@@ -44,6 +44,17 @@ CANCEL_LEAD = re.compile(
     r"never ?mind|scratch that|drop (?:it|that))\s*[,;:.!-]+\s*(?P<rest>.+)$",
     re.IGNORECASE,
 )
+# "I changed my mind", "I don't want to book anymore", "forget the flight": giving up the task in
+# progress in plain words; ``what`` must name that task (its words), or nothing at all
+ABANDON = re.compile(
+    r"^\s*" + _FILLER_LEAD + r"(?:(?:i|we)(?:'ve| have)?\s+)?(?:changed|change) (?:my|our) minds?(?: about (?P<about>.+?))?[\s.!]*$"
+    r"|^\s*" + _FILLER_LEAD + r"(?:i|we)\s+(?:don'?t|do not|no longer|won'?t|will not)\s+(?:really\s+)?(?:want|need|wish)(?:\s+to)?"
+    r"(?P<what>(?:\s+.+?)?)\s*(?P<tail>any ?more|any longer|after all)?[\s.!]*$"
+    r"|^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:forget|scratch|drop|ditch|abandon|never ?mind)\s+(?:about\s+)?"
+    r"(?P<task>.+?)[\s.!]*$",
+    re.IGNORECASE,
+)
+ABANDON_FILLER = frozenset({"anymore", "longer", "whole", "thing", "idea", "altogether", "after", "entirely"})
 CANCEL_VERB = re.compile(r"\b(cancel|stop|abort|forget|drop|scratch)\b", re.IGNORECASE)
 RESUME = re.compile(
     r"\b(go(?:ing)? back to|back to|get back to|return to|resume|continue(?: with)?|pick up|carry on with|"
@@ -115,8 +126,22 @@ CUE_SYNONYMS: dict[str, frozenset[str]] = {
 }
 
 
+TOKEN = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*", re.IGNORECASE)
+# lead-ins before the request itself ("I'd like to book ..."), beside the stopwords
+LEAD_INS = frozenset({"i'd", "id", "we'd", "i'll", "we'll", "love", "kindly", "quickly"})
+
+
 def tokens(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", text.lower())
+    return TOKEN.findall(text.lower())
+
+
+@lru_cache(maxsize=4096)
+def opener(text: str) -> str | None:
+    """The word a request opens with, past the lead-ins: 'I'd like to book a flight' -> 'book'."""
+    for t in tokens(text):
+        if t not in STOPWORDS and t not in LEAD_INS:
+            return t
+    return None
 
 
 @lru_cache(maxsize=8192)

@@ -126,7 +126,10 @@ class Understander:
         if lx.CANCEL.match(text):
             return result("cancel", flow=active.name if active else None)
         lead = lx.CANCEL_LEAD.match(text)
-        if lead and active and not (strong and best != active.name and not best_spec.metadata.digression):
+        if lead and active and (lx.CANCEL.match(lead["rest"]) or not (
+                strong and best != active.name and not best_spec.metadata.digression)):
+            return result("cancel", flow=active.name)  # 'never mind, cancel that': both halves stop this task
+        if active and self._abandons(text, active, own_labels):
             return result("cancel", flow=active.name)
         if lx.RESUME.search(text) and view.paused:
             return result("resume")
@@ -178,6 +181,18 @@ class Understander:
         if lx.CANCEL_VERB.search(text) and active:
             return result("cancel", flow=active.name, confident=False)
         return result("unknown", confident=False)
+
+    def _abandons(self, text: str, active: ActiveView, own_labels: Mapping[str, Candidate]) -> bool:
+        """'I changed my mind', 'I don't want to book anymore', 'forget the flight': the user gives up
+        the task in progress, naming it by its own words or not at all (no value of it is given)."""
+        m = lx.ABANDON.match(text)
+        if m is None or any(active.slots[k].type_name != "FreeTextSlot" for k in own_labels):
+            return False
+        what = m["about"] or m["what"] or m["task"] or ""
+        said = lx.content_stems(what) - lx.ABANDON_FILLER
+        if not said:  # 'I changed my mind', 'I don't need it anymore'; not 'I don't need any'
+            return m["task"] is None and (m["what"] is None or m["tail"] is not None)
+        return said <= self.scorer.task_words(active.name) | lx.content_stems(active.spec.label)
 
     def _answers_yes_no(
         self, text: str, waiting: BaseSlot, ranked: list[tuple[str, float]], active: ActiveView

@@ -37,7 +37,8 @@ class Step:
 
 
 class PlanPolicy(Policy):
-    """The Plan intent: first run stacks sub-flows; the last run assesses the outcome."""
+    """The Plan intent: propose the steps, stack them once the user agrees (the feedback
+    phase), check the plan after each step, and assess the outcome at the end."""
 
     def before_skill(self, turn: Turn, flow: BaseFlow) -> Execution | None:
         return None
@@ -49,7 +50,17 @@ class PlanPolicy(Policy):
         steps = await self.plan_steps(turn, flow, outcome)
         if not steps:
             return Execution("failed", reply=turn.template("escalate", phrase=flow.label, reason="I couldn't split that into steps"))
-        return self.stack_steps(turn, flow, steps)
+        return self.propose(turn, flow, steps)
+
+    def propose(self, turn: Turn, flow: BaseFlow, steps: list[Step]) -> Execution:
+        """Show the steps and wait for the user's go-ahead before anything runs."""
+        records = [{"flow": s.flow, "labels": s.labels, "refs": {k: list(v) for k, v in s.refs.items()}, "flow_id": None} for s in steps]
+        turn.state.meta.setdefault("plans", {})[flow.flow_id] = records
+        turn.state.meta["plan_review"] = flow.flow_id
+        lines = [f"{i}. {describe_step(turn, step)}" for i, step in enumerate(steps, start=1)]
+        turn.write_scratchpad(flow, f"Proposed plan ({len(steps)} steps): " + "; ".join(lines))
+        turn.state.meta.setdefault("plan_decisions", []).append({"plan": flow.flow_id, "action": "proposed", "steps": [s.flow for s in steps]})
+        return Execution("asked", reply="Here's the plan:\n" + "\n".join(lines) + "\n" + turn.template("plan_confirm"))
 
     async def plan_steps(self, turn: Turn, flow: BaseFlow, outcome: Any) -> list[Step]:
         request = str(next((s.value for s in flow.slots.values() if s.type_name == "FreeTextSlot" and s.filled), turn.text))
@@ -85,28 +96,25 @@ class PlanPolicy(Policy):
             previous = best
         return steps
 
-    def stack_steps(self, turn: Turn, flow: BaseFlow, steps: list[Step]) -> Execution:
-        """Stack the leading steps with distinct flow names; queue the rest for later expansion
-        (two open flows never share a name, so a second leg waits until the first is done)."""
+    def start(self, turn: Turn, flow: BaseFlow) -> Execution:
+        """The user agreed: stack the leading steps with distinct flow names and queue the rest
+        for later expansion (two open flows never share a name, so a second leg waits)."""
+        records = turn.state.meta.get("plans", {}).get(flow.flow_id, [])
         seen: set[str] = set()
         first = 0
-        while first < len(steps) and steps[first].flow not in seen:
-            seen.add(steps[first].flow)
+        while first < len(records) and records[first]["flow"] not in seen:
+            seen.add(records[first]["flow"])
             first += 1
-        records = [{"flow": s.flow, "labels": s.labels, "refs": {k: list(v) for k, v in s.refs.items()}, "flow_id": None} for s in steps]
         subflows = [self.make_step(turn, records, i) for i in range(first)]
         try:
             turn.state.stack.plan(flow, subflows, turn.now, turn.slot_ctx)
         except StackError as exc:
             return Execution("failed", reply=f"I couldn't set up that plan: {exc}.")
-        turn.state.meta.setdefault("plans", {})[flow.flow_id] = records
         flow.outputs["planned"] = True
         turn.state.has_plan = True
         turn.state.keep_going = True
-        lines = [f"{i}. {describe_step(turn, step)}" for i, step in enumerate(steps, start=1)]
-        turn.write_scratchpad(flow, f"Plan ({len(steps)} steps): " + "; ".join(lines))
-        turn.state.meta.setdefault("plan_decisions", []).append({"plan": flow.flow_id, "action": "created", "steps": [s.flow for s in steps]})
-        return Execution("planned", reply="Here's the plan:\n" + "\n".join(lines))
+        turn.state.meta.setdefault("plan_decisions", []).append({"plan": flow.flow_id, "action": "started", "steps": len(records)})
+        return Execution("planned", reply=turn.template("plan_started"))
 
     def make_step(self, turn: Turn, records: list[dict[str, Any]], index: int) -> BaseFlow:
         record = records[index]

@@ -30,6 +30,8 @@ DEFAULT_TEMPLATES = {
     "abandoned": "I dropped {phrase} since we hadn't come back to it for a while.",
     "chitchat": "Happy to help! What would you like to do?",
     "error": "Something went wrong while {phrase}: {reason}.",
+    "plan_confirm": "Shall I go ahead?",
+    "plan_started": "Let's start.",
 }
 
 if TYPE_CHECKING:
@@ -50,6 +52,8 @@ def reprompt(turn: Turn) -> str:
     active = state.active
     if state.pending_approval:
         return turn.approval_question()
+    if state.meta.get("plan_review"):
+        return turn.template("plan_confirm")
     if state.pending_offer:
         offered = state.stack.find(state.pending_offer)
         if offered is not None:

@@ -63,6 +63,12 @@ class FlowProfile:
         self.name = {lx.stem(t) for t in spec.name.split("_")} - lx.STOPWORDS
         self.description = lx.content_stems(spec.description)
         self.value_keys = {value_key(s) for s in spec.slots if scorable(s)}
+        # 'book ... with a max price of $500': words naming the flow's own slots, not its topic
+        self.slot_words = {lx.stem(t) for s in spec.slots for t in s.name.split("_")} - lx.STOPWORDS \
+            - self.keywords - self.name
+        openers = {lx.opener(e) for e in spec.examples}
+        first = spec.name.split("_")[0].lower()
+        self.verb = first if first in openers and first not in lx.STOPWORDS else None
 
     @property
     def vocabulary(self) -> set[str]:
@@ -93,6 +99,12 @@ class FlowScorer:
             for key in profile.value_keys:
                 holders[key] = holders.get(key, 0) + 1
         self.value_weights = {k: math.log(1 + count / n) / top for k, n in holders.items()}
+        verbs: dict[str, list[str]] = {}
+        for name, profile in self.profiles.items():
+            if profile.verb:
+                verbs.setdefault(profile.verb, []).append(name)
+        # a flow's strong verb: the first word of its name, which its own examples open with, no other flow's
+        self.verbs = {verb: names[0] for verb, names in verbs.items() if len(names) == 1}
         self._last_values: tuple[Any, Any] = (None, None)
 
     def weight(self, word: str) -> float:
@@ -143,6 +155,7 @@ class FlowScorer:
         if ctx is not None:
             self.mask_example_values(ctx)
         keys, spans = self.values_in(text, ctx)
+        ignore = [*ignore, *self.own_slot_words(text)]
         plain = lx.content_stems(mask(text, ignore))
         # values are not words for a flow, unless a flow lists the whole value as a keyword ('vegetarian')
         spans = [(a, b) for a, b in spans if not lx.content_stems(text[a:b]) <= self.keywords]
@@ -160,6 +173,26 @@ class FlowScorer:
             scores.append((name, words + evidence if words > 0 or values_alone else 0.0))
         scores.sort(key=lambda pair: pair[1], reverse=True)
         return scores
+
+    def task_words(self, name: str) -> set[str]:
+        """The words that name flow ``name``'s task ('flight', 'book'), not one of its details
+        ('date', 'seat'): its examples, keywords and name, less its slots' words."""
+        profile = self.profiles.get(name)
+        if profile is None:
+            return set()
+        slots = {lx.stem(t) for s in profile.spec.slots for t in s.name.split("_")}
+        return set().union(*profile.examples, profile.keywords, profile.name) - slots
+
+    def own_slot_words(self, text: str) -> list[tuple[int, int]]:
+        """'book a flight ... with a max price of $500': a request opening with one flow's strong
+        verb names that flow's slots ('max price') as its details; they speak for no other flow."""
+        if not self.verbs:
+            return []
+        owner = self.verbs.get(lx.opener(text) or "")
+        if owner is None:
+            return []
+        words = self.profiles[owner].slot_words
+        return [(m.start(), m.end()) for m in lx.TOKEN.finditer(text) if lx.stem(m.group().lower()) in words]
 
     def _words(self, profile: FlowProfile, stems: set[str], phrased: frozenset[str] = frozenset()) -> float:
         if not stems:

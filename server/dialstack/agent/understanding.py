@@ -30,7 +30,7 @@ class Interpreter:
             active=ActiveView(active.name, active.spec, active.slots, last.get("slot") if last.get("flow_id") == active.flow_id else None) if active else None,
             waiting_for_slot=state.waiting_for_slot,
             paused=[(f.flow_id, f.name) for f in state.stack.paused],
-            pending_offer=state.pending_offer is not None,
+            pending_offer=state.pending_offer is not None or bool(state.meta.get("plan_review")),
             pending_approval=state.pending_approval is not None,
         )
         understanding = self.agent.understander.understand(turn.text, view, turn.slot_ctx)
