@@ -152,3 +152,13 @@ def test_validate_command_exits_0_on_a_clean_pack_and_1_on_errors(tmp_path: Path
 def test_validate_command_rejects_a_pack_that_is_not_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", "--pack", str(tmp_path / "nowhere")]) == 2
     assert "is not a folder" in capsys.readouterr().err
+
+
+def test_a_response_naming_a_value_nothing_provides_is_a_warning(tmp_path: Path) -> None:
+    def responses(f: dict) -> None:
+        f["flows"][0]["responses"] = {"success": "Painted {color} until {due}, step said {done}."}
+
+    _, problems = inspect_domain("mini", write_pack(tmp_path, mutated_flows(responses)))
+    warnings = [str(p) for p in problems if p.severity == "warning"]
+    assert any("{due}" in w and "responses.success" in w for w in warnings)
+    assert not any("{color}" in w or "{done}" in w for w in warnings)

@@ -52,8 +52,7 @@ class Policy:
 
     # -- success ----------------------------------------------------------------
     def on_success(self, turn: Turn, flow: BaseFlow, outcome: Success) -> Execution:
-        data = {k: v for k, v in outcome.data.items() if not k.startswith("_")}
-        flow.outputs.update({k: v for k, v in data.items() if k in flow.spec.outputs or not flow.spec.outputs})
+        flow.outputs.update({k: v for k, v in outcome.data.items() if not k.startswith("_")})
         self.route_results(turn, flow, outcome)
         for entry in outcome.scratchpad_entries:
             turn.write_scratchpad(flow, entry)

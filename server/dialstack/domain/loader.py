@@ -7,6 +7,7 @@ A pack folder holds ``flows/<domain>.yaml``, ``manifests/<domain>.yaml`` and
 from __future__ import annotations
 
 import importlib
+import string
 import sys
 import re
 from pathlib import Path
@@ -238,6 +239,12 @@ def _cross_check(domain: DomainPack, docs: dict[str, YamlDocument], check_handle
                 flow_problem(at + ("depends_on", j), f"unknown flow {dep!r}", "the name of an Internal flow")
         if flow.depends_on and flow.intent != "Internal":
             flow_problem(at + ("depends_on",), "depends_on is only for Internal flows", "no depends_on, or intent: Internal")
+        known = {*slot_names, *flow.outputs, *flow.inputs, *(o for st in flow.steps for o in st.map_outputs), *_REPLY_FIELDS}
+        for key, template in flow.responses.items():
+            for field in _template_fields(template):
+                if field not in known:
+                    flow_problem(at + ("responses", key), f"response {key!r} names {{{field}}}, which no slot, input or output provides",
+                                 "a slot, an input, an output, or a name a step maps with map_outputs", "warning")
         for j, step in enumerate(flow.steps):
             sat = at + ("steps", j)
             if step.call in COMPONENT_TOOLS:
@@ -286,6 +293,17 @@ def _cross_check(domain: DomainPack, docs: dict[str, YamlDocument], check_handle
         if ids.index(tool_id) != i:
             tool_problem(("tools", i, "tool_id"), f"duplicate tool_id {tool_id!r}", "unique tool ids")
     return out
+
+
+_REPLY_FIELDS = frozenset({"phrase", "message", "reason"})
+
+
+def _template_fields(template: str) -> set[str]:
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError:
+        return set()
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in parsed if name}
 
 
 def _reference_problem(value: Any, slots: list[str], inputs: list[str], outputs: set[str]) -> str | None:
