@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..state.flows import FlowState
+from ..state.flows import BaseFlow, FlowState
 from ..state.slots import Candidate
+from . import lexicon as lx
 from .nlu import ActiveView, NLUView, Understanding
 
 if TYPE_CHECKING:
@@ -43,17 +44,15 @@ class Interpreter:
         """Answers to 'which one?' questions asked on the previous turn."""
         state = turn.state
         resume_ids = state.meta.pop("resume_options", None)
-        if resume_ids and u.act not in ("start", "cancel"):
+        if resume_ids:
             options = [f for f in (state.stack.find(i) for i in resume_ids) if f is not None and f.state is FlowState.PAUSED]
-            ranking = state.stack.rank_paused(turn.text, turn.now)
-            best = next((f for f, _ in ranking.ranked if f in options), None)
-            if best is not None and not ranking.ambiguous:
+            best = choose(options, turn.text)
+            if best is not None:
                 return Understanding("resume", turn.text, flow=best.flow_id, confidence=u.confidence)
         cancel = state.meta.pop("cancel_options", None)
         if cancel:
             options = [f for f in (state.stack.find(i) for i in cancel["ids"]) if f is not None and f.live]
-            ranking = state.stack.rank_paused(turn.text, turn.now)
-            best = next((f for f, _ in ranking.ranked if f in options), None)
+            best = choose(options, turn.text)
             if best is not None:
                 turn.cancel(best, "cancelled to make room")
                 turn.replies.append(turn.template("cancelled", phrase=best.label))
@@ -98,3 +97,30 @@ class Interpreter:
         ))
         return {k: v for k, v in (result.slots or {}).items() if k in request.missing}
 
+
+
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
+             "last": -1, "latter": -1, "former": 0}
+_NUMBERS = {"1": 0, "one": 0, "2": 1, "two": 1, "3": 2, "three": 2, "4": 3, "four": 3}
+
+
+def choose(options: list[BaseFlow], text: str) -> BaseFlow | None:
+    """The option an answer to 'which one: A or B?' names: by position ('the second one')
+    or by the words of its label, name and keywords ('changing my booking'); None if unclear."""
+    if not options:
+        return None
+    words = lx.tokens(text)
+    bare = [w for w in words if w not in ("the", "number", "option", "please")]
+    positions = [_ORDINALS[w] for w in words if w in _ORDINALS]
+    if len(bare) == 1 and bare[0] in _NUMBERS:
+        positions.append(_NUMBERS[bare[0]])
+    for index in positions:
+        if -len(options) <= index < len(options):
+            return options[index]
+    said = {w[:4] for w in words if w not in lx.STOPWORDS}
+    scores = []
+    for flow in options:
+        names = {w[:4] for w in lx.tokens(" ".join([flow.label, flow.name.replace("_", " "), *flow.keywords]))}
+        scores.append(len(said & names))
+    best = max(scores)
+    return options[scores.index(best)] if best and scores.count(best) == 1 else None
