@@ -1,7 +1,8 @@
 """Parse travel dates written the way people write them, relative to a given day.
 
 Pure functions, no clock of their own: ``today`` is always passed in. Conventions:
-- weekdays ("Friday", "next Friday", "this Friday") mean the first such day after today;
+- weekdays ("Friday", "next Friday", "this Friday") mean the first such day after today, "last Friday"
+  the latest one before it; "yesterday" is read too (a past date is refused by the slot, not ignored);
 - "this weekend" is the coming Saturday, "next weekend" the Saturday after it;
 - "next week" is a week from today; "next month" means the same day of the month, one month later (clamped to the month's end);
 - numeric dates are day first ("15/12"), unless the first number cannot be a month ("12/15");
@@ -38,10 +39,10 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("day_month", rf"(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}"),
     ("in_n", rf"in\s+{_NUMBER}\s+(?P<unit>days?|weeks?|months?)"),
     ("n_from_now", rf"{_NUMBER}\s+(?P<unit>days?|weeks?|months?)\s+from\s+(?:now|today)"),
-    ("relative_day", r"(?P<word>day after tomorrow|today|tonight|tomorrow|tmrw)"),
+    ("relative_day", r"(?P<word>day after tomorrow|day before yesterday|today|tonight|tomorrow|tmrw|yesterday)"),
     ("next_unit", r"(?P<which>next|this\s+coming)\s+(?P<unit>week|month|weekend)"),
     ("weekend", r"(?P<which>this\s+)?weekend"),
-    ("weekday", rf"(?:(?P<which>next|this|coming|this\s+coming|on)\s+)?{_WEEKDAY}"),
+    ("weekday", rf"(?:(?P<which>next|this|coming|this\s+coming|last|on)\s+)?{_WEEKDAY}"),
     ("day_only", r"(?:on\s+)?the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)"),
 ))
 
@@ -93,7 +94,8 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
         return date(year, month, day) if year else _year_for(month, day, today)
     if kind == "relative_day":
         word = g["word"].lower()
-        return today + timedelta(days=2 if word.startswith("day after") else 1 if word in ("tomorrow", "tmrw") else 0)
+        offsets = {"day after tomorrow": 2, "tomorrow": 1, "tmrw": 1, "yesterday": -1, "day before yesterday": -2}
+        return today + timedelta(days=offsets.get(word, 0))  # a past day is read, and refused by the slot
     if kind in ("in_n", "n_from_now"):
         n = _count(g["n"])
         if n is None:
@@ -112,6 +114,9 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
     if kind == "weekend":
         return today + timedelta(days=(5 - today.weekday()) % 7)
     if kind == "weekday":
+        if (g["which"] or "").lower() == "last":  # 'last Friday': the latest one before today
+            back = (today.weekday() - WEEKDAYS[g["weekday"].lower()]) % 7
+            return today - timedelta(days=back or 7)
         ahead = (WEEKDAYS[g["weekday"].lower()] - today.weekday()) % 7
         return today + timedelta(days=ahead or 7)
     if kind == "day_only":

@@ -160,7 +160,13 @@ SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 _AMOUNT = r"\d[\d,]*(?:\.\d+)?(?:\s*[kK]\b)?"
 _PREFIX = r"(?P<pre>us\$|c\$|a\$|\$|€|£|¥|usd|eur|gbp|jpy|cad|aud|chf|mxn)"
 _SUFFIX = r"(?P<post>" + "|".join(sorted((w for w in CURRENCY_WORDS if w.isalpha()), key=len, reverse=True)) + r")\b"
-_MONEY = re.compile(rf"(?:{_PREFIX}\s*(?P<a1>{_AMOUNT})|(?P<a2>{_AMOUNT})\s*{_SUFFIX})", re.IGNORECASE)
+# a sign before the amount ('-5 dollars', '$-5', 'minus 5 dollars') is read, so the slot can refuse it
+def _sign(group: str) -> str:
+    return rf"(?:(?<![\w-])(?P<{group}>-|\u2212|minus\s+|negative\s+))?"
+
+
+_MONEY = re.compile(rf"(?:{_sign('neg')}{_PREFIX}\s*(?P<neg2>-|\u2212)?\s*(?P<a1>{_AMOUNT})|{_sign('neg3')}(?P<a2>{_AMOUNT})\s*{_SUFFIX})",
+                    re.IGNORECASE)
 _BUDGET = re.compile(r"\b(?:under|below|less than|max(?:imum)?|budget(?: of| is)?|up to|at most)\s+(?P<amount>\d[\d,]*(?:\.\d+)?)",
                      re.IGNORECASE)
 
@@ -198,6 +204,8 @@ class MoneySlot(LevelSlot):
         if m:
             amount = _amount(m.group("a1") or m.group("a2"))
             word = (m.group("pre") or m.group("post") or "").lower()
+            if amount is not None and (m.group("neg") or m.group("neg2") or m.group("neg3")):
+                amount = -amount
             return (amount, CURRENCY_WORDS[word]) if amount is not None else None
         for word, code in CURRENCY_WORDS.items():  # "two hundred dollars"
             if word.isalpha() and re.search(rf"\b{word}\b", text, re.IGNORECASE):
@@ -217,6 +225,9 @@ class MoneySlot(LevelSlot):
         if currency not in set(CURRENCY_WORDS.values()):
             return Check.reject(f"I can't use {currency}; try USD, EUR, GBP, CAD, AUD, CHF, JPY or MXN.")
         low, high = self.params.get("min", 0), self.params.get("max")
+        if amount < 0:
+            shown = self.format({"amount": -amount, "currency": currency})
+            return Check.reject(f"An amount can't be negative (-{shown}); give a price such as $300.")
         if amount <= low or (high is not None and amount > high):
             return Check.reject(f"{self.format({'amount': amount, 'currency': currency})} isn't a usable amount; "
                                 "give a price such as $300.")
@@ -229,6 +240,9 @@ class MoneySlot(LevelSlot):
             result = self.check(m.group(), ctx)
             if result.ok:
                 out.append(Candidate(result.value, result.display, m.start(), m.end(), 0.9))
+            elif m.group("neg") or m.group("neg2") or m.group("neg3"):
+                # '-5 dollars': kept as typed, so filling the slot refuses it with the reason
+                out.append(Candidate(m.group(), m.group(), m.start(), m.end(), 0.4))
         for m in _BUDGET.finditer(text):
             if any(c.start <= m.start("amount") < c.end for c in out):
                 continue

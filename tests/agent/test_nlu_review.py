@@ -1,0 +1,97 @@
+"""Review fixes: cancelling the task in progress in plain words, a flow's strong verb first,
+a negative amount refused by the money slot, 'yesterday' read (and refused) as a past date,
+and free text that keeps only what the flow's trigger words leave."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from dialstack.agent.nlu import ActiveView, NLUView, Understander
+from dialstack.domain import load_domain
+from dialstack.domains.travel.slots import DateSlot, MoneySlot, _static_items
+from dialstack.state.factory import FlowFactory
+from dialstack.state.slots import SlotContext
+
+PACKS = Path(__file__).resolve().parent.parent / "fixtures" / "packs"
+DOMAIN = load_domain("travel")
+FACTORY = FlowFactory(DOMAIN.ontology)
+NLU = Understander(DOMAIN, FACTORY.slots.make)
+CITIES = [{"value": i["city"], "synonyms": [i["code"], *i["aliases"]]} for i in _static_items()]
+CTX = SlotContext(now=datetime(2026, 12, 1, 9, tzinfo=timezone.utc), vocabularies={"cities": CITIES})
+IDLE = NLUView(active=None, waiting_for_slot=None, paused=[])
+
+
+def view_of(factory: FlowFactory, flow: str, slot: str | None, **filled: object) -> NLUView:
+    instance = factory.create(flow, now=0)
+    instance.fill_slots_by_label(dict(filled), CTX)
+    last = next(reversed(filled), None)
+    return NLUView(ActiveView(flow, instance.spec, instance.slots, last), slot, paused=[])
+
+
+BOOKING = view_of(FACTORY, "book_flight", "destination", origin="Boston")
+
+
+# -- 1. giving up the task in progress ----------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "never mind, cancel that", "I don't want to book anymore", "I changed my mind", "forget the flight",
+    "I no longer need this flight", "I don't need it anymore", "ok I changed my mind about the flight",
+])
+def test_plain_words_giving_up_cancel_the_active_flow(text: str) -> None:
+    u = NLU.understand(text, BOOKING, CTX)
+    assert (u.act, u.flow) == ("cancel", "book_flight")
+
+
+@pytest.mark.parametrize("text", ["I don't need any", "forget the date"])
+def test_giving_up_a_detail_or_saying_none_is_not_cancelling(text: str) -> None:
+    assert NLU.understand(text, BOOKING, CTX).act != "cancel"
+
+
+def test_changing_ones_mind_about_a_value_is_a_correction() -> None:
+    u = NLU.understand("actually I changed my mind, make it Denver", BOOKING, CTX)
+    assert u.act == "correct" and u.labels["origin"].value == "Denver"
+
+
+def test_cancelling_another_booking_by_its_words_still_starts_that_flow() -> None:
+    u = NLU.understand("I also need to cancel my reservation BK-12345", BOOKING, CTX)
+    assert (u.act, u.flow) == ("start", "cancel_booking")
+
+
+# -- 2. a flow's strong verb first; a negative amount -----------------------------------------
+def test_a_request_opening_with_a_flows_verb_is_not_taken_over_by_a_slot_word() -> None:
+    u = NLU.understand("book a flight from Boston to Chicago on Dec 15 with a max price of 500 dollars", IDLE, CTX)
+    assert (u.act, u.flow) == ("start", "book_flight")
+    assert u.labels["max_price"].value == {"amount": 500.0, "currency": "USD"}
+
+
+def test_a_price_alert_request_still_sets_an_alert() -> None:
+    u = NLU.understand("Alert me when fares to Rome drop below $300", IDLE, CTX)
+    assert (u.act, u.flow) == ("start", "price_alert")
+
+
+@pytest.mark.parametrize("text", ["-5 dollars", "$-5", "-$5", "minus 5 dollars", "negative 20 euros"])
+def test_a_negative_amount_is_refused_with_a_reason_never_made_positive(text: str) -> None:
+    result = MoneySlot("max_price").check(text, CTX)
+    assert not result.ok and "negative" in result.reason
+
+
+def test_a_negative_amount_in_a_request_reaches_the_slot_to_be_refused() -> None:
+    u = NLU.understand("book a flight from Boston to Chicago on Dec 15 with a max price of -5 dollars", IDLE, CTX)
+    assert u.flow == "book_flight"
+    assert not FACTORY.slots.make(DOMAIN.flow("book_flight").slot("max_price")).check(
+        u.labels["max_price"].value, CTX).ok
+
+
+def test_a_range_is_not_a_negative_amount() -> None:
+    assert MoneySlot("max_price").check("100-200 dollars", CTX).ok
+
+
+# -- 4. past dates are read, then refused ------------------------------------------------------
+@pytest.mark.parametrize(("text", "day"), [
+    ("yesterday", "November 30"), ("day before yesterday", "November 29"), ("last Friday", "November 27"),
+])
+def test_a_past_day_is_read_and_refused_as_in_the_past(text: str, day: str) -> None:
+    result = DateSlot("date").check(text, CTX)
+    assert not result.ok and result.reason.startswith(f"{day} is in the past")
