@@ -143,7 +143,14 @@ async def _ask(tool: str, args: dict[str, Any], reason: str) -> bool:
     """Ask the person at the terminal. (Piped input answers on the next line: /approve or /deny.)"""
     shown = ", ".join(f"{k}={v!r}" for k, v in args.items())
     prompt = f"Allow {tool} to run with {shown}? ({reason}) [y/N] "
-    answer = await asyncio.get_running_loop().run_in_executor(None, lambda: input(prompt))
+    with _DRAWING:  # the spinner must not draw over the question
+        _QUIET.set()
+        sys.stderr.write("\r" + " " * 60 + "\r")
+        sys.stderr.flush()
+    try:
+        answer = await asyncio.get_running_loop().run_in_executor(None, lambda: input(prompt))
+    finally:
+        _QUIET.clear()
     return answer.strip().lower() in ("y", "yes")
 
 
@@ -180,17 +187,30 @@ def _table(frame: dict[str, Any], limit: int = PAGE) -> str:
     return "\n".join("     " + line for line in out)
 
 
+_QUIET = threading.Event()  # set while the terminal is asking the user something
+_DRAWING = threading.Lock()
+
+
 @contextlib.contextmanager
 def _spinner(label: str) -> Iterator[None]:
     stop = threading.Event()
+    blank = "\r" + " " * (len(label) + 2) + "\r"
 
     def spin() -> None:
+        drawn = False
         for mark in itertools.cycle("|/-\\"):
             if stop.wait(0.1):
                 break
-            sys.stderr.write(f"\r{mark} {label}")
-            sys.stderr.flush()
-        sys.stderr.write("\r" + " " * (len(label) + 2) + "\r")
+            with _DRAWING:
+                if _QUIET.is_set():
+                    drawn = False  # the question cleared the line
+                    continue
+                sys.stderr.write(f"\r{mark} {label}")
+                sys.stderr.flush()
+                drawn = True
+        with _DRAWING:
+            if drawn and not _QUIET.is_set():
+                sys.stderr.write(blank)
 
     thread = threading.Thread(target=spin, daemon=True)
     thread.start()
