@@ -33,21 +33,40 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765; 0 picks a free one)")
     parser.add_argument("--token-file", type=Path, help="file holding the bearer token HTTP clients must send")
-    parser.add_argument("--session", help="the default dialogue session for calls naming none (default: one per process)")
+    parser.add_argument(
+        "--allowed-host", action="append", default=[], metavar="HOST[:PORT]",
+        help="a Host header value HTTP clients may send (repeatable): the name or address they use in the URL. "
+        "Loopback names and a specific --host are always allowed; required for a wildcard --host (0.0.0.0, ::)",
+    )
+    parser.add_argument(
+        "--allowed-origin", action="append", default=[], metavar="ORIGIN",
+        help="an Origin (http(s)://HOST[:PORT]) browser-based clients may send (repeatable); "
+        "http(s):// of every allowed host is allowed already",
+    )
+    parser.add_argument("--session", help="stdio only: the dialogue session of calls naming none (default: one per process)")
     parser.add_argument("--deny", action="append", default=[], metavar="TOOL", help="refuse every call to TOOL (repeatable)")
     parser.set_defaults(func=handler)
 
 
 def handler(args: argparse.Namespace) -> int:
     from ..domain.loader import PackError, load_domain
-    from ..serve.http import BindError, check_bind, read_token
+    from ..serve.http import BindError, check_bind, read_token, security_settings
 
     token = None
     try:
         if args.token_file is not None:
             token = read_token(args.token_file)
         if args.transport == "http":
-            check_bind(args.host, token)
+            check_bind(args.host, token, args.allowed_host)
+            security_settings(args.host, args.allowed_host, args.allowed_origin)  # malformed values fail here, before anything opens
+            if args.session:
+                raise BindError(
+                    "--session sets the default session of the one stdio connection; over HTTP it would put every "
+                    "client naming no session into one shared session. Drop it: HTTP clients name their session in "
+                    '_meta["dialstack/session"] (on the 2025-11-25 handshake a client naming none gets its own)'
+                )
+        elif args.allowed_host or args.allowed_origin:
+            raise BindError("--allowed-host and --allowed-origin apply to --transport http only")
     except BindError as exc:
         print(f"dialstack serve: {exc}", file=sys.stderr)
         return 2
@@ -82,7 +101,10 @@ def handler(args: argparse.Namespace) -> int:
             def ready(url: str) -> None:
                 print(f"dialstack serve: {domain.name} at {url}", file=sys.stderr, flush=True)
 
-            anyio.run(lambda: serve_http(server, host=args.host, port=args.port, token=token, on_ready=ready))
+            anyio.run(lambda: serve_http(
+                server, host=args.host, port=args.port, token=token, on_ready=ready,
+                allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin,
+            ))
     finally:
         server.dialstack.runtime.close()  # type: ignore[attr-defined]  # flushes pending audit entries
         store.close()

@@ -3,7 +3,11 @@
 - Binds 127.0.0.1 by default; a non-loopback bind is refused unless a bearer token is set.
 - With a token, every request without ``Authorization: Bearer <token>`` gets 401.
 - The SDK's Host/Origin (DNS-rebinding) protection stays on for every bind address:
-  a foreign ``Origin`` gets 403, an unexpected ``Host`` 421.
+  a foreign ``Origin`` gets 403, an unexpected ``Host`` 421. Allowed ``Host`` values are
+  the loopback names, the bind address itself when it is a specific one, and every
+  ``--allowed-host``; allowed ``Origin`` values are ``http(s)://`` of those hosts plus
+  every ``--allowed-origin``. A wildcard bind (``0.0.0.0``, ``::``) answers to any name of
+  this machine, so it is refused unless ``--allowed-host`` says which names clients use.
 """
 
 from __future__ import annotations
@@ -37,13 +41,75 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def check_bind(host: str, token: str | None) -> None:
-    """Refuse to expose the server beyond this machine without a bearer token."""
+def is_wildcard(host: str) -> bool:
+    """Whether binding ``host`` listens on every address of the machine (``0.0.0.0``, ``::``)."""
+    if host.strip() in ("", "*"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_unspecified
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, token: str | None, allowed_hosts: Sequence[str] = ()) -> None:
+    """Refuse to expose the server beyond this machine without a bearer token, and to bind a
+    wildcard address without being told which host names clients will use."""
     if not is_loopback(host) and not token:
         raise BindError(
             f"refusing to bind {host}: it is reachable from other machines and no token is set. "
             "Pass --token-file FILE (a file holding a secret bearer token), or bind 127.0.0.1"
         )
+    if is_wildcard(host) and not allowed_hosts:
+        raise BindError(
+            f"refusing to bind {host} without --allowed-host: the Host-header check (DNS-rebinding protection) "
+            "would answer every remote request with 421 Invalid Host header, because a wildcard bind does not say "
+            "which names clients use. Pass --allowed-host HOST[:PORT] (repeatable) with the names clients use: each "
+            "name or address they put in the URL, e.g. --allowed-host mcp.example.com --allowed-host 192.0.2.10:8765, "
+            "or bind that specific address with --host"
+        )
+
+
+def normalize_host(value: str) -> str:
+    """``HOST[:PORT]`` as the Host header carries it (IPv6 in brackets, name lowercased); BindError if malformed."""
+    text = value.strip()
+    port = ""
+    if "/" in text:
+        raise BindError(f"--allowed-host {value!r}: expected HOST[:PORT], the way it appears in the Host header (no scheme, no path)")
+    if text.startswith("["):
+        end = text.find("]")
+        if end < 0:
+            raise BindError(f"--allowed-host {value!r}: unclosed '[' (expected [IPV6] or [IPV6]:PORT)")
+        name, rest = text[1:end], text[end + 1:]
+        if rest and not rest.startswith(":"):
+            raise BindError(f"--allowed-host {value!r}: expected [IPV6]:PORT")
+        port = rest[1:]
+        try:
+            ipaddress.IPv6Address(name)
+        except ValueError:
+            raise BindError(f"--allowed-host {value!r}: {name!r} is not an IPv6 address") from None
+        name = f"[{name}]"
+    elif text.count(":") > 1:  # a bare IPv6 address, no port
+        try:
+            name = f"[{ipaddress.IPv6Address(text)}]"
+        except ValueError:
+            raise BindError(f"--allowed-host {value!r}: not HOST[:PORT] (write an IPv6 address as [ADDR]:PORT)") from None
+    else:
+        name, _, port = text.partition(":")
+    if port and not (port.isdigit() and 0 < int(port) < 65536):
+        raise BindError(f"--allowed-host {value!r}: the port must be a number from 1 to 65535")
+    if not name or "/" in name or "@" in name or any(c.isspace() for c in name) or name in ("[", "*"):
+        raise BindError(f"--allowed-host {value!r}: expected a host name or address, optionally with :PORT (no scheme, no path)")
+    name = name.lower()
+    return f"{name}:{port}" if port else name
+
+
+def normalize_origin(value: str) -> str:
+    """An ``Origin`` value (``scheme://host[:port]``, ``:*`` for any port); BindError if malformed."""
+    text = value.strip().rstrip("/")
+    scheme, sep, rest = text.partition("://")
+    if not sep or scheme.lower() not in ("http", "https") or not rest or "/" in rest or "@" in rest:
+        raise BindError(f"--allowed-origin {value!r}: expected http(s)://HOST[:PORT] (as browsers send it, no path)")
+    return f"{scheme.lower()}://{rest.lower()}"
 
 
 def read_token(path: Path) -> str:
@@ -56,18 +122,27 @@ def read_token(path: Path) -> str:
     return token
 
 
-def security_settings(host: str, extra_hosts: Sequence[str] = ()) -> TransportSecuritySettings:
-    """Host/Origin checks for ``host``: loopback names always, plus the bind address itself."""
-    hosts = ["127.0.0.1", "localhost", "[::1]"]
-    if not is_loopback(host) and host not in ("0.0.0.0", "::"):
-        hosts.append(f"[{host}]" if ":" in host else host)
-    hosts.extend(extra_hosts)
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=[f"{h}:*" for h in hosts] + list(hosts),
-        allowed_origins=[f"{scheme}://{h}:*" for h in hosts for scheme in ("http", "https")]
-        + [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")],
-    )
+def security_settings(
+    host: str, allowed_hosts: Sequence[str] = (), allowed_origins: Sequence[str] = (),
+) -> TransportSecuritySettings:
+    """Host/Origin checks for a server bound to ``host`` (protection always on).
+
+    Hosts: the loopback names, the bind address itself unless it is a wildcard, and
+    ``allowed_hosts`` (``HOST`` allows any port, ``HOST:PORT`` only that one). Origins:
+    ``http(s)://`` of each of those, plus ``allowed_origins``.
+    """
+    names = ["127.0.0.1", "localhost", "[::1]"]
+    if not is_loopback(host) and not is_wildcard(host):
+        names.append(normalize_host(host))
+    hosts: list[str] = []
+    for name in [*names, *(normalize_host(h) for h in allowed_hosts)]:
+        with_port = name.rsplit("]", 1)[-1].count(":") == 1
+        for entry in ([name] if with_port else [name, f"{name}:*"]):
+            if entry not in hosts:
+                hosts.append(entry)
+    origins = [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
+    origins += [o for o in (normalize_origin(o) for o in allowed_origins) if o not in origins]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
 
 
 class BearerTokenMiddleware:
@@ -92,11 +167,14 @@ class BearerTokenMiddleware:
         await self.app(scope, receive, send)
 
 
-def http_app(server: MCPServer, *, host: str = "127.0.0.1", token: str | None = None, extra_hosts: Sequence[str] = ()) -> ASGIApp:
+def http_app(
+    server: MCPServer, *, host: str = "127.0.0.1", token: str | None = None,
+    allowed_hosts: Sequence[str] = (), allowed_origins: Sequence[str] = (),
+) -> ASGIApp:
     """The ASGI app serving ``server`` at ``/mcp`` (its lifespan runs the session manager)."""
-    check_bind(host, token)
+    check_bind(host, token, allowed_hosts)
     app: ASGIApp = server.streamable_http_app(
-        streamable_http_path=MCP_PATH, host=host, transport_security=security_settings(host, extra_hosts)
+        streamable_http_path=MCP_PATH, host=host, transport_security=security_settings(host, allowed_hosts, allowed_origins)
     )
     return BearerTokenMiddleware(app, token) if token else app
 
@@ -109,10 +187,11 @@ def uvicorn_server(app: ASGIApp, *, host: str, port: int) -> Any:
 
 
 async def serve_http(
-    server: MCPServer, *, host: str, port: int, token: str | None, on_ready: Callable[[str], None] | None = None
+    server: MCPServer, *, host: str, port: int, token: str | None, on_ready: Callable[[str], None] | None = None,
+    allowed_hosts: Sequence[str] = (), allowed_origins: Sequence[str] = (),
 ) -> None:
     """Serve until interrupted; ``on_ready(url)`` runs once the socket listens."""
-    app = http_app(server, host=host, token=token)
+    app = http_app(server, host=host, token=token, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins)
     userver = uvicorn_server(app, host=host, port=port)
     if on_ready is None:
         await userver.serve()

@@ -5,9 +5,20 @@
 the SDK's function-signature tools cannot express); skills are SDK resources and prompts.
 
 A call names its dialogue session in request ``_meta["dialstack/session"]``; without one it
-uses the server's default session (one per process or per in-process server: for stdio,
-that is the connection's). ``_meta["dialstack/idempotency_key"]`` makes a repeated call
-return the recorded result.
+uses its connection's default session, never one shared between clients:
+
+- stdio and in-process clients: the server's default session (one connection per process
+  or per in-process server);
+- Streamable HTTP, legacy (2025-11-25) handshake: ``http-<Mcp-Session-Id>``, the transport
+  session the SDK assigned at ``initialize`` (and checks on every request);
+- Streamable HTTP, 2026-07-28: every request stands alone (no ``Mcp-Session-Id``, a fresh
+  SDK ``Connection`` per request), so nothing identifies the client. A call naming no
+  session is refused (``session_required``) unless the tool is session-free: not a
+  component tool, no handler ``ctx`` (which could reach the session's store), no
+  idempotency key (receipts are per session), and nothing the gate tracks per session (no
+  ``communicates_externally``, ``accesses_private_data`` or ``receives_untrusted_input``).
+
+``_meta["dialstack/idempotency_key"]`` makes a repeated call return the recorded result.
 
 Approval (when :func:`dialstack.tools.gate.decide` says ``needs_approval``):
 
@@ -49,6 +60,7 @@ log = logging.getLogger("dialstack.serve")
 
 SESSION_KEY = "dialstack/session"
 IDEMPOTENCY_KEY = "dialstack/idempotency_key"
+MCP_SESSION_HEADER = "mcp-session-id"
 APPROVAL_KEY = "dialstack/approval"
 _SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$")
 APPROVAL_SCHEMA: dict[str, Any] = {
@@ -93,6 +105,7 @@ class DialstackTools:
         self.default_session = default_session
         self.denied = denied
         self.listing = types.ListToolsResult(tools=[self._describe(spec) for spec in runtime.tools.values()])
+        self._session_free: dict[str, bool] = {}  # per tool, computed on first need (resolving handlers costs imports)
 
     def _describe(self, spec: ToolSpec) -> types.Tool:
         return types.Tool(
@@ -119,12 +132,14 @@ class DialstackTools:
             raise MCPError(code=types.INVALID_PARAMS, message=f"unknown tool {params.name!r}; known tools: {known}")
         args = params.arguments or {}
         meta = dict(params.meta or {})
-        session = meta.get(SESSION_KEY) or self.default_session
-        if not isinstance(session, str) or not _SESSION_RE.match(session):
-            return _error(spec.tool_id, f"_meta {SESSION_KEY!r} must be 1-128 characters of letters, digits and ._:@- (got {session!r})")
         key = meta.get(IDEMPOTENCY_KEY)
         if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 200):
             return _error(spec.tool_id, f"_meta {IDEMPOTENCY_KEY!r} must be a string of 1-200 characters")
+        session = meta.get(SESSION_KEY) or self._connection_session(ctx, spec, key)
+        if isinstance(session, CallOutcome):
+            return _result(session, None)
+        if not isinstance(session, str) or not _SESSION_RE.match(session):
+            return _error(spec.tool_id, f"_meta {SESSION_KEY!r} must be 1-128 characters of letters, digits and ._:@- (got {session!r})")
 
         rejected = self.runtime.check_arguments(spec, args)
         if rejected is not None:
@@ -156,6 +171,39 @@ class DialstackTools:
         )
         return _result(outcome, session, approval)
 
+    def session_free(self, spec: ToolSpec) -> bool:
+        """Whether calls to ``spec`` neither read nor write anything kept per session."""
+        free = self._session_free.get(spec.tool_id)
+        if free is None:
+            free = self._session_free[spec.tool_id] = _session_free(self.runtime, spec)
+        return free
+
+    def _connection_session(self, ctx: Any, spec: ToolSpec, key: str | None) -> str | CallOutcome:
+        """The default session of the calling connection (see the module docstring), or a refusal."""
+        request = getattr(ctx, "request", None)
+        headers = getattr(request, "headers", None)
+        if headers is None:  # stdio or in-process: one connection per server
+            return self.default_session
+        transport_session = headers.get(MCP_SESSION_HEADER)
+        if transport_session:  # validated by the SDK's session manager, bound to this client
+            session = f"http-{transport_session}"
+            if _SESSION_RE.match(session):
+                return session
+        if key is None and self.session_free(spec):
+            return self.default_session  # reads and writes nothing of a session: nothing to share
+        why = "carries an idempotency key (receipts are kept per session)" if key is not None else (
+            "reads or writes per-session state (scratchpad, history, flow stack, the gate's record of what entered "
+            "the context, or the session store through its handler's ctx)"
+        )
+        return CallOutcome.failed(
+            spec.tool_id, "session_required",
+            f"{spec.tool_id} was not run: this call names no dialogue session and {why}, but over this HTTP "
+            f"connection (protocol {getattr(ctx, 'protocol_version', None) or 'unknown'}) each request stands alone, "
+            "so there is no connection to give it a session of its own, and the server never puts different "
+            f"clients in one shared session. Pass _meta[\"{SESSION_KEY}\"] with your dialogue session id "
+            "(1-128 letters, digits and ._:@-) on every call.",
+        )
+
     async def _approve(
         self, ctx: Any, params: types.CallToolRequestParams, spec: ToolSpec, args: dict[str, Any], session: str,
         decision: gate.GateDecision,
@@ -182,6 +230,21 @@ class DialstackTools:
             log.info("approval elicitation for %s failed: %s", spec.tool_id, exc)
             return "unsupported", who
         return _verdict(answer), who
+
+
+def _session_free(runtime: ToolRuntime, spec: ToolSpec) -> bool:
+    """Whether a call to ``spec`` neither reads nor writes anything kept per session."""
+    from ..tools.components import COMPONENT_SPECS
+
+    if any(c.tool_id == spec.tool_id for c in COMPONENT_SPECS):
+        return False
+    if "communicates_externally" in spec.tags or gate.kinds_added(spec):
+        return False
+    try:
+        _fn, wants_ctx, _is_async = runtime._handler(spec)
+    except Exception:  # an unresolvable handler fails at call time anyway; be strict meanwhile
+        return False
+    return not wants_ctx
 
 
 def _verdict(answer: types.ElicitResult) -> str:
@@ -215,14 +278,14 @@ def _error(tool: str, message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=f"{tool}: {message}")], is_error=True)
 
 
-def _result(outcome: CallOutcome, session: str, approval: str | None = None) -> dict[str, Any]:
+def _result(outcome: CallOutcome, session: str | None, approval: str | None = None) -> dict[str, Any]:
     """The ``CallToolResult`` of ``outcome`` in wire form.
 
     A plain dict: the SDK validates and shapes every result against the negotiated
     protocol version before sending it, so building (and then dumping) a model here would
     only cost time.
     """
-    meta: dict[str, Any] = {"dialstack/session": session}
+    meta: dict[str, Any] = {"dialstack/session": session} if session is not None else {}
     if approval:
         meta["dialstack/approval"] = approval
     if outcome.replayed:
