@@ -65,7 +65,7 @@ class Turn(_Strict):
 
 class Conversation(_Strict):
     name: str
-    turns: list[Turn]
+    turns: list[Turn] = Field(min_length=1)
     settings: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -74,7 +74,7 @@ class ConversationFile(_Strict):
     pack: str | None = None
     settings: dict[str, Any] = Field(default_factory=dict)
     clock: datetime | None = None
-    conversations: list[Conversation]
+    conversations: list[Conversation] = Field(min_length=1)
 
 
 class ConversationFileError(Exception):
@@ -102,8 +102,20 @@ def load_test_file(path: Path) -> ConversationFile:
     try:
         return ConversationFile.model_validate(data)
     except ValidationError as exc:
-        lines = [f"{path}: {'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
+        lines = [f"{path}: {'.'.join(str(p) for p in e['loc'])}: {_explain(e)}" for e in exc.errors()]
         raise ConversationFileError("\n".join(lines)) from None
+
+
+_KEYS = {"expect": Expect, "turns": Turn, "conversations": Conversation}
+
+
+def _explain(error: dict[str, Any]) -> str:
+    """Pydantic's message, plus the keys that are allowed where an unknown one was written."""
+    if error["type"] != "extra_forbidden":
+        return str(error["msg"])
+    loc = [p for p in error["loc"][:-1] if isinstance(p, str)]
+    model = _KEYS.get(loc[-1], ConversationFile) if loc else ConversationFile
+    return f"unknown key {error['loc'][-1]!r} (expected one of: {', '.join(model.model_fields)})"
 
 
 @dataclass
