@@ -23,11 +23,13 @@ from .conftest import audit_log
 
 RUNS: Counter[str] = Counter()
 GATES: dict[str, threading.Event] = {}
+STARTED: dict[str, threading.Event] = {}
 
 
 def book(ref: str, fail: bool = False) -> dict[str, Any]:
     """A non-idempotent side effect that blocks until the test releases it."""
     RUNS[ref] += 1
+    STARTED[ref].set()
     GATES[ref].wait(30)
     if fail:
         raise RuntimeError("the booking backend refused")
@@ -45,11 +47,12 @@ BOOK = ToolSpec(
     capabilities=Capabilities(changes_state=True),
     handler=f"{__name__}:book",
 )
+BOOK_SLOW = BOOK.model_copy(update={"tool_id": "book_slow", "timeout_ms": 600_000})  # cancelled long before its timeout
 
 
 @pytest.fixture
 def late_server(demo: DomainPack, store) -> Iterator[Any]:  # type: ignore[no-untyped-def]
-    pack = demo.model_copy(update={"manifest": demo.manifest.model_copy(update={"tools": [*demo.manifest.tools, BOOK]})})
+    pack = demo.model_copy(update={"manifest": demo.manifest.model_copy(update={"tools": [*demo.manifest.tools, BOOK, BOOK_SLOW]})})
     server = build_server(pack, store, default_session="default")
     yield server
     for gate in GATES.values():
@@ -60,6 +63,7 @@ def late_server(demo: DomainPack, store) -> Iterator[Any]:  # type: ignore[no-un
 
 def _gate(ref: str) -> threading.Event:
     GATES[ref] = threading.Event()
+    STARTED[ref] = threading.Event()
     RUNS[ref] = 0
     return GATES[ref]
 
@@ -90,6 +94,7 @@ async def test_late_finishing_sync_handler_gets_its_audit_row(late_server, store
     await _finish(late_server, gate)
     [late] = _late_entries(late_server, store, "s1")
     assert late["tool"] == "book" and late["ok"] is True and late["finished_after_timeout"] is True
+    assert late["abandoned"] == "timeout"
     assert late["receipt_recorded"] is False and late["idempotency_key"] is None
     assert RUNS[ref] == 1
 
@@ -158,3 +163,24 @@ async def test_async_handler_past_its_timeout_is_really_cancelled(late_server, s
     assert "stopped at its next await" in result.content[0].text
     assert late_server.dialstack.runtime.abandoned_calls == 0
     assert _late_entries(late_server, store, "s1") == []
+
+
+async def test_cancelled_request_with_a_running_sync_handler_is_recorded_too(late_server, store) -> None:  # type: ignore[no-untyped-def]
+    """A cancelled request (client cancel, dropped connection) abandons the thread like a timeout does."""
+    runtime = late_server.dialstack.runtime
+    spec = runtime.tools["book_slow"]
+    gate = _gate("cancelled")
+    call = asyncio.create_task(runtime.run(spec, {"ref": "cancelled"}, session_id="s1", idempotency_key="k-cancel"))
+    assert await asyncio.to_thread(STARTED["cancelled"].wait, 10)
+    call.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await call
+    busy = runtime.replay(spec, {"ref": "cancelled"}, session_id="s1", idempotency_key="k-cancel")
+    assert busy is not None and busy.error == "still_running"
+
+    await _finish(late_server, gate)
+    replayed = runtime.replay(spec, {"ref": "cancelled"}, session_id="s1", idempotency_key="k-cancel")
+    assert replayed is not None and replayed.ok and replayed.data == {"ref": "cancelled", "runs": 1}
+    [late] = _late_entries(late_server, store, "s1")
+    assert late["tool"] == "book_slow" and late["ok"] is True and late["receipt_recorded"] is True
+    assert late["abandoned"] == "cancelled" and late["finished_after_timeout"] is False

@@ -442,19 +442,29 @@ class ToolRuntime:
         """
         self.ensure_session(session_id)
         started = time.perf_counter()
-        if idempotency_key:
-            rkey = self._receipt_key(session_id, idempotency_key)
-            lock = self._key_locks.setdefault(rkey, asyncio.Lock())
-            async with lock:
-                outcome = self.replay(spec, args, session_id=session_id, idempotency_key=idempotency_key)
-                if outcome is None:
-                    outcome = await self._attempts(spec, args, session_id, meta or {}, keyed=True)
-                    if outcome.ok:
-                        self._save_receipt(rkey, spec, args, outcome.data)
-                    elif outcome.abandoned is not None:
-                        self._running_keys[rkey] = (spec.tool_id, gate.args_digest(args))
-        else:
-            outcome = await self._attempts(spec, args, session_id, meta or {})
+        threads: list[Future[Any]] = []  # the sync handler's thread of the current attempt, once submitted
+        try:
+            if idempotency_key:
+                rkey = self._receipt_key(session_id, idempotency_key)
+                lock = self._key_locks.setdefault(rkey, asyncio.Lock())
+                async with lock:
+                    outcome = self.replay(spec, args, session_id=session_id, idempotency_key=idempotency_key)
+                    if outcome is None:
+                        outcome = await self._attempts(spec, args, session_id, meta or {}, keyed=True, threads=threads)
+                        if outcome.ok:
+                            self._save_receipt(rkey, spec, args, outcome.data)
+                        elif outcome.abandoned is not None:
+                            self._running_keys[rkey] = (spec.tool_id, gate.args_digest(args))
+            else:
+                outcome = await self._attempts(spec, args, session_id, meta or {}, threads=threads)
+        except asyncio.CancelledError:
+            # the request was cancelled (client cancel, dropped connection): a sync handler's
+            # thread runs on regardless, so its result is recorded like a timed-out one's
+            if threads and not threads[-1].cancel() and not threads[-1].done():
+                if idempotency_key:
+                    self._running_keys[self._receipt_key(session_id, idempotency_key)] = (spec.tool_id, gate.args_digest(args))
+                self._watch_abandoned(threads[-1], spec, args, session_id, idempotency_key, started, "cancelled")
+            raise
         if outcome.abandoned is not None:
             self._watch_abandoned(outcome.abandoned, spec, args, session_id, idempotency_key, started)
         if outcome.ok:
@@ -474,13 +484,17 @@ class ToolRuntime:
     # -- abandoned (timed-out, still running) sync calls ----------------------
     def _watch_abandoned(
         self, future: Future[Any], spec: ToolSpec, args: dict[str, Any], session_id: str, key: str | None, started: float,
+        why: Literal["timeout", "cancelled"] = "timeout",
     ) -> None:
-        """Record the late result of a timed-out sync call when its thread finishes."""
+        """Record the late result of an abandoned (timed-out or cancelled) sync call when its thread finishes."""
         with self._abandoned_cond:
             self._abandoned += 1
-        future.add_done_callback(lambda f: self._record_late(f, spec, args, session_id, key, started))
+        future.add_done_callback(lambda f: self._record_late(f, spec, args, session_id, key, started, why))
 
-    def _record_late(self, future: Future[Any], spec: ToolSpec, args: dict[str, Any], session_id: str, key: str | None, started: float) -> None:
+    def _record_late(
+        self, future: Future[Any], spec: ToolSpec, args: dict[str, Any], session_id: str, key: str | None, started: float,
+        why: str,
+    ) -> None:
         """In the finishing thread: audit the late result; on success record the key's receipt."""
         rkey = self._receipt_key(session_id, key) if key else None
         recorded = False
@@ -499,11 +513,11 @@ class ToolRuntime:
                     self._running_keys.pop(rkey, None)
             self._audit(session_id, {
                 "kind": "late_result", "tool": spec.tool_id, "args_digest": gate.args_digest(args), "session": session_id,
-                "ok": outcome.ok, "error": outcome.error, "message": outcome.message, "finished_after_timeout": True,
+                "ok": outcome.ok, "error": outcome.error, "message": outcome.message, "finished_after_timeout": why == "timeout", "abandoned": why,
                 "idempotency_key": key, "receipt_recorded": recorded,
                 "duration_ms": round((time.perf_counter() - started) * 1000, 3), "at": self.clock().isoformat(),
             })
-            log.warning("tool %s (session %s) finished after its timeout: %s", spec.tool_id, session_id,
+            log.warning("tool %s (session %s) finished after its call was abandoned (%s): %s", spec.tool_id, session_id, why,
                         "ok" if outcome.ok else outcome.message)
         except Exception:  # a worker thread: log, never lose the bookkeeping below
             log.exception("could not record the late result of %s (session %s)", spec.tool_id, session_id)
@@ -523,12 +537,13 @@ class ToolRuntime:
 
     async def _attempts(
         self, spec: ToolSpec, args: dict[str, Any], session_id: str, meta: Mapping[str, Any], *, keyed: bool = False,
+        threads: list[Future[Any]] | None = None,
     ) -> CallOutcome:
         max_attempts = 2 if spec.idempotent else 1
         attempt = 0
         while True:
             attempt += 1
-            outcome = await self._attempt(spec, args, session_id, meta, attempt, keyed)
+            outcome = await self._attempt(spec, args, session_id, meta, attempt, keyed, threads)
             if outcome is not None:
                 return outcome
             if attempt >= max_attempts:
@@ -542,6 +557,7 @@ class ToolRuntime:
 
     async def _attempt(
         self, spec: ToolSpec, args: dict[str, Any], session_id: str, meta: Mapping[str, Any], attempt: int, keyed: bool = False,
+        threads: list[Future[Any]] | None = None,
     ) -> CallOutcome | None:
         """One try; None means a transient failure worth a retry."""
         fn, wants_ctx, is_async = self._handler(spec)
@@ -559,6 +575,8 @@ class ToolRuntime:
                     result = await fn(**kwargs)
                 else:  # a thread: a hung sync handler costs a pool thread, never the event loop
                     future = self._executor.submit(functools.partial(fn, **kwargs))
+                    if threads is not None:
+                        threads.append(future)
                     result = await asyncio.wrap_future(future)
         except TimeoutError as exc:
             if not timeout.expired():  # a TimeoutError raised by the handler, not our deadline
