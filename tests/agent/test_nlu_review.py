@@ -95,3 +95,63 @@ def test_a_range_is_not_a_negative_amount() -> None:
 def test_a_past_day_is_read_and_refused_as_in_the_past(text: str, day: str) -> None:
     result = DateSlot("date").check(text, CTX)
     assert not result.ok and result.reason.startswith(f"{day} is in the past")
+
+
+# -- 3. free text keeps what the flow's trigger words leave ------------------------------------
+class Library:
+    def __init__(self) -> None:
+        self.domain = load_domain("library", PACKS / "library")
+        self.factory = FlowFactory(self.domain.ontology)
+        self.nlu = Understander(self.domain, self.factory.slots.make)
+
+    def understand(self, text: str, view: NLUView = IDLE):  # type: ignore[no-untyped-def]
+        return self.nlu.understand(text, view, CTX)
+
+
+@pytest.fixture(scope="module")
+def library() -> Library:
+    return Library()
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("find a book", None), ("I'd like to find a book, please", None), ("Find A Book", None),
+    ("is Dune available", "Dune"), ("Is Dune available?", "Dune"), ("Do you have The Hobbit?", "The Hobbit"),
+    ("Hi, could you search the catalogue for The Lord of the Rings please?", "The Lord of the Rings"),
+])
+def test_the_words_that_start_a_flow_are_not_its_free_text_value(library: Library, text: str, title: str | None) -> None:
+    u = library.understand(text)
+    assert (u.act, u.flow) == ("start", "find_book")
+    assert (u.labels["title"].value if "title" in u.labels else None) == title
+
+
+def test_a_free_text_slot_beside_other_required_slots_is_not_guessed(library: Library) -> None:
+    u = library.understand("place a hold for pickup at Harbor")
+    assert u.flow == "borrow_book" and set(u.labels) == {"branch"}
+
+
+@pytest.mark.parametrize(("text", "act", "title"), [
+    ("what time do you open?", "digress", None), ("thanks!", "chitchat", None), ("I changed my mind", "cancel", None),
+    ("I want to find a book", "fill", None), ("The Hobbit", "fill", "The Hobbit"), ("is Dune available", "fill", "Dune"),
+])
+def test_a_question_small_talk_or_the_task_restated_is_never_stored_as_the_title(
+    library: Library, text: str, act: str, title: str | None,
+) -> None:
+    view = view_of(library.factory, "find_book", "title")
+    u = library.understand(text, view)
+    assert u.act == act
+    assert (u.labels["title"].value if "title" in u.labels else None) == title
+
+
+def test_an_answer_beside_another_value_keeps_only_its_own_words(library: Library) -> None:
+    u = library.understand("The Hobbit, at the Central library", view_of(library.factory, "borrow_book", "title"))
+    assert {k: c.value for k, c in u.labels.items()} == {"title": "The Hobbit", "branch": "Central"}
+
+
+@pytest.mark.parametrize(("flow", "text"), [
+    ("plan_trip", "Plan a round trip to Paris next month, then Rome"), ("faq", "What cities do you fly to?"),
+])
+def test_a_slot_that_holds_the_whole_request_keeps_the_whole_utterance(flow: str, text: str) -> None:
+    slot = "request" if flow == "plan_trip" else "question"
+    spec = DOMAIN.flow(flow)
+    labels, _ = NLU.read_slots(spec, {s.name: FACTORY.slots.make(s) for s in spec.slots}, text, CTX, None)
+    assert labels[slot].value == text

@@ -103,6 +103,13 @@ class Understander:
             own_labels, own_rejected = self.read_slots(
                 active.spec, active.slots, text, ctx, view.waiting_for_slot, active.last_filled
             )
+        # an answer to a free-text question is any text: it is taken only if nothing else is meant
+        # (a question, small talk, giving up, another task), so it masks nothing for scoring
+        free_answer = None
+        if waiting is not None and waiting.type_name == "FreeTextSlot" and view.waiting_for_slot in own_labels:
+            free_answer = own_labels.pop(view.waiting_for_slot)
+            if not holds_whole_request(active.spec, active.spec.slot(waiting.name) or waiting):
+                free_answer = self._task_words_dropped(free_answer, active.name)
         spans = [(c.start, c.end) for c in own_labels.values()]
         ranked = self.rank(text, spans, ctx, values_alone=active is None)
         top3 = [(n, round(s, 3)) for n, s in ranked[:3]]
@@ -151,22 +158,28 @@ class Understander:
 
         if starts_other and not best_spec.metadata.digression:
             cancel_other = lx.CANCEL_VERB.search(text) and best_score < self.threshold * 1.5 and active
-            fills_waiting = view.waiting_for_slot in own_labels
+            fills_waiting = view.waiting_for_slot in own_labels or free_answer is not None
             shifting = bool(lx.SHIFT.search(text)) or not active or not fills_waiting or best_score >= 2 * self.threshold
             if not cancel_other and shifting:
                 labels, rejected = self.read_slots(best_spec, self._fresh_slots(best_spec), text, ctx, None)
                 return result("start", flow=best, labels=labels, rejected=rejected)
 
+        if active and own_labels and free_answer is not None:
+            return result("fill", flow=active.name, labels={**own_labels, view.waiting_for_slot: free_answer},
+                          rejected=own_rejected)
         if active and own_labels:
             corrected = {k for k in own_labels if active.slots[k].filled}
             act = "correct" if corrected and (lx.CORRECTION.search(text) or not (set(own_labels) - corrected)) else "fill"
             return result(act, flow=active.name, labels=own_labels, rejected=own_rejected)
         if active and own_rejected:
             return result("fill", flow=active.name, rejected=own_rejected)
-        if active and strong and best == active.name and not is_question:
+        if active and strong and best == active.name and not is_question and free_answer is None:
             return result("fill", flow=active.name)  # restating the task in progress: ask on
         if lx.SMALL_TALK.match(text) or (lx.SMALL_TALK_LEAD.match(text) and not strong and not is_question):
             return result("chitchat", digression_type="small_talk")
+        if free_answer is not None and not (is_question and best_score > 0 and best_spec is not None
+                                            and best_spec.metadata.digression):
+            return result("fill", flow=active.name, labels={view.waiting_for_slot: free_answer})
         if is_question and best_spec is not None and best_spec.metadata.digression:
             return result("digress", flow=best, digression_type="question", confident=False)
         if waiting is not None and not is_question:
@@ -181,6 +194,18 @@ class Understander:
         if lx.CANCEL_VERB.search(text) and active:
             return result("cancel", flow=active.name, confident=False)
         return result("unknown", confident=False)
+
+    def _task_words_dropped(self, answer: Candidate, flow: str) -> Candidate | None:
+        """'I want to borrow Dune' to 'Which book?' -> 'Dune'; 'I want to borrow a book' -> nothing
+        (the task restated); 'The Hobbit' stays whole."""
+        triggers = self.scorer.trigger_words(flow)
+        text = answer.value
+        rest = remainder(text, [], triggers)
+        if rest is None:
+            return None
+        if not any(lx.stem(t) in triggers for t in lx.tokens(text)):
+            return answer
+        return Candidate(rest.value, rest.display, answer.start + rest.start, answer.start + rest.end, answer.score)
 
     def _abandons(self, text: str, active: ActiveView, own_labels: Mapping[str, Candidate]) -> bool:
         """'I changed my mind', 'I don't want to book anymore', 'forget the flight': the user gives up
@@ -278,16 +303,79 @@ class Understander:
             if slot_spec.params.get("confirmation") and slot_spec.name in labels and len(labels) > 1 \
                     and not lx.YES_NO_LEAD.match(text):
                 del labels[slot_spec.name]  # 'make that Main Street, not Oak Park' changes a value, it answers nothing
+        taken = [(c.start, c.end) for c in labels.values()]
         if waiting and waiting not in labels and waiting in slots and slots[waiting].type_name == "FreeTextSlot":
-            labels[waiting] = Candidate(text, text, 0, len(text), 1.0)
+            # the answer to the question asked; beside other values ('Dune, at Harbor') only what they leave
+            answer = remainder(text, taken, frozenset()) if taken else Candidate(text, text, 0, len(text), 1.0)
+            if answer is not None:
+                labels[waiting] = answer
         for slot_spec in spec.slots:
             if slot_spec.name in labels or slot_spec.name in slots and slots[slot_spec.name].filled:
                 continue
-            if slot_spec.type == "FreeTextSlot" and waiting is None and _sole_required(spec, slot_spec.name):
-                labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
-            elif slot_spec.type == "FreeTextSlot" and slot_spec.name in ("question", "query", "request", "message"):
-                labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
+            if slot_spec.type != "FreeTextSlot" or waiting is not None and slot_spec.name != waiting:
+                continue
+            if holds_whole_request(spec, slot_spec):
+                if slot_spec.name in WHOLE_REQUEST or _sole_required(spec, slot_spec.name):
+                    labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
+            elif waiting is None and _sole_required(spec, slot_spec.name):
+                # 'is Dune available' -> 'Dune': the words that start the flow are not its value
+                rest = remainder(text, taken, self.scorer.trigger_words(spec.name))
+                if rest is not None:
+                    labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
         return labels, {}
+
+
+WHOLE_REQUEST = ("question", "query", "request", "message")  # taken whole even when optional
+_WHOLE_NAMES = frozenset({*WHOLE_REQUEST, "description", "details", "detail", "requests", "questions", "messages"})
+
+
+def holds_whole_request(spec: FlowSpec, slot_spec: Any) -> bool:
+    """A free-text slot that is the request by nature ('request', 'question', 'description'), or the
+    only slot of a Plan or Converse flow: it keeps the user's whole utterance."""
+    words = set(slot_spec.name.lower().split("_"))
+    return bool(words & _WHOLE_NAMES) or (spec.intent in ("Plan", "Converse") and len(spec.slots) == 1)
+
+
+_I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've", "im", "id"})
+
+
+def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[str]) -> Candidate | None:
+    """What ``text`` says besides the values already read (``taken``) and the words that only ask
+    for the task (stopwords and ``triggers``, stemmed), trimmed from the edges of the longest
+    stretch: 'is Dune available' -> 'Dune'; None when nothing substantive is left ('find a book').
+    A capitalised word inside the sentence ('The Hobbit') is a name and is kept."""
+    best: tuple[int, int, int] | None = None  # (kept words, start, end)
+    run: list[tuple[bool, int, int]] = []
+
+    def close() -> None:
+        nonlocal best
+        keep = [i for i, (filler, _, _) in enumerate(run) if not filler]
+        if keep:
+            start, end = run[keep[0]][1], run[keep[-1]][2]
+            count = keep[-1] - keep[0] + 1
+            if best is None or count > best[0]:
+                best = (count, start, end)
+        run.clear()
+
+    found = list(lx.TOKEN.finditer(text))
+    capital = [m.group()[:1].isupper() and m.group().lower() not in _I_FORMS for m in found]
+    if len(found) > 1 and all(capital[1:]):
+        capital = [False] * len(found)  # 'Find A Book': title case says nothing about names
+    for i, m in enumerate(found):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            close()
+            continue
+        word = m.group()
+        low = word.lower()
+        # 'The Hobbit, at Central': a capital inside the sentence, or one opening a run of capitals
+        name = capital[i] and (i > 0 or (low in ("the", "a", "an") and len(found) > 1 and capital[1]))
+        filler = not name and (low in lx.STOPWORDS or low in lx.LEAD_INS or lx.stem(low) in triggers)
+        run.append((filler, m.start(), m.end()))
+    close()
+    if best is None:
+        return None
+    value = text[best[1]:best[2]]
+    return Candidate(value, value, best[1], best[2], 0.5)
 
 
 def _sole_required(spec: FlowSpec, name: str) -> bool:

@@ -106,6 +106,7 @@ class FlowScorer:
         # a flow's strong verb: the first word of its name, which its own examples open with, no other flow's
         self.verbs = {verb: names[0] for verb, names in verbs.items() if len(names) == 1}
         self._last_values: tuple[Any, Any] = (None, None)
+        self._triggers: dict[str, frozenset[str]] = {}
 
     def weight(self, word: str) -> float:
         return self.weights.get(word, UNKNOWN_WEIGHT)
@@ -173,6 +174,24 @@ class FlowScorer:
             scores.append((name, words + evidence if words > 0 or values_alone else 0.0))
         scores.sort(key=lambda pair: pair[1], reverse=True)
         return scores
+
+    def trigger_words(self, name: str) -> frozenset[str]:
+        """The words that ask for flow ``name`` (stemmed): its keywords, name, description and the
+        words of its examples except the sample values in them ('Is Dune available?': not 'Dune')."""
+        cached = self._triggers.get(name)
+        if cached is not None:
+            return cached
+        profile = self.profiles.get(name)
+        words: set[str] = set()
+        if profile is not None:
+            words |= profile.keywords | profile.name | profile.description
+            words |= set().union(*(p for _, p in profile.phrases))
+            for example in profile.spec.examples:
+                for i, m in enumerate(lx.TOKEN.finditer(example)):
+                    if i == 0 or not m.group()[:1].isupper():
+                        words.add(lx.stem(m.group().lower()))
+        self._triggers[name] = frozenset(words - lx.STOPWORDS)
+        return self._triggers[name]
 
     def task_words(self, name: str) -> set[str]:
         """The words that name flow ``name``'s task ('flight', 'book'), not one of its details
