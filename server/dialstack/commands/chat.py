@@ -84,7 +84,12 @@ def run(args: argparse.Namespace) -> int:
         print()
     except Exception as exc:  # e.g. the MCP server cannot be reached: one line, not a traceback
         log.debug("chat stopped", exc_info=True)
-        print(f"dialstack chat: {_describe(exc)} (run with -v for details)", file=sys.stderr)
+        where = ""
+        if args.mcp.startswith(("http://", "https://")):
+            where = f" (MCP server {args.mcp}: is `dialstack serve --transport http` running there?)"
+        elif args.mcp == "stdio":
+            where = " (the `dialstack serve` subprocess)"
+        print(f"dialstack chat: {_describe(exc)}{where}; run with -v for details", file=sys.stderr)
         return 1
     finally:
         agent.close()
