@@ -99,3 +99,13 @@ def test_history_of_an_unknown_session_points_at_the_session_list(run_cli: RunCl
 
     assert run.code == 1
     assert "no session 'elsewhere'" in run.err and "dialstack history" in run.err
+
+
+def test_history_of_a_branch_the_session_does_not_have_is_refused(run_cli: RunCli, workdir: Path) -> None:
+    db = workdir / "chat.db"
+    _chat(run_cli, db)
+
+    run = run_cli("history", "trip", "--branch", "7", "--db", str(db))
+
+    assert run.code == 1
+    assert "has no branch 7" in run.err and "branches: none" in run.err

@@ -71,6 +71,11 @@ def run_history(args: argparse.Namespace) -> int:
         with open_store(args.db, create=False) as store:
             if args.session is None:
                 return _print_sessions(store.list_sessions(), args.json)
+            if args.branch and args.branch not in {b["branch"] for b in store.branches(args.session)}:
+                known = ", ".join(str(b["branch"]) for b in store.branches(args.session)) or "none"
+                print(f"dialstack history: session {args.session} has no branch {args.branch} (branches: {known})",
+                      file=sys.stderr)
+                return 1
             rows = store.states(args.session, args.last, branch=args.branch or 0)
     except StoreError as exc:
         return _fail("history", exc)
