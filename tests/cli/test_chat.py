@@ -6,6 +6,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -180,3 +181,21 @@ def test_a_pack_folder_with_its_own_handlers_chats_without_installing_them(
     [record] = run.records
     assert [(c["tool"], c["ok"]) for c in record["tool_calls"]] == [("echo", True)]
     assert record["transitions"]["completed"] == ["echo_text"]
+
+
+def test_what_a_tool_handler_prints_never_mixes_into_the_json_records(
+    run_cli: RunCli, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dialstack.domains.travel import handlers
+
+    real = handlers.list_bookings
+
+    def chatty(**kwargs: Any) -> Any:
+        print("debug: listing bookings")
+        return real(**kwargs)
+
+    monkeypatch.setattr(handlers, "list_bookings", chatty)
+    run = run_cli("chat", "--json", stdin="Show my bookings\n")
+    assert run.code == 0
+    assert [r["tool_calls"][0]["tool"] for r in run.records] == ["list_bookings"]
+    assert "debug: listing bookings" in run.err

@@ -67,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
         print(agent.templates.get("greeting", "Hi!"))
         print("(type /quit to leave, /stack to show the stack, /more for the next rows of a table)")
     pager = _Pager()
+    records = sys.stdout
+    if args.json:  # stdout carries the records only: anything a tool handler prints goes to stderr
+        sys.stdout = sys.stderr
     try:
         for text in lines:
             if text.strip() in ("/quit", "/exit"):
@@ -79,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
                 continue
             result = agent.handle(args.session, text)
             pager.show(result.frame)
-            _show(result, args.json)
+            _show(result, args.json, records)
     except KeyboardInterrupt:
         print()
     except Exception as exc:  # e.g. the MCP server cannot be reached: one line, not a traceback
@@ -92,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"dialstack chat: {_describe(exc)}{where}; run with -v for details", file=sys.stderr)
         return 1
     finally:
+        sys.stdout = records
         agent.close()
     return 0
 
@@ -159,9 +163,10 @@ async def _ask(tool: str, args: dict[str, Any], reason: str) -> bool:
     return answer.strip().lower() in ("y", "yes")
 
 
-def _show(result: Any, as_json: bool) -> None:
+def _show(result: Any, as_json: bool, records: TextIO) -> None:
     if as_json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, default=str), flush=True)
+        records.write(json.dumps(result.to_dict(), ensure_ascii=False, default=str) + "\n")
+        records.flush()
         return
     print(f"bot> {result.reply}")
     if result.frame and result.frame.get("display_type") == "table":
