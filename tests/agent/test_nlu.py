@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -10,26 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialstack.cli import main
-from dialstack.agent.nlu import ActiveView, NLUView, Understander
-from dialstack.domain import load_domain
-from dialstack.domains.travel.slots import _static_items
-from dialstack.state.factory import FlowFactory
-from dialstack.state.slots import SlotContext
+
+from dialstack.agent.nlu import NLUView
+
+from .nlu_support import CTX, FACTORY, IDLE, NLU, view_of
 
 PACKS = Path(__file__).resolve().parent.parent / "fixtures" / "packs"
-DOMAIN = load_domain("travel")
-FACTORY = FlowFactory(DOMAIN.ontology)
-NLU = Understander(DOMAIN, FACTORY.slots.make)
-CITIES = [{"value": i["city"], "synonyms": [i["code"], *i["aliases"]]} for i in _static_items()]
-CTX = SlotContext(now=datetime(2026, 12, 1, 9, tzinfo=timezone.utc), vocabularies={"cities": CITIES})
-IDLE = NLUView(active=None, waiting_for_slot=None, paused=[])
 
 
 def waiting(flow: str, slot: str | None, **filled: object) -> NLUView:
-    instance = FACTORY.create(flow, now=0)
-    instance.fill_slots_by_label(dict(filled), CTX)
-    last = next(reversed(filled), None)
-    return NLUView(ActiveView(flow, instance.spec, instance.slots, last), slot, paused=[])
+    return view_of(FACTORY, flow, slot, **filled)
 
 
 def understand(text: str, view: NLUView = IDLE):  # type: ignore[no-untyped-def]

@@ -4,31 +4,18 @@ and free text that keeps only what the flow's trigger words leave."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
-from dialstack.agent.nlu import ActiveView, NLUView, Understander
+from dialstack.agent.nlu import NLUView, Understander
 from dialstack.domain import load_domain
-from dialstack.domains.travel.slots import DateSlot, MoneySlot, _static_items
+from dialstack.domains.travel.slots import DateSlot, MoneySlot
 from dialstack.state.factory import FlowFactory
-from dialstack.state.slots import SlotContext
+
+from .nlu_support import CTX, DOMAIN, FACTORY, IDLE, NLU, view_of
 
 PACKS = Path(__file__).resolve().parent.parent / "fixtures" / "packs"
-DOMAIN = load_domain("travel")
-FACTORY = FlowFactory(DOMAIN.ontology)
-NLU = Understander(DOMAIN, FACTORY.slots.make)
-CITIES = [{"value": i["city"], "synonyms": [i["code"], *i["aliases"]]} for i in _static_items()]
-CTX = SlotContext(now=datetime(2026, 12, 1, 9, tzinfo=timezone.utc), vocabularies={"cities": CITIES})
-IDLE = NLUView(active=None, waiting_for_slot=None, paused=[])
-
-
-def view_of(factory: FlowFactory, flow: str, slot: str | None, **filled: object) -> NLUView:
-    instance = factory.create(flow, now=0)
-    instance.fill_slots_by_label(dict(filled), CTX)
-    last = next(reversed(filled), None)
-    return NLUView(ActiveView(flow, instance.spec, instance.slots, last), slot, paused=[])
 
 
 BOOKING = view_of(FACTORY, "book_flight", "destination", origin="Boston")

@@ -1,0 +1,26 @@
+"""Shared set-up for the understanding tests: the travel domain, its cities, views of a flow."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from dialstack.agent.nlu import ActiveView, NLUView, Understander
+from dialstack.domain import load_domain
+from dialstack.domains.travel.slots import _static_items
+from dialstack.state.factory import FlowFactory
+from dialstack.state.slots import SlotContext
+
+DOMAIN = load_domain("travel")
+FACTORY = FlowFactory(DOMAIN.ontology)
+NLU = Understander(DOMAIN, FACTORY.slots.make)
+CITIES = [{"value": i["city"], "synonyms": [i["code"], *i["aliases"]]} for i in _static_items()]
+CTX = SlotContext(now=datetime(2026, 12, 1, 9, tzinfo=timezone.utc), vocabularies={"cities": CITIES})
+IDLE = NLUView(active=None, waiting_for_slot=None, paused=[])
+
+
+def view_of(factory: FlowFactory, flow: str, slot: str | None, **filled: object) -> NLUView:
+    """The view of ``flow`` active, asking for ``slot``, with ``filled`` values (the last one just given)."""
+    instance = factory.create(flow, now=0)
+    instance.fill_slots_by_label(dict(filled), CTX)
+    last = next(reversed(filled), None)
+    return NLUView(ActiveView(flow, instance.spec, instance.slots, last), slot, paused=[])
