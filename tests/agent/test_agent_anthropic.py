@@ -21,7 +21,7 @@ from dialstack.agent import Agent
 from dialstack.agent.agent import Clock
 from dialstack.domain.models import COMPONENT_TOOLS
 
-from .stub_messages_api import MessagesStub, finish, messages_server, messages_stub, reply, text, tool_use  # noqa: F401
+from .stub_messages_api import MessagesStub, finish, reply, text, tool_use
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 BOOKING = {

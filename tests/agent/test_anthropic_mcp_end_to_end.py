@@ -17,7 +17,7 @@ from dialstack.domain.loader import load_domain
 from dialstack.domain.models import COMPONENT_TOOLS, DomainPack
 from dialstack.store import InMemoryStore
 
-from .stub_messages_api import MessagesStub, finish, messages_server, messages_stub, reply, tool_use  # noqa: F401
+from .stub_messages_api import MessagesStub, finish, reply, tool_use
 
 DEMO_PACK = Path(__file__).resolve().parents[1] / "fixtures" / "packs" / "demo"
 

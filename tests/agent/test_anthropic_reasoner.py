@@ -11,7 +11,7 @@ from anthropic import AsyncAnthropic
 from dialstack.agent.llm.anthropic import AnthropicModel, AnthropicPhraser, AnthropicReasoner
 from dialstack.agent.llm.base import ContemplateRequest, FlowSummary, Phraser, Reasoner
 
-from .stub_messages_api import MessagesStub, api_error, messages_server, messages_stub, reply, text, tool_use  # noqa: F401
+from .stub_messages_api import MessagesStub, api_error, reply, text, tool_use
 
 FLOWS = [
     FlowSummary("book_flight", "schedule", "Book a new flight", ["origin", "destination", "date"]),

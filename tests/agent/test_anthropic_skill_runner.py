@@ -18,7 +18,7 @@ from dialstack.agent.llm.skill_loop import LoopSettings
 from dialstack.agent.outcomes import Failure, SkillInvocation, Success, ToolCallResult, ToolDescriptor, Uncertain
 from dialstack.domain.models import FlowSpec, SkillSpec, SlotSpec
 
-from .stub_messages_api import MessagesStub, api_error, finish, messages_server, messages_stub, reply, text, tool_use  # noqa: F401
+from .stub_messages_api import MessagesStub, api_error, finish, reply, text, tool_use
 
 SKILL_BODY = "# Book a flight\nSearch flights, pick the cheapest within max_price, then book it.\n## Success criteria\nA booking reference."
 COMPONENT_TOOLS = ("context_coordinator", "memory_manager", "flow_stack")

@@ -6,7 +6,6 @@ import asyncio
 from typing import Any
 
 import demo_handlers
-import mcp_types as types
 import pytest
 from mcp import Client
 
