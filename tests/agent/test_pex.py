@@ -218,7 +218,7 @@ def test_an_injected_advisory_cannot_email_bookings_without_approval(agent_facto
     sent = agent.handle("s", "Email my itinerary for BK-12345 to evil@example.net")
     assert sent.approval_requested == "send_itinerary"
     assert "Allow send_itinerary" in sent.reply and "evil@example.net" in sent.reply
-    assert sent.tool_calls[0]["approval"] in ("declined", "unsupported")
+    assert sent.tool_calls[0]["approval"] == "pending" and not sent.tool_calls[0]["ok"]
     declined = agent.handle("s", "/deny")
     assert declined.transitions == {"cancelled": ["send_itinerary"]}
     audit = agent.store.audit_log("s")
@@ -281,13 +281,18 @@ def test_an_approval_answers_its_own_question_only_and_never_reaches_another_ses
         agent.handle(session, "Is it safe to travel to Rome?")
     asked = agent.handle("alice", "Email my itinerary for BK-12345 to evil@example.net")
     assert asked.approval_requested == "send_itinerary"
-    agent.handle("alice", "Check booking BK-12345")  # moves on: send_itinerary is paused
+    moved_on = agent.handle("alice", "Check booking BK-12345")  # the question lapses
+    assert "won't run send_itinerary" in moved_on.reply
+    late = agent.handle("alice", "/approve")
+    assert late.tool_calls == [] and "nothing waiting for approval" in late.reply
+    again = agent.handle("alice", "Email my itinerary for BK-12345 to evil@example.net")
+    assert again.approval_requested == "send_itinerary"
     approved = agent.handle("alice", "/approve")
     assert approved.transitions.get("completed") == ["send_itinerary"]
     assert [c["tool"] for c in approved.tool_calls] == ["send_itinerary"]
     other = agent.handle("bob", "Email my itinerary for BK-12345 to evil@example.net")
     assert other.approval_requested == "send_itinerary"
-    assert [c["approval"] for c in other.tool_calls] == ["declined"]
+    assert [c["approval"] for c in other.tool_calls] == ["pending"]
     assert agent.grants == set()
 
 

@@ -180,3 +180,16 @@ async def test_skills_are_served_as_resources_and_prompts(server, mode: str) -> 
         assert text.startswith("---\nname: echo")
         prompt = await client.get_prompt("relay")
     assert "fetch_page" in prompt.messages[0].content.text
+
+
+def test_strict_schemas_leave_if_then_conditions_working() -> None:
+    from jsonschema import Draft202012Validator
+
+    from dialstack.tools.components import MEMORY_MANAGER
+    from dialstack.tools.runtime import strict_schema
+
+    validator = Draft202012Validator(strict_schema(MEMORY_MANAGER.input_schema))
+    missing_key = {"action": "write_scratchpad", "text": "canary"}
+    assert any("'key' is a required property" in e.message for e in validator.iter_errors(missing_key))
+    assert not list(validator.iter_errors({"action": "write_scratchpad", "key": "k", "text": "t"}))
+    assert list(validator.iter_errors({"action": "read_scratchpad", "surprise": 1}))

@@ -34,6 +34,10 @@ class ActHandler:
             state.digression_depth = 0
         if u.act not in ("affirm", "deny") and state.pending_offer and u.act not in ("digress",):
             state.pending_offer = None  # the offer lapses when the user moves on
+        if state.pending_approval and u.act not in ("approve", "deny", "digress"):
+            lapsed = state.pending_approval  # a later "yes" must never approve a forgotten request
+            state.pending_approval = None
+            turn.replies.append(f"(I won't run {lapsed.get('tool')} unless you ask again.)")
         handler = getattr(self, f"on_{u.act}", self.on_unknown)
         return await handler(turn, u)
 
@@ -59,6 +63,8 @@ class ActHandler:
             turn.replies.append(f"I can't start {flow.label} right now: {exc}.")
             return False
         turn._note(list(pushed.cancelled))
+        for dropped in pushed.cancelled:
+            turn.replies.append(turn.template("limit_cancelled", phrase=dropped.label))
         state.natural_birth = True
         state.waiting_for_slot = None
         self.fill(turn, flow, u)
@@ -105,6 +111,14 @@ class ActHandler:
     # -- the stack ------------------------------------------------------------------------
     async def on_cancel(self, turn: Turn, u: Understanding) -> bool:
         state = turn.state
+        named = state.stack.find(u.flow) if u.flow else None
+        if named is not None and named.state is FlowState.PAUSED:  # "cancel the price alert"
+            turn.cancel(named)
+            turn.replies.append(turn.template("cancelled", phrase=named.label))
+            prompt = res.reprompt(turn)
+            if prompt:
+                turn.replies.append(prompt)
+            return False
         target = state.active or (state.stack.find(state.pending_offer) if state.pending_offer else None)
         if target is None:
             turn.replies.append(turn.template("nothing_to_cancel"))
@@ -232,7 +246,9 @@ class ActHandler:
         if active is None:
             return turn.template("greeting")
         filled = ", ".join(f"{s.label}: {s.display or s.value}" for s in active.slots.values() if s.filled)
-        missing = ", ".join(active.slots[n].label for n in active.missing_slots())
+        required = [active.slots[n].label for n in active.missing_slots() if active.slots[n].priority == "required"]
+        electives = [active.slots[n].label for n in active.missing_slots() if active.slots[n].priority == "elective"]
+        missing = ", ".join(required + ([" or ".join(electives)] if electives else []))
         return turn.template(
             "status",
             phrase=active.label,

@@ -94,7 +94,8 @@ LEAD_VERBS = frozenset({"leave", "leaving", "go", "going", "make", "use", "try",
                         "choose", "say", "its", "it's", "that's", "thats", "how", "about", "with"})
 CLARIFICATION = re.compile(r"^\s*(why (?:do|would|should) you (?:need|want)|why is that|what for|why\?)", re.IGNORECASE)
 SMALL_TALK = re.compile(
-    r"^\s*(hi|hello|hey|good (?:morning|afternoon|evening)|how are you|thanks|thank you|cheers|great|cool|"
+    r"^\s*(?:(?:ok|okay|oh|well|that's|that is)[\s,]+)?(hi|hello|hey|good (?:morning|afternoon|evening)|how are you|thanks|"
+    r"thank you|cheers|great|cool|"
     r"nice|awesome|bye|goodbye|see you|you're welcome|lol|haha)\b[\s\w,.!?']{0,20}$",
     re.IGNORECASE,
 )

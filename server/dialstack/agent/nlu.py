@@ -132,6 +132,9 @@ class Understander:
             return result("deny")
         if lx.CANCEL.match(text):
             return result("cancel", flow=active.name if active else None)
+        named = self._paused_named(text, view) if lx.CANCEL_VERB.search(text) or lx.ABANDON.search(text) else None
+        if named is not None:
+            return result("cancel", flow=named)
         lead = lx.CANCEL_LEAD.match(text)
         if lead and active and (lx.CANCEL.match(lead["rest"]) or not (
                 strong and best != active.name and not best_spec.metadata.digression)):
@@ -156,6 +159,11 @@ class Understander:
         if asked is not None and not starts_other:
             return result("digress", flow=asked, digression_type="question", confident=False)
 
+        cued = active is not None and any(
+            cue_score(text, c, active.spec.slot(n), None) > 0 for n, c in own_labels.items() if active.spec.slot(n)
+        )
+        if starts_other and cued and lx.CORRECTION.search(text) and best_score < 2 * self.threshold:
+            starts_other = False  # "actually, from New York": a correction of this task, not a new one
         if starts_other and not best_spec.metadata.digression:
             cancel_other = lx.CANCEL_VERB.search(text) and best_score < self.threshold * 1.5 and active
             fills_waiting = view.waiting_for_slot in own_labels or free_answer is not None
@@ -232,6 +240,15 @@ class Understander:
         best, score = ranked[0] if ranked else (None, 0.0)
         return best == active.name or score < 2 * self.threshold
 
+    def _paused_named(self, text: str, view: NLUView) -> str | None:
+        """'cancel the price alert': the paused flow whose every name word the text says."""
+        said = {w[:4] for w in lx.tokens(text)}
+        for flow_id, name in reversed(view.paused):
+            words = {w[:4] for w in name.split("_")}
+            if words and words <= said:
+                return flow_id
+        return None
+
     def _digression_asked(self, text: str, ranked: list[tuple[str, float]]) -> str | None:
         """'Do you fly to Tokyo?': an inquiry (not a request) that a digression flow can answer."""
         if not lx.QUESTION_START.match(text) or lx.REQUEST_START.match(text):
@@ -284,7 +301,9 @@ class Understander:
                     score += 1.5  # "actually make it Boston": the value just given, not the question asked
                 found.append((score, slot_spec.name, cand))
         # best (cue score, span length, parser score) first; each span and each slot used once
-        found.sort(key=lambda f: (f[0], f[2].end - f[2].start, f[2].score), reverse=True)
+        # best cue first; among equally cued values the one said first ("Rome London": Rome is the
+        # origin), and at one position the longer reading ("New York" over "York")
+        found.sort(key=lambda f: (-f[0], f[2].start, -(f[2].end - f[2].start), -f[2].score))
         labels: dict[str, Candidate] = {}
         taken: list[tuple[int, int]] = []
         guessing = {s.name for s in spec.slots if s.priority == "optional" and s.name != waiting}

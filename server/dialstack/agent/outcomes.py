@@ -61,7 +61,7 @@ class ToolCallResult:
     ok: bool
     data: dict[str, Any] | None = None  # structuredContent when ok
     text: str = ""  # text rendering, or the error message
-    approval: Literal["approved", "declined", "unsupported"] | None = None
+    approval: Literal["approved", "declined", "unsupported", "pending"] | None = None
     category: str | None = None  # the tool's own error category (``_meta`` dialstack/error_category)
 
 

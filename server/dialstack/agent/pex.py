@@ -162,7 +162,8 @@ class PolicyExecutor:
             turn.audit.append({"kind": "gate", "tool": name, "args_digest": gate.args_digest(args),
                                "decision": decision.action, "rule": decision.rule, "reason": decision.reason})
             if decision.needs_approval and not await self.agent.approve(name, args, decision.reason):
-                refused = ToolCallResult(tool=name, arguments=args, ok=False, approval="declined",
+                waiting = self.agent.deferred_approval is not None  # asked in the reply, not refused
+                refused = ToolCallResult(tool=name, arguments=args, ok=False, approval="pending" if waiting else "declined",
                                          text=f"{name} was not run: it needs the user's approval ({decision.reason})")
                 turn.record_call(refused)
                 return refused

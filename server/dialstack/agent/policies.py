@@ -93,7 +93,7 @@ class Policy:
             if turn.approval_deferred(flow):
                 return Execution("approval", reply=turn.approval_question())
             turn.cancel(flow, f"{category}: {outcome.message}")
-            refused = next((c.tool for c in reversed(turn.tool_calls) if c.approval in ("declined", "unsupported")), flow.label)
+            refused = next((c.tool for c in reversed(turn.tool_calls) if c.approval in ("declined", "unsupported", "pending")), flow.label)
             reply = turn.template("approval_declined", tool=refused, phrase=flow.label)
             return Execution("declined", reply=reply)
         if category in self.hard_fallbacks:

@@ -31,6 +31,7 @@ DEFAULT_TEMPLATES = {
     "chitchat": "Happy to help! What would you like to do?",
     "error": "Something went wrong while {phrase}: {reason}.",
     "plan_confirm": "Shall I go ahead?",
+    "limit_cancelled": "(To make room, I cancelled {phrase}.)",
     "plan_started": "Let's start.",
 }
 

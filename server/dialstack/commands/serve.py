@@ -106,9 +106,16 @@ def handler(args: argparse.Namespace) -> int:
                 allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin,
             ))
     finally:
-        server.dialstack.runtime.close()  # type: ignore[attr-defined]  # flushes pending audit entries
+        runtime = server.dialstack.runtime  # type: ignore[attr-defined]
+        if not runtime.wait_abandoned(timeout=SHUTDOWN_GRACE_S):  # late results of timed-out calls
+            log.warning("%d timed-out tool call(s) still running at shutdown; their late results are not recorded",
+                        runtime.abandoned_calls)
+        runtime.close()  # flushes pending audit entries
         store.close()
     return 0
+
+
+SHUTDOWN_GRACE_S = 10.0
 
 
 def _flush_and_exit_on_sigterm(runtime: Any) -> None:

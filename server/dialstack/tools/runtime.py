@@ -86,17 +86,21 @@ def strict_schema(schema: Any) -> Any:
     """A copy of ``schema`` where object schemas with ``properties`` forbid unknown ones.
 
     Left alone: nodes that already say ``additionalProperties`` /
-    ``unevaluatedProperties`` / ``patternProperties``, and nodes combining subschemas
-    (``allOf``/``anyOf``/``oneOf``), where a local ``additionalProperties: false`` would
-    reject properties declared in a sibling branch.
+    ``unevaluatedProperties`` / ``patternProperties``, nodes combining subschemas
+    (``allOf``/``anyOf``/``oneOf``/``if``-``then``-``else``), where a local
+    ``additionalProperties: false`` would reject properties declared in a sibling branch,
+    and conditions (``if``, ``not``), which must match as written.
     """
     if isinstance(schema, list):
         return [strict_schema(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {k: (strict_schema(v) if k != "const" and k != "enum" and k != "default" else v) for k, v in schema.items()}
+    # ``if``/``not`` are conditions, not constraints: tightening them would change when they match.
+    kept = {"const", "enum", "default", "if", "not", "examples"}
+    out = {k: (v if k in kept else strict_schema(v)) for k, v in schema.items()}
     if isinstance(schema.get("properties"), dict):
-        open_keys = {"additionalProperties", "unevaluatedProperties", "patternProperties", "allOf", "anyOf", "oneOf"}
+        open_keys = {"additionalProperties", "unevaluatedProperties", "patternProperties", "allOf", "anyOf", "oneOf",
+                     "if", "then", "else", "dependentSchemas"}
         if not open_keys & schema.keys():
             out["additionalProperties"] = False
     return out

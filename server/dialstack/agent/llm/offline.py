@@ -113,8 +113,9 @@ def _lookup(data: Any, path: str) -> Any:
 
 
 def _failure(result: ToolCallResult, outputs: dict[str, Any]) -> Failure:
-    if result.approval in ("declined", "unsupported"):
-        return Failure(error_category=f"approval_{result.approval}", message=result.text or f"{result.tool} was not approved", partial_data=outputs or None)
+    if result.approval in ("declined", "unsupported", "pending"):
+        kind = "declined" if result.approval == "pending" else result.approval
+        return Failure(error_category=f"approval_{kind}", message=result.text or f"{result.tool} was not approved", partial_data=outputs or None)
     category, message = error_category(result.text, result.tool)
     if result.category:
         category = result.category

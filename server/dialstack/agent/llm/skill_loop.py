@@ -174,7 +174,7 @@ class _SkillRun:
             return tool_result(use["id"], f"There is no tool {name!r}; available: {', '.join(sorted(self.known_tools))}.", is_error=True)
         result = await self.invocation.call_tool(name, arguments)
         self.invocation.calls.append(result)
-        if result.approval == "declined":
+        if result.approval in ("declined", "pending"):
             return tool_result(use["id"], prompts.declined_call(name, result.text), is_error=True)
         if not result.ok:
             return tool_result(use["id"], result.text or f"{name} failed", is_error=True)
