@@ -125,6 +125,7 @@ class ActHandler:
             return False
         turn.cancel(target)
         turn.replies.append(turn.template("cancelled", phrase=target.label))
+        turn.replies.append(res.offer_resume(turn))  # the paused flow below, if any
         return False
 
     async def on_resume(self, turn: Turn, u: Understanding) -> bool:
@@ -197,6 +198,7 @@ class ActHandler:
             state.pending_offer = None
             turn.cancel(offered, "the user declined to resume it")
             turn.replies.append(turn.template("resume_declined", phrase=offered.label))
+            turn.replies.append(res.offer_resume(turn))  # the next paused flow, if any
             return False
         retry = state.meta.get("retry_offers", {})
         if state.active is not None and retry.pop(state.active.flow_id, None):

@@ -74,14 +74,27 @@ class Understander:
         intents = domain.ontology.intents
         readers = frozenset(f.name for f in flows if f.intent in intents and intents[f.intent].role == "read")
         self.scorer = FlowScorer(flows, make_slot, readers)
+        self._examples = {
+            _normal(example): spec.name
+            for spec in domain.ontology.flows if spec.intent != "Internal"
+            for example in spec.examples
+        }
 
     # -- scoring -------------------------------------------------------------
     def rank(
         self, text: str, ignore: Sequence[tuple[int, int]] = (), ctx: SlotContext | None = None,
         values_alone: bool = True,
     ) -> list[tuple[str, float]]:
-        """Every user-facing flow with its score for ``text``, best first (values need ``ctx``)."""
-        return self.scorer.rank(text, ignore, ctx, values_alone)
+        """Every user-facing flow with its score for ``text``, best first (values need ``ctx``).
+
+        A text that is word for word one of a flow's examples ranks that flow first.
+        """
+        ranked = self.scorer.rank(text, ignore, ctx, values_alone)
+        exact = self._examples.get(_normal(text))
+        if exact is not None and ranked and ranked[0][0] != exact:
+            top = ranked[0][1]
+            ranked = [(exact, max(top, self.threshold) + 0.01)] + [(n, v) for n, v in ranked if n != exact]
+        return ranked
 
     # -- the act -------------------------------------------------------------
     def understand(self, text: str, view: NLUView, ctx: SlotContext) -> Understanding:
@@ -401,3 +414,7 @@ def _sole_required(spec: FlowSpec, name: str) -> bool:
     """A request told in one breath ('plan a trip to ...') is the only thing its flow needs; a
     free-text slot beside other required slots is asked for, never guessed from the request."""
     return [s.name for s in spec.slots if s.priority == "required"] == [name]
+
+
+def _normal(text: str) -> str:
+    return " ".join(lx.tokens(text))

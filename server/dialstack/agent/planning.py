@@ -169,6 +169,7 @@ class PlanPolicy(Policy):
         if stack.active is None and top is not None and top.state is FlowState.PENDING:
             if top is not plan:
                 self.resolve_refs(turn, plan, top)
+                turn.replies.append(turn.template("plan_next", step=describe(top)))
             stack.replan(plan.flow_id, "continue", turn.now, ctx=turn.slot_ctx)
         decision = {"plan": plan.flow_id, "action": action, "detail": detail, "turn": turn.state.turn}
         turn.state.meta.setdefault("plan_decisions", []).append(decision)

@@ -33,6 +33,7 @@ DEFAULT_TEMPLATES = {
     "plan_confirm": "Shall I go ahead?",
     "limit_cancelled": "(To make room, I cancelled {phrase}.)",
     "plan_started": "Let's start.",
+    "plan_next": "Next: {step}.",
 }
 
 if TYPE_CHECKING:
