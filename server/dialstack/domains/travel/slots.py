@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...state.slots import BaseSlot, Candidate, CategorySlot, Check, LevelSlot, SlotContext
-from ...state.text import find_phrases, parse_number
+from ...state.text import parse_number
 from .cities import CITIES
 from .dates import find_dates, parse_date, spoken
 
@@ -87,6 +87,36 @@ def _entry_names(item: Mapping[str, Any]) -> tuple[str, list[str], list[str]]:
 _ENTRIES: dict[int, tuple[Any, list[tuple[str, list[str], list[str]]]]] = {}
 
 
+_MATCHERS: dict[int, tuple[Any, tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str, str]]]] = {}
+
+
+def _matchers(entries: list[tuple[str, list[str], list[str]]]) -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str, str]]:
+    """One compiled pattern for every spelled-out name and one for every code of a vocabulary.
+
+    Names match whole words, case-insensitively, longest first ("New York" before "York");
+    codes match in capitals only ("SEA", never "sea").
+    """
+    cached = _MATCHERS.get(id(entries))
+    if cached is not None and cached[0] is entries:
+        return cached[1]
+    by_name: dict[str, str] = {}
+    by_code: dict[str, str] = {}
+    for city, names, codes in entries:
+        for name in [n for n in names if len(n) > 3] + ([city.split(",")[0]] if "," in city else []):
+            by_name.setdefault(name.casefold(), city.split(",")[0] if name == city.split(",")[0] and "," in city else city)
+        for code in codes:
+            by_code.setdefault(code, city)
+    spelled = sorted(by_name, key=len, reverse=True)
+    names_re = re.compile(r"(?<!\w)(?:" + "|".join(r"\s+".join(map(re.escape, n.split())) for n in spelled) + r")(?!\w)",
+                          re.IGNORECASE)
+    codes_re = re.compile(r"(?<![\w.])(?:" + "|".join(map(re.escape, sorted(by_code, key=len, reverse=True))) + r")(?![\w.])")
+    built = (names_re, by_name, codes_re, by_code)
+    if len(_MATCHERS) > 32:
+        _MATCHERS.clear()
+    _MATCHERS[id(entries)] = (entries, built)
+    return built
+
+
 class LocationSlot(CategorySlot):
     """A supported city, named by city, alias, airport name or IATA code; fuzzy-matched."""
 
@@ -130,15 +160,11 @@ class LocationSlot(CategorySlot):
         return Check.reject(f"Sorry, we don't fly to {text}. Ask 'what cities do you fly to?' to see where we go.")
 
     def extract(self, text: str, ctx: SlotContext) -> list[Candidate]:
-        entries = self._entries(ctx)
-        spelled = [(name, city) for city, names, _ in entries for name in names if len(name) > 3]
-        spelled += [(city.split(",")[0], city.split(",")[0]) for city, _, _ in entries if "," in city]
-        found = [(f.value, f.start, f.end, 0.9) for f in find_phrases(text, spelled)]
-        for city, _, codes in entries:
-            for code in codes:
-                for m in re.finditer(rf"(?<![\w.]){re.escape(code)}(?![\w.])", text):
-                    if not any(m.start() < e and s < m.end() for _, s, e, _ in found):
-                        found.append((city, m.start(), m.end(), 0.8))
+        names, by_name, codes, by_code = _matchers(self._entries(ctx))
+        found = [(by_name[" ".join(m.group().split()).casefold()], m.start(), m.end(), 0.9) for m in names.finditer(text)]
+        for m in codes.finditer(text):
+            if not any(m.start() < e and s < m.end() for _, s, e, _ in found):
+                found.append((by_code[m.group()], m.start(), m.end(), 0.8))
         for m in _PLACE_AFTER.finditer(text):
             start, end = m.span("place")
             if not any(start < e and s < end for _, s, e, _ in found):
