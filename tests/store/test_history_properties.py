@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialstack.store import InMemoryStore, TurnRecord
-from dialstack.store.jsondiff import canonical
+from dialstack.state.diff import canonical
 
 scalars = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from([0.5, 1.0, "x", "", "a/b~c"])
 edits = st.tuples(st.sampled_from(["push", "pop", "state", "slot", "archive", "forget", "flag"]), st.integers(0, 5), scalars)

@@ -17,7 +17,6 @@ from ..state.slots import BaseSlot, Candidate, SlotContext
 from . import lexicon as lx
 from .scoring import FlowScorer, cue_score, duration_candidates, negated, plural_candidates, strip_cues
 
-DIGRESSION_TYPES = ("question", "clarification", "help", "status", "small_talk")
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,6 @@ class Understanding:
     confidence: list[tuple[str, float]] = field(default_factory=list)  # top 3 flows
     digression_type: str | None = None
     confident: bool = True
-    resume_candidates: list[str] = field(default_factory=list)  # flow_ids when ambiguous
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..domain.models import FlowSpec, SlotSpec
@@ -292,10 +292,6 @@ def plural_candidates(slot: BaseSlot, text: str, ctx: SlotContext) -> list[Candi
     if variant == text:
         return []
     return [Candidate(c.value, c.display, c.start, c.end, c.score * 0.9) for c in slot.extract(variant, ctx)]
-
-
-def has_value(slots: Mapping[str, BaseSlot], name: str) -> bool:
-    return name in slots and slots[name].filled
 
 
 _DURATION = re.compile(

@@ -36,10 +36,6 @@ SESSION_KEY = "dialstack/session"
 IDEMPOTENCY_KEY = "dialstack/idempotency_key"
 
 
-class ToolClientError(Exception):
-    """The MCP server could not be reached or answered with a protocol error."""
-
-
 class ToolClient:
     """An async context manager around ``mcp.Client`` speaking dialstack's conventions."""
 
@@ -63,7 +59,6 @@ class ToolClient:
         self._read_timeout_s = read_timeout_s
         self._client: Client | None = None
         self._stack: AsyncExitStack | None = None
-        self._listed: dict[str, ToolDescriptor] | None = None
         self._built: Any = None  # the in-process server this client built, closed with it
 
     def _server_target(self) -> Any:
@@ -137,7 +132,6 @@ class ToolClient:
             cursor = page.next_cursor
             if cursor is None:
                 break
-        self._listed = {t.name: t for t in tools}
         return tools
 
     async def call(

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from ..state.dialogue import DialogueState
 from ..state.flows import BaseFlow, FlowState
 from ..state.slots import SlotContext
-from ..tools import gate
 from .outcomes import ToolCallResult, Uncertain
 from .render import render, slot_values
 
@@ -144,7 +143,3 @@ def approval_prompt(tool: str, args: dict[str, Any], reason: str) -> str:
     why = f" ({reason})" if reason else ""
     return f"Allow {tool} to run with {shown or 'no arguments'}?{why} [y/N]"
 
-
-def initial_kinds(recorded: frozenset[str]) -> frozenset[str]:
-    """The conversation itself counts as private data."""
-    return gate.session_kinds(recorded)

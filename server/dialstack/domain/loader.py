@@ -9,13 +9,13 @@ from __future__ import annotations
 import importlib
 import string
 import sys
-import re
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from .models import (
+    STEP_REFERENCE,
     COMPONENT_TOOLS,
     DOMAIN_INTENT_ROLES,
     UNIVERSAL_INTENTS,
@@ -30,7 +30,6 @@ from .skills import load_skill
 from .yamlfile import Problem, YamlDocument, YamlError, format_loc, load_yaml
 
 DEFAULT_DOMAIN = "travel"
-_REF = re.compile(r"^\$(slots|outputs|inputs|prefs|flow)\.([A-Za-z_][\w]*)$")
 
 
 class PackError(Exception):
@@ -315,7 +314,7 @@ def _reference_problem(value: Any, slots: list[str], inputs: list[str], outputs:
         return None
     if not isinstance(value, str) or not value.startswith("$"):
         return None
-    match = _REF.match(value)
+    match = STEP_REFERENCE.match(value)
     if not match:
         return f"malformed reference {value!r}"
     kind, name = match.groups()

@@ -6,6 +6,7 @@ rest of the package reads them but never mutates them.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -94,6 +95,10 @@ class FlowMetadata(_Model):
     max_pause_duration: float | None = Field(default=None, gt=0)
     category: str = ""
     digression: bool = False
+
+
+# A step argument that refers to a value instead of being a literal: ``$slots.origin``.
+STEP_REFERENCE = re.compile(r"^\$(slots|outputs|inputs|prefs|flow)\.([A-Za-z_]\w*)$")
 
 
 class StepSpec(_Model):

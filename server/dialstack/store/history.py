@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 from dialstack.store import records
-from dialstack.store.jsondiff import Patch, apply_patch, canonical
+from dialstack.state.diff import Patch, apply_patch, canonical
 from dialstack.store.protocol import JSON, StoreError, TurnRecord, TurnRow, UnknownSessionError
 
 LIVE = 0

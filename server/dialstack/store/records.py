@@ -13,7 +13,7 @@ import json
 import sqlite3
 from typing import Any
 
-from dialstack.store.jsondiff import canonical
+from dialstack.state.diff import canonical
 from dialstack.store.protocol import JSON, Receipt, ScratchpadEntry, StoreError
 
 class UnknownFrameError(StoreError):

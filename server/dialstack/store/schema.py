@@ -20,7 +20,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 
-from dialstack.store.jsondiff import canonical, make_patch
+from dialstack.state.diff import canonical, make_patch
 from dialstack.store.protocol import SchemaVersionError
 
 SCHEMA_VERSION = 1

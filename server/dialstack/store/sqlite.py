@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from dialstack.store import history, records, schema
-from dialstack.store.jsondiff import advance, canonical
+from dialstack.state.diff import advance, canonical
 from dialstack.store.protocol import (
     JSON,
     Receipt,

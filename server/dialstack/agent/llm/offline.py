@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...domain.models import StepSpec
+from ...domain.models import STEP_REFERENCE, StepSpec
 from ..outcomes import Failure, SkillInvocation, Success, ToolCallResult, Uncertain
 
-_REF = re.compile(r"^\$(slots|outputs|inputs|prefs|flow)\.([A-Za-z_]\w*)$")
 _CATEGORY = re.compile(r"^\s*\[?([a-z][a-z_]{2,40})\]?\s*[:\]]\s*(.+)$", re.DOTALL)
 _MISSING = object()
 
@@ -72,7 +71,7 @@ class OfflineSkillRunner:
             return {k: v for k, v in ((k, self._resolve(v, inv, outputs)) for k, v in raw.items()) if v is not None}
         if not isinstance(raw, str):
             return raw
-        match = _REF.match(raw)
+        match = STEP_REFERENCE.match(raw)
         if not match:
             return raw
         kind, name = match.groups()

@@ -7,7 +7,7 @@ import jsonpatch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dialstack.store.jsondiff import canonical, make_patch
+from dialstack.state.diff import canonical, make_patch
 
 scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False, allow_infinity=False, width=16) | st.text(max_size=3)
 keys = st.sampled_from(["a", "b", "c", "~", "/", "a/b", ""])
