@@ -34,8 +34,8 @@ def values(slot: BaseSlot, text: str, ctx: SlotContext) -> list[object]:
     return [c.value for c in slot.extract(text, ctx)]
 
 
-def test_there_are_twelve_universal_types() -> None:
-    assert len(UNIVERSAL_SLOTS) == 12
+def test_there_are_thirteen_universal_types() -> None:
+    assert len(UNIVERSAL_SLOTS) == 13
     from dialstack.domain.models import UNIVERSAL_SLOT_TYPES
 
     assert set(UNIVERSAL_SLOTS) == set(UNIVERSAL_SLOT_TYPES)
@@ -322,7 +322,7 @@ def test_registry_builds_domain_types_from_base_and_params(registry: SlotRegistr
     assert isinstance(slot, LevelSlot) and slot.type_name == "PassengerCountSlot"
     assert slot.params == {"min": 1, "max": 9}
     assert not slot.check(10, ctx).ok
-    assert len(registry.names) == 16
+    assert len(registry.names) == 17
 
 
 def test_slot_params_override_type_params(registry: SlotRegistry) -> None:

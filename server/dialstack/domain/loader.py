@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from .models import (
     STEP_REFERENCE,
     COMPONENT_TOOLS,
-    DOMAIN_INTENT_ROLES,
+    MAX_DOMAIN_SLOT_TYPES,
     UNIVERSAL_INTENTS,
     UNIVERSAL_SLOT_TYPES,
     DomainPack,
@@ -26,7 +26,9 @@ from .models import (
     SkillSpec,
 )
 from .schemacheck import schema_certainly_valid
+from .schemapath import output_path_problem
 from .skills import load_skill
+from .suggest import did_you_mean, model_at
 from .yamlfile import Problem, YamlDocument, YamlError, format_loc, load_yaml
 
 DEFAULT_DOMAIN = "travel"
@@ -79,9 +81,10 @@ def inspect_domain(
         name = DEFAULT_DOMAIN if DEFAULT_DOMAIN in found or not found else found[0]
     flows_file = root / "flows" / f"{name}.yaml"
     manifest_file = root / "manifests" / f"{name}.yaml"
+    if flows_file.is_dir():
+        return None, [Problem(_show(flows_file, root), "", "is a folder, not a file", f"the YAML file flows/{name}.yaml")]
     if not flows_file.is_file():
-        known = ", ".join(available_domains(root)) or "none"
-        return None, [Problem(_show(flows_file, root), "", f"no domain {name!r} in {root}", f"one of: {known}")]
+        return None, [_no_such_domain(name, root, bundled=not pack)]
 
     problems: list[Problem] = []
     ontology, flows_doc = _parse(flows_file, root, Ontology, problems)
@@ -105,6 +108,17 @@ def inspect_domain(
     return domain, problems
 
 
+def _no_such_domain(name: str, root: Path, *, bundled: bool) -> Problem:
+    known = available_domains(root)
+    message = f"no domain {name!r} in {root}" + did_you_mean(name, known)
+    expected = f"one of: {', '.join(known) or 'none'}"
+    if bundled:
+        folder = Path(name)
+        hint = f"--pack {name}" if (folder / "flows").is_dir() else "--pack DIR"
+        message = f"{message}; {name!r} is not a bundled domain: for your own pack add {hint}"
+    return Problem(_show(root / "flows" / f"{name}.yaml", root), "", message, expected)
+
+
 def _show(path: Path, root: Path) -> str:
     try:
         return str(path.relative_to(root))
@@ -115,6 +129,9 @@ def _show(path: Path, root: Path) -> str:
 def _parse(path: Path, root: Path, model: type[BaseModel], problems: list[Problem]) -> tuple[Any, YamlDocument | None]:
     """The validated model (None on problems) and the parsed document (kept for line numbers)."""
     shown = _show(path, root)
+    if path.is_dir():
+        problems.append(Problem(shown, "", "is a folder, not a file", f"a YAML file named {path.name}"))
+        return None, None
     try:
         doc = load_yaml(path, shown)
     except YamlError as exc:
@@ -128,13 +145,18 @@ def _parse(path: Path, root: Path, model: type[BaseModel], problems: list[Proble
     except ValidationError as exc:
         for err in exc.errors():
             loc = tuple(err["loc"])
-            problems.append(Problem(shown, format_loc(loc), _message(err, doc, loc), _expected(err), doc.line(loc)))
+            problems.append(Problem(shown, format_loc(loc), _message(err, model, loc), _expected(err, model, loc), doc.line(loc)))
         return None, doc
 
 
-def _message(err: dict[str, Any], doc: YamlDocument, loc: tuple) -> str:
+def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    where = model_at(model, loc[:-1])
+    return list(where.model_fields) if where is not None else []
+
+
+def _message(err: dict[str, Any], model: type[BaseModel], loc: tuple) -> str:
     if err["type"] == "extra_forbidden":
-        return f"unknown key {loc[-1]!r}"
+        return f"unknown key {loc[-1]!r}" + did_you_mean(loc[-1], _allowed_keys(model, loc))
     if err["type"] == "missing":
         return f"missing key {loc[-1]!r}"
     value = err.get("input")
@@ -142,8 +164,10 @@ def _message(err: dict[str, Any], doc: YamlDocument, loc: tuple) -> str:
     return f"{err['msg'].lower()} (got {shown})"
 
 
-def _expected(err: dict[str, Any]) -> str:
+def _expected(err: dict[str, Any], model: type[BaseModel], loc: tuple) -> str:
     ctx = err.get("ctx") or {}
+    if err["type"] == "extra_forbidden" and _allowed_keys(model, loc):
+        return "one of " + ", ".join(_allowed_keys(model, loc))
     if "expected" in ctx:
         return str(ctx["expected"])
     if "pattern" in ctx:
@@ -175,29 +199,22 @@ def _cross_check(domain: DomainPack, docs: dict[str, YamlDocument], check_handle
     def tool_problem(loc: tuple, message: str, expected: str = "", severity: str = "error") -> None:
         out.append(Problem(mfile, format_loc(loc), message, expected, mdoc.line(loc), severity))
 
-    # intents: the 3 universal ones and exactly 4 domain labels
+    # intents: the 3 universal ones, then any number of domain intents (each role optional)
     for universal in UNIVERSAL_INTENTS:
         if universal not in onto.intents:
             flow_problem(("intents",), f"universal intent {universal!r} is not declared", "Plan, Converse and Internal among intents")
-    labels = [k for k in onto.intents if k not in UNIVERSAL_INTENTS]
-    if len(labels) != 4:
-        flow_problem(("intents",), f"{len(labels)} domain-specific intents ({', '.join(labels) or 'none'})", "exactly 4, one each for read, prepare, transform, schedule")
-    roles = [onto.intents[k].role for k in labels]
-    for label in labels:
-        if onto.intents[label].role is None:
-            flow_problem(("intents", label, "role"), f"intent {label!r} has no role", f"role: one of {', '.join(DOMAIN_INTENT_ROLES)}")
-    if len(labels) == 4 and None not in roles and sorted(roles) != sorted(DOMAIN_INTENT_ROLES):
-        flow_problem(("intents",), f"domain intents' roles are {sorted(roles)}", "each of read, prepare, transform, schedule exactly once")
 
-    # slot types: exactly 4 domain types, none shadowing a universal one
-    if len(onto.slot_types) != 4:
-        flow_problem(("slot_types",), f"{len(onto.slot_types)} domain slot types", "exactly 4 (the 12 universal types are built in)")
+    # slot types: at most 4 of the domain's own, none shadowing a universal one
+    if len(onto.slot_types) > MAX_DOMAIN_SLOT_TYPES:
+        flow_problem(("slot_types",), f"{len(onto.slot_types)} domain slot types",
+                     f"at most {MAX_DOMAIN_SLOT_TYPES} (the {len(UNIVERSAL_SLOT_TYPES)} universal types are built in)")
     known_types = set(UNIVERSAL_SLOT_TYPES) | set(onto.slot_types)
     for type_name, spec in onto.slot_types.items():
         if type_name in UNIVERSAL_SLOT_TYPES:
             flow_problem(("slot_types", type_name), f"{type_name!r} is a universal slot type", "a new name for a domain slot type")
         if spec.base not in UNIVERSAL_SLOT_TYPES:
-            flow_problem(("slot_types", type_name, "base"), f"unknown base {spec.base!r}", f"one of {', '.join(UNIVERSAL_SLOT_TYPES)}")
+            flow_problem(("slot_types", type_name, "base"), f"unknown base {spec.base!r}" + did_you_mean(spec.base, UNIVERSAL_SLOT_TYPES),
+                         f"one of {', '.join(UNIVERSAL_SLOT_TYPES)}")
         if spec.python and check_handlers:
             reason = _import_problem(spec.python)
             if reason:
@@ -212,18 +229,21 @@ def _cross_check(domain: DomainPack, docs: dict[str, YamlDocument], check_handle
             flow_problem(at + ("name",), f"duplicate flow name {flow.name!r}", "unique flow names")
         seen.add(flow.name)
         if flow.intent not in onto.intents:
-            flow_problem(at + ("intent",), f"unknown intent {flow.intent!r}", f"one of {', '.join(onto.intents)}")
+            flow_problem(at + ("intent",), f"unknown intent {flow.intent!r}" + did_you_mean(flow.intent, onto.intents), f"one of {', '.join(onto.intents)}")
         if flow.skill not in domain.skills:
-            flow_problem(at + ("skill",), f"flow {flow.name!r} has no usable skill {flow.skill!r}", f"skills/{domain.name}/{flow.skill}/SKILL.md")
+            folders = [p.name for p in (domain.root / "skills" / domain.name).glob("*") if p.is_dir()]
+            flow_problem(at + ("skill",), f"flow {flow.name!r} has no usable skill {flow.skill!r}" + did_you_mean(flow.skill, folders),
+                         f"skills/{domain.name}/{flow.skill}/SKILL.md")
         if not flow.tools and flow.intent not in UNIVERSAL_INTENTS:
             flow_problem(at + ("tools",), f"flow {flow.name!r} has no tools", "1-3 tool ids from the manifest")
         for j, tool_id in enumerate(flow.tools):
             if tool_id not in tools:
-                flow_problem(at + ("tools", j), f"unknown tool {tool_id!r}", f"a tool_id from {mfile}")
+                flow_problem(at + ("tools", j), f"unknown tool {tool_id!r}" + did_you_mean(tool_id, tools), f"a tool_id from {mfile}")
         slot_names = [s.name for s in flow.slots]
         for j, slot in enumerate(flow.slots):
             if slot.type not in known_types:
-                flow_problem(at + ("slots", j, "type"), f"unknown slot type {slot.type!r}", "a universal or declared domain slot type")
+                flow_problem(at + ("slots", j, "type"), f"unknown slot type {slot.type!r}" + did_you_mean(slot.type, known_types),
+                             "a universal or declared domain slot type")
             if slot_names.count(slot.name) > 1:
                 flow_problem(at + ("slots", j, "name"), f"duplicate slot {slot.name!r}", "unique slot names within a flow")
             if slot.priority == "required" and not slot.prompt:
@@ -232,10 +252,10 @@ def _cross_check(domain: DomainPack, docs: dict[str, YamlDocument], check_handle
         if len(electives) == 1:
             flow_problem(at + ("slots",), f"flow {flow.name!r} has 1 elective slot", "none, or at least 2 elective slots")
         if flow.fallback and flow.fallback not in names:
-            flow_problem(at + ("fallback",), f"unknown fallback flow {flow.fallback!r}", "the name of a flow in this file")
+            flow_problem(at + ("fallback",), f"unknown fallback flow {flow.fallback!r}" + did_you_mean(flow.fallback, names), "the name of a flow in this file")
         for j, dep in enumerate(flow.depends_on):
             if dep not in names:
-                flow_problem(at + ("depends_on", j), f"unknown flow {dep!r}", "the name of an Internal flow")
+                flow_problem(at + ("depends_on", j), f"unknown flow {dep!r}" + did_you_mean(dep, names), "the name of an Internal flow")
         if flow.depends_on and flow.intent != "Internal":
             flow_problem(at + ("depends_on",), "depends_on is only for Internal flows", "no depends_on, or intent: Internal")
         known = {*slot_names, *flow.outputs, *flow.inputs, *(o for st in flow.steps for o in st.map_outputs), *_REPLY_FIELDS}
@@ -249,7 +269,8 @@ def _cross_check(domain: DomainPack, docs: dict[str, YamlDocument], check_handle
             if step.call in COMPONENT_TOOLS:
                 pass
             elif step.call not in tools:
-                flow_problem(sat + ("call",), f"step calls unknown tool {step.call!r}", f"a tool_id from {mfile}")
+                flow_problem(sat + ("call",), f"step calls unknown tool {step.call!r}" + did_you_mean(step.call, [*tools, *COMPONENT_TOOLS]),
+                             f"a tool_id from {mfile}")
             elif step.call not in flow.tools:
                 flow_problem(sat + ("call",), f"step calls {step.call!r}, which is not among the flow's tools", f"one of {flow.tools}")
             earlier = {o for s in flow.steps[:j] for o in s.map_outputs}
@@ -258,6 +279,13 @@ def _cross_check(domain: DomainPack, docs: dict[str, YamlDocument], check_handle
                 reason = _reference_problem(value, slot_names, flow.inputs, earlier)
                 if reason:
                     flow_problem(sat + ("args", key) if key != "when" else sat + ("when",), reason, "$slots.<slot>, $outputs.<earlier output>, $inputs.<input>, $prefs.<key> or a literal")
+            if step.call in tools:
+                for output, path in step.map_outputs.items():
+                    problem = output_path_problem(tools[step.call].output_schema, path)
+                    if problem:
+                        message, certain = problem
+                        flow_problem(sat + ("map_outputs", output), f"{output}: {message}",
+                                     f"a dotted path into {step.call!r}'s output_schema", "error" if certain else "warning")
 
     for name, vocab in onto.vocabularies.items():
         if vocab.tool not in tools:
@@ -319,11 +347,11 @@ def _reference_problem(value: Any, slots: list[str], inputs: list[str], outputs:
         return f"malformed reference {value!r}"
     kind, name = match.groups()
     if kind == "slots" and name not in slots:
-        return f"reference to unknown slot {name!r}"
+        return f"reference to unknown slot {name!r}" + did_you_mean(name, slots)
     if kind == "inputs" and name not in inputs:
-        return f"reference to undeclared input {name!r}"
+        return f"reference to undeclared input {name!r}" + did_you_mean(name, inputs)
     if kind == "outputs" and name not in outputs:
-        return f"reference to output {name!r} that no earlier step maps"
+        return f"reference to output {name!r} that no earlier step maps" + did_you_mean(name, outputs)
     return None
 
 
@@ -334,7 +362,7 @@ def _import_problem(target: str) -> str | None:
     except ImportError as exc:
         return f"cannot import {module_name!r}: {exc}"
     if not hasattr(module, attr):
-        return f"module {module_name!r} has no {attr!r}"
+        return f"module {module_name!r} has no {attr!r}" + did_you_mean(attr, [n for n in dir(module) if not n.startswith("_")])
     return None
 
 

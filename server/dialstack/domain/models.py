@@ -35,7 +35,9 @@ UNIVERSAL_SLOT_TYPES: tuple[str, ...] = (
     "DictionarySlot",
     "CategorySlot",
     "ChecklistSlot",
+    "DateTimeSlot",
 )
+MAX_DOMAIN_SLOT_TYPES = 4  # a domain declares 0-4 slot types of its own beside the universal ones
 
 Priority = Literal["required", "elective", "optional"]
 LimitStrategy = Literal["cancel_oldest", "reject_new", "ask_user"]
@@ -164,7 +166,7 @@ class Ontology(_Model):
     description: str = ""
     version: str = "1"
     intents: dict[str, IntentSpec]
-    slot_types: dict[str, SlotTypeSpec]
+    slot_types: dict[str, SlotTypeSpec] = Field(default_factory=dict)
     settings: Settings = Settings()
     templates: dict[str, str] = Field(default_factory=dict)
     vocabularies: dict[str, VocabularySpec] = Field(default_factory=dict)

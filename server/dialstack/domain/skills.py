@@ -30,6 +30,8 @@ def check_skill_name(name: object) -> str | None:
 def load_skill(skill_dir: Path, display: str) -> tuple[SkillSpec | None, list[Problem]]:
     """Parse ``skill_dir/SKILL.md``; return the skill (None if unusable) and every problem found."""
     path = skill_dir / "SKILL.md"
+    if path.is_dir():
+        return None, [Problem(display, "", "SKILL.md is a folder, not a file", "a Markdown file SKILL.md with YAML frontmatter")]
     if not path.is_file():
         return None, [Problem(display, "", "SKILL.md is missing", f"a SKILL.md file in {skill_dir.name}/")]
     text = path.read_text(encoding="utf-8")

@@ -1,7 +1,7 @@
 """Slots: typed values a flow needs, with validation (``check``) and System-1 ``extract``.
 
-This module is the public face of the slot types (defined in ``slot_base``, ``slot_choice``
-and ``slot_values``) and holds the :class:`SlotRegistry`: the 12 universal types plus a
+This module is the public face of the slot types (defined in ``slot_base``, ``slot_choice``,
+``slot_values`` and ``slot_datetime``) and holds the :class:`SlotRegistry`: the 13 universal types plus a
 domain's own, resolved from ``python: module:Class`` or built from ``base`` + ``params``.
 """
 
@@ -23,12 +23,13 @@ from .slot_choice import (
     match_option,
     option_table,
 )
+from .slot_datetime import DateTimeSlot
 from .slot_values import DictionarySlot, ExactSlot, FreeTextSlot, LevelSlot, RangeSlot
 
 UNIVERSAL_SLOTS: dict[str, type[BaseSlot]] = {
     cls.type_name: cls
     for cls in (BaseSlot, GroupSlot, SourceSlot, TargetSlot, RemovalSlot, FreeTextSlot, LevelSlot,
-                RangeSlot, ExactSlot, DictionarySlot, CategorySlot, ChecklistSlot)
+                RangeSlot, ExactSlot, DictionarySlot, CategorySlot, ChecklistSlot, DateTimeSlot)
 }
 
 
@@ -108,6 +109,7 @@ __all__ = [
     "CategorySlot",
     "Check",
     "ChecklistSlot",
+    "DateTimeSlot",
     "DictionarySlot",
     "ExactSlot",
     "FreeTextSlot",

@@ -16,7 +16,7 @@ from typing import Any
 from ...state.slots import BaseSlot, Candidate, CategorySlot, Check, LevelSlot, SlotContext
 from ...state.text import parse_number
 from .cities import CITIES
-from .dates import find_dates, parse_date, spoken
+from ...state.dates import find_dates, parse_date, spoken
 
 
 class DateSlot(BaseSlot):

@@ -1,4 +1,4 @@
-"""Parse travel dates written the way people write them, relative to a given day.
+"""Parse dates written the way people write them, relative to a given day (used by any pack).
 
 Pure functions, no clock of their own: ``today`` is always passed in. Conventions:
 - weekdays ("Friday", "next Friday", "this Friday") mean the first such day after today, "last Friday"
@@ -16,7 +16,7 @@ import calendar
 import re
 from datetime import date, timedelta
 
-from ...state.text import words_to_number
+from .text import words_to_number
 
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})

@@ -1,0 +1,129 @@
+"""``DateTimeSlot``: a universal date, or date and time, for any pack.
+
+Reads what people write ("Dec 15", "next Friday", "tomorrow at 3pm", "2026-12-15 09:30"),
+relative to ``ctx.now`` (never a clock of its own). The value is ISO: ``YYYY-MM-DD``, or
+``YYYY-MM-DDTHH:MM`` when a time is given. Params:
+
+- ``time``: ``optional`` (default), ``required`` (ask for the time when only a day is
+  given) or ``none`` (a day only; a time said with it is ignored);
+- ``past``: false (default) refuses a moment before now; true accepts it (a birth date).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time
+from typing import Any
+
+from .dates import find_dates, spoken
+from .slot_base import BaseSlot, Candidate, Check, SlotContext
+
+TIME_MODES = ("optional", "required", "none")
+
+_TIME = re.compile(
+    r"(?<![\w:])(?:"
+    r"(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?:\s*(?P<ampm1>[ap])\.?m\.?)?"
+    r"|(?P<h12>1[0-2]|0?[1-9])\s*(?P<ampm2>[ap])\.?m\.?"
+    r"|(?P<word>noon|midday|midnight)"
+    r")(?![\w:])",
+    re.IGNORECASE,
+)
+
+
+def find_times(text: str) -> list[tuple[time, int, int]]:
+    """Every time of day in ``text`` as ``(time, start, end)``: 15:30, 3:30 pm, 3pm, noon, midnight."""
+    found = []
+    for m in _TIME.finditer(text):
+        g = m.groupdict()
+        if g["word"]:
+            moment = time(0, 0) if g["word"].lower() == "midnight" else time(12, 0)
+        else:
+            hour = int(g["h24"] or g["h12"])
+            minute = int(g["m24"] or 0)
+            meridiem = (g["ampm1"] or g["ampm2"] or "").lower()
+            if meridiem and not 1 <= hour <= 12:
+                continue  # "15:30 pm"
+            if meridiem == "p" and hour != 12:
+                hour += 12
+            elif meridiem == "a" and hour == 12:
+                hour = 0
+            moment = time(hour, minute)
+        found.append((moment, m.start(), m.end()))
+    return found
+
+
+def _clock(moment: time) -> str:
+    hour = moment.hour % 12 or 12
+    return f"{hour}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"
+
+
+class DateTimeSlot(BaseSlot):
+    """A day, or a day and a time of day; ISO ``YYYY-MM-DD`` or ``YYYY-MM-DDTHH:MM``."""
+
+    type_name = "DateTimeSlot"
+    criteria = "single"
+
+    @property
+    def time_mode(self) -> str:
+        mode = str(self.params.get("time", "optional"))
+        return mode if mode in TIME_MODES else "optional"
+
+    def _display(self, day: date, moment: time | None, today: date) -> str:
+        label = spoken(day, today)
+        return f"{label} at {_clock(moment)}" if moment is not None else label
+
+    def _accept(self, day: date, moment: time | None, ctx: SlotContext) -> Check:
+        today = ctx.now.date()
+        if self.time_mode == "none":
+            moment = None
+        if moment is None and self.time_mode == "required":
+            return Check.reject(f"What time on {spoken(day, today)}? (for example 9:30 or 3pm)")
+        if not self.params.get("past", False):
+            now = ctx.now.replace(tzinfo=None)
+            if day < today or (moment is not None and datetime.combine(day, moment) < now):
+                return Check.reject(f"{self._display(day, moment, today)} is in the past — which upcoming {self.label}?")
+        value = day.isoformat() if moment is None else f"{day.isoformat()}T{moment.strftime('%H:%M')}"
+        return Check.accept(value, self._display(day, moment, today))
+
+    def check(self, raw: Any, ctx: SlotContext) -> Check:
+        today = ctx.now.date()
+        if isinstance(raw, datetime):
+            return self._accept(raw.date(), raw.time().replace(second=0, microsecond=0), ctx)
+        if isinstance(raw, date):
+            return self._accept(raw, None, ctx)
+        text = str(raw or "").strip()
+        iso = _parse_iso(text)
+        if iso is not None:
+            return self._accept(*iso, ctx)
+        days = find_dates(text, today)
+        if not days:
+            return Check.reject(f"I couldn't read '{text}' as a date. Try 'Dec 15', 'next Friday' or {today.year}-12-15.")
+        times = find_times(text)
+        return self._accept(days[0][0], times[0][0] if times else None, ctx)
+
+    def extract(self, text: str, ctx: SlotContext) -> list[Candidate]:
+        today = ctx.now.date()
+        times = find_times(text)
+        out = []
+        for day, start, end in find_dates(text, today):
+            near = min(times, key=lambda t: abs(t[1] - end), default=None)
+            moment = near[0] if near is not None else None
+            checked = self._accept(day, moment, ctx)
+            if near is not None and moment is not None:
+                start, end = min(start, near[1]), max(end, near[2])
+            if checked.ok:
+                out.append(Candidate(checked.value, checked.display, start, end, 0.9))
+            else:
+                out.append(Candidate(day.isoformat(), spoken(day, today), start, end, 0.4))
+        return out
+
+
+def _parse_iso(text: str) -> tuple[date, time | None] | None:
+    """``2026-12-15`` or ``2026-12-15T09:30`` (also with a space), else None."""
+    try:
+        if len(text) == 10:
+            return date.fromisoformat(text), None
+        moment = datetime.fromisoformat(text.replace(" ", "T", 1))
+    except ValueError:
+        return None
+    return moment.date(), moment.time().replace(second=0, microsecond=0, tzinfo=None)

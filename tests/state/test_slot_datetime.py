@@ -1,0 +1,77 @@
+"""DateTimeSlot: the universal date (and time) slot any pack can use."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dialstack.state.slot_datetime import DateTimeSlot, find_times
+from dialstack.state.slots import UNIVERSAL_SLOTS, SlotContext
+
+NOW = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)  # a Tuesday
+CTX = SlotContext(now=NOW)
+
+
+def slot(**params: object) -> DateTimeSlot:
+    return DateTimeSlot("when", params)
+
+
+def test_date_time_slot_is_a_universal_type() -> None:
+    assert UNIVERSAL_SLOTS["DateTimeSlot"] is DateTimeSlot
+
+
+def test_a_day_and_a_time_are_stored_as_iso_and_shown_in_words() -> None:
+    checked = slot().check("tomorrow at 3pm", CTX)
+    assert (checked.ok, checked.value, checked.display) == (True, "2026-12-02T15:00", "December 2 at 3:00 PM")
+
+
+def test_a_day_alone_is_a_date_when_the_time_is_optional() -> None:
+    assert slot().check("Dec 15", CTX).value == "2026-12-15"
+
+
+def test_a_required_time_is_asked_for_and_the_slot_stays_empty() -> None:
+    when = slot(time="required")
+    checked = when.fill("next Friday", CTX)
+    assert not checked.ok and "What time on December 4?" in checked.reason
+    assert when.value is None
+
+
+def test_time_none_keeps_the_day_only() -> None:
+    assert slot(time="none").check("Dec 15 at 10:30", CTX).value == "2026-12-15"
+
+
+def test_a_moment_in_the_past_is_refused_unless_past_is_allowed() -> None:
+    refused = slot().check("today at 8am", CTX)
+    assert not refused.ok and "in the past" in refused.reason
+    assert slot(past=True).check("2001-05-17", CTX).value == "2001-05-17"
+
+
+def test_iso_values_from_tools_are_accepted_as_they_are() -> None:
+    assert slot().check("2026-12-15T09:30", CTX).value == "2026-12-15T09:30"
+    assert slot().check(datetime(2026, 12, 15, 9, 30), CTX).value == "2026-12-15T09:30"
+
+
+def test_unreadable_text_gets_a_reason_with_examples() -> None:
+    checked = slot().check("whenever", CTX)
+    assert not checked.ok and "Dec 15" in checked.reason
+
+
+def test_extract_joins_a_day_and_the_time_said_next_to_it() -> None:
+    [found] = slot().extract("can I come next Friday at 9:30 please", CTX)
+    assert found.value == "2026-12-04T09:30"
+    assert "next Friday at 9:30" in "can I come next Friday at 9:30 please"[found.start:found.end]
+
+
+def test_times_of_day_are_read_in_their_usual_forms() -> None:
+    assert [t.strftime("%H:%M") for t, _, _ in find_times("15:30, 3:30 pm, 9am, 12am, noon, midnight, 15:30 pm")] == [
+        "15:30", "15:30", "09:00", "00:00", "12:00", "00:00"]
+
+
+@given(st.datetimes(min_value=datetime(2026, 12, 2), max_value=datetime(2030, 1, 1)))
+def test_any_future_minute_round_trips_through_its_iso_form(moment: datetime) -> None:
+    moment = moment.replace(second=0, microsecond=0)
+    iso = moment.strftime("%Y-%m-%dT%H:%M")
+    assert slot().check(iso, CTX).value == iso
+    assert slot().check(moment, CTX).value == iso
