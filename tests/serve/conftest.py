@@ -33,7 +33,7 @@ def store() -> Iterator[InMemoryStore]:
 def server(demo: DomainPack, store: InMemoryStore):  # type: ignore[no-untyped-def]
     from dialstack.serve.server import build_server
 
-    server = build_server(demo, store, default_session="default")
+    server = build_server(demo, store, default_session="default", principal="default")  # the store's default owner
     yield server
     server.dialstack.runtime.close()
 

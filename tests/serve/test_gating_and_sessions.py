@@ -60,17 +60,25 @@ async def test_client_without_elicitation_gets_an_error_saying_what_would_have_r
     assert audit_log(server, store, "s1")[-1]["approval"] == "unsupported"
 
 
-async def test_untrusted_output_in_a_private_session_makes_an_external_call_need_approval(server, store, mode: str) -> None:  # type: ignore[no-untyped-def]
+async def test_untrusted_output_in_a_private_session_makes_an_external_call_need_approval(demo, server, store, mode: str) -> None:  # type: ignore[no-untyped-def]
+    from dialstack.serve.server import build_server
+
     seen: list = []
     async with ToolClient(server, mode=mode, approver=recording(False, seen)) as tools:
         before = await tools.call("send_message", {"to": "bob", "body": "hi"}, session="t1")
         page = await tools.call("fetch_page", {"url": "https://example.com"}, session="t1")
         after = await tools.call("send_message", {"to": "bob", "body": page.data["content"]}, session="t1")
         elsewhere = await tools.call("send_message", {"to": "bob", "body": "hi"}, session="t2")
+    other = build_server(demo, store, principal="default")  # another stdio process on the same database
+    async with ToolClient(other, mode=mode, approver=recording(False, [])) as fresh:
+        other_connection = await fresh.call("send_message", {"to": "bob", "body": "hi"}, session="t3")
+    other.dialstack.runtime.close()
     assert before.ok and before.approval is None
     assert not after.ok and after.approval == "declined"
-    assert seen[0][0] == "send_message" and "untrusted input" in seen[0][2]
-    assert elsewhere.ok  # the other session never saw untrusted input
+    assert seen[0][0] == "send_message" and "untrusted" in seen[0][2]
+    # the connection holds the untrusted page: naming a fresh session sheds nothing
+    assert not elsewhere.ok and elsewhere.approval == "declined"
+    assert other_connection.ok  # another connection never saw untrusted input
     assert store.context_kinds("t1") >= {"untrusted"}
     decisions = [e["decision"] for e in audit_log(server, store, "t1") if "decision" in e and e.get("approval") != "requested"]
     assert decisions == ["allow", "allow", "needs_approval"]

@@ -61,7 +61,7 @@ def test_a_newer_schema_is_refused_with_what_to_do(db_path: Path) -> None:
     conn.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
     conn.commit()
     conn.close()
-    with pytest.raises(SchemaVersionError, match=r"version 99, newer than the 1 .*Upgrade dialstack"):
+    with pytest.raises(SchemaVersionError, match=rf"version 99, newer than the {SCHEMA_VERSION} .*Upgrade dialstack"):
         SQLiteStore(db_path)
 
 

@@ -4,8 +4,15 @@
 ``tools/list`` / ``tools/call`` handlers (manifest tools carry arbitrary JSON Schemas, which
 the SDK's function-signature tools cannot express); skills are SDK resources and prompts.
 
-A call names its dialogue session in request ``_meta["dialstack/session"]``; without one it
-uses its connection's default session, never one shared between clients:
+Every call runs as a *principal*: over HTTP the one its bearer token maps to (a token
+file may hold several), over stdio and in process the server's configured user
+(``--user``, default the OS user). A session belongs to the principal that created it;
+any other principal naming it is refused, and ``ToolContext.user_id`` is the principal
+(preferences and bookings are per user).
+
+A call names its dialogue session in request ``_meta["dialstack/session"]`` (the rule is
+:mod:`dialstack.tools.wire`'s, matched whole); without one it uses its connection's
+default session, never one shared between clients:
 
 - stdio and in-process clients: the server's default session (one connection per process
   or per in-process server);
@@ -29,14 +36,22 @@ Approval (when :func:`dialstack.tools.gate.decide` says ``needs_approval``):
   request is sent mid-call;
 - neither: ``isError`` saying approval is required and exactly what would have run.
 
+An approval answer is good for one call: the modern round's ``request_state`` carries a
+nonce the store consumes when the answer is used, so the same sealed state and answer
+sent again ask again.
+
+The gate's taint is kept per session and per connection (the stdio connection, the HTTP
+transport session, or, for stateless HTTP requests, the principal): a connection that
+has received untrusted data taints every session it uses afterwards.
+
 Nothing runs without approval. This module must not import ``dialstack.agent``.
 """
 
 from __future__ import annotations
 
+import getpass
 import json
 import logging
-import re
 import uuid
 from collections.abc import Callable
 from datetime import datetime
@@ -55,14 +70,13 @@ from ..store.protocol import Store
 from ..tools import gate
 from ..tools.context import utc_now
 from ..tools.runtime import DEFAULT_MAX_INPUT_BYTES, CallOutcome, ToolRuntime
+from ..tools.sessions import Caller, SessionRefused
+from ..tools.wire import APPROVAL_KEY, IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY, SESSION_ID_RULE, SESSION_KEY, is_session_id
 
 log = logging.getLogger("dialstack.serve")
 
-SESSION_KEY = "dialstack/session"
-IDEMPOTENCY_KEY = "dialstack/idempotency_key"
 MCP_SESSION_HEADER = "mcp-session-id"
-APPROVAL_KEY = "dialstack/approval"
-_SESSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$")
+PRINCIPAL_SCOPE_KEY = "dialstack.principal"  # set in the ASGI scope by the HTTP bearer-token check
 APPROVAL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -100,10 +114,18 @@ def tool_meta(spec: ToolSpec, timeout_ms: int) -> dict[str, Any]:
 class DialstackTools:
     """The ``tools/list`` and ``tools/call`` handlers over one :class:`ToolRuntime`."""
 
-    def __init__(self, runtime: ToolRuntime, *, default_session: str, denied: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, runtime: ToolRuntime, *, default_session: str, denied: frozenset[str] = frozenset(), principal: str = "default",
+        isolate_sessions: bool = False,
+    ) -> None:
         self.runtime = runtime
         self.default_session = default_session
         self.denied = denied
+        self.principal = principal
+        self.isolate_sessions = isolate_sessions
+        # stdio serves one client per process, an in-process server the one that built it; the SDK
+        # gives modern requests a fresh ServerSession each, so the server itself names the connection
+        self.connection = f"conn-{uuid.uuid4().hex}"
         self.listing = types.ListToolsResult(tools=[self._describe(spec) for spec in runtime.tools.values()])
         self._session_free: dict[str, bool] = {}  # per tool, computed on first need (resolving handlers costs imports)
 
@@ -133,13 +155,19 @@ class DialstackTools:
         args = params.arguments or {}
         meta = dict(params.meta or {})
         key = meta.get(IDEMPOTENCY_KEY)
-        if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 200):
-            return _error(spec.tool_id, f"_meta {IDEMPOTENCY_KEY!r} must be a string of 1-200 characters")
-        session = meta.get(SESSION_KEY) or self._connection_session(ctx, spec, key)
+        if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY):
+            return _error(spec.tool_id, f"_meta {IDEMPOTENCY_KEY!r} must be a string of 1-{MAX_IDEMPOTENCY_KEY} characters")
+        named = meta.get(SESSION_KEY)
+        session = named if named is not None else self._connection_session(ctx, spec, key)
         if isinstance(session, CallOutcome):
             return _result(session, None)
-        if not isinstance(session, str) or not _SESSION_RE.match(session):
-            return _error(spec.tool_id, f"_meta {SESSION_KEY!r} must be 1-128 characters of letters, digits and ._:@- (got {session!r})")
+        if not is_session_id(session):
+            return _error(spec.tool_id, f"_meta {SESSION_KEY!r} must be {SESSION_ID_RULE}, matched whole (got {session!r})")
+        caller = self.caller(ctx)
+        try:
+            self.runtime.open_session(session, caller)
+        except SessionRefused as exc:
+            return _error(spec.tool_id, f"was not run: {exc}")
 
         rejected = self.runtime.check_arguments(spec, args)
         if rejected is not None:
@@ -147,10 +175,14 @@ class DialstackTools:
             return _result(rejected, session)
         replayed = self.runtime.replay(spec, args, session_id=session, idempotency_key=key)
         if replayed is not None:  # a recorded result: nothing runs, so nothing needs approving
+            self.runtime.delivered(session, spec, replayed, caller)
             self.runtime.audit_call(session, spec, args, replayed, key, 0.0)
             return _result(replayed, session)
 
-        decision = gate.decide(spec, args, self.runtime.context_kinds(session, spec), denied=self.denied)
+        decision = gate.decide(
+            spec, args, self.runtime.context_kinds(session, spec, caller), denied=self.denied,
+            untrusted_args=self.runtime.sessions.untrusted_args(session, spec, args),
+        )
         approval: str | None = None
         approved_by: str | None = None
         if decision.action == "deny":
@@ -167,9 +199,21 @@ class DialstackTools:
                 return _result(_refusal(spec, args, decision, approval), session, approval)
         # the call's own audit entry records the decision that let it run (and who approved)
         outcome = await self.runtime.run(
-            spec, args, session_id=session, idempotency_key=key, meta=meta, decision=decision, approval=approval, approved_by=approved_by
+            spec, args, session_id=session, idempotency_key=key, meta=meta, decision=decision, approval=approval,
+            approved_by=approved_by, caller=caller,
         )
         return _result(outcome, session, approval)
+
+    def caller(self, ctx: Any) -> Caller:
+        """The calling principal and connection (see the module docstring)."""
+        request = getattr(ctx, "request", None)
+        scope = getattr(request, "scope", None)
+        if not isinstance(scope, dict):  # stdio or in-process: the server's one client
+            return Caller(self.principal, None if self.isolate_sessions else self.connection)
+        principal = scope.get(PRINCIPAL_SCOPE_KEY) or self.principal
+        transport_session = request.headers.get(MCP_SESSION_HEADER)  # type: ignore[union-attr]
+        # stateless requests (2026-07-28) have no connection: the principal's taint stands for it
+        return Caller(principal, f"http-{transport_session}" if transport_session else f"principal:{principal}")
 
     def session_free(self, spec: ToolSpec) -> bool:
         """Whether calls to ``spec`` neither read nor write anything kept per session."""
@@ -187,7 +231,7 @@ class DialstackTools:
         transport_session = headers.get(MCP_SESSION_HEADER)
         if transport_session:  # validated by the SDK's session manager, bound to this client
             session = f"http-{transport_session}"
-            if _SESSION_RE.match(session):
+            if is_session_id(session):
                 return session
         if key is None and self.session_free(spec):
             return self.default_session  # reads and writes nothing of a session: nothing to share
@@ -201,7 +245,7 @@ class DialstackTools:
             f"connection (protocol {getattr(ctx, 'protocol_version', None) or 'unknown'}) each request stands alone, "
             "so there is no connection to give it a session of its own, and the server never puts different "
             f"clients in one shared session. Pass _meta[\"{SESSION_KEY}\"] with your dialogue session id "
-            "(1-128 letters, digits and ._:@-) on every call.",
+            f"({SESSION_ID_RULE}) on every call.",
         )
 
     async def _approve(
@@ -216,11 +260,14 @@ class DialstackTools:
         who = _client_name(ctx, params)
         message = gate.approval_message(spec.tool_id, args, decision.reason)
         if _modern(ctx.protocol_version):
-            expected = json.dumps({"tool": spec.tool_id, "args": gate.args_digest(args), "session": session}, sort_keys=True)
+            call = {"tool": spec.tool_id, "args": gate.args_digest(args), "session": session}
             answer = (params.input_responses or {}).get(APPROVAL_KEY)
-            if answer is None or params.request_state != expected:
+            nonce = _nonce_for(params.request_state, call)
+            # an answer counts once: its nonce is consumed here, so a replayed state and answer ask again
+            if answer is None or nonce is None or not self.runtime.guard.consume_nonce(nonce, session):
+                state = json.dumps({**call, "nonce": self.runtime.guard.issue_nonce(session)}, sort_keys=True)
                 request = types.ElicitRequest(params=types.ElicitRequestFormParams(message=message, requested_schema=APPROVAL_SCHEMA))
-                return types.InputRequiredResult(input_requests={APPROVAL_KEY: request}, request_state=expected)
+                return types.InputRequiredResult(input_requests={APPROVAL_KEY: request}, request_state=state)
             if not isinstance(answer, types.ElicitResult):
                 return "declined", who
             return _verdict(answer), who
@@ -230,6 +277,17 @@ class DialstackTools:
             log.info("approval elicitation for %s failed: %s", spec.tool_id, exc)
             return "unsupported", who
         return _verdict(answer), who
+
+
+def _nonce_for(request_state: str | None, call: dict[str, str]) -> str | None:
+    """The approval nonce in ``request_state`` if the state names exactly ``call``, else None."""
+    try:
+        state = json.loads(request_state) if request_state else None
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(state, dict) or {k: state.get(k) for k in call} != call or not isinstance(state.get("nonce"), str):
+        return None
+    return state["nonce"]
 
 
 def _session_free(runtime: ToolRuntime, spec: ToolSpec) -> bool:
@@ -245,6 +303,14 @@ def _session_free(runtime: ToolRuntime, spec: ToolSpec) -> bool:
     except Exception:  # an unresolvable handler fails at call time anyway; be strict meanwhile
         return False
     return not wants_ctx
+
+
+def os_user() -> str:
+    """The OS user running this process: the default principal of stdio connections."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no passwd entry (some containers) and no LOGNAME/USER
+        return "default"
 
 
 def _verdict(answer: types.ElicitResult) -> str:
@@ -331,8 +397,16 @@ def build_server(
     data_dir: Path | None = None,
     max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES,
     background_audit: bool = True,
+    principal: str | None = None,
+    isolate_sessions: bool = False,
 ) -> MCPServer:
-    """An MCP server for ``domain`` backed by ``store`` (see the module docstring)."""
+    """An MCP server for ``domain`` backed by ``store`` (see the module docstring).
+
+    ``principal``: who stdio and in-process callers (and HTTP callers without a token)
+    are; default the OS user. ``isolate_sessions``: the client keeps each session's
+    context apart (dialstack's own orchestrator), so taint is not carried between its
+    sessions through the connection.
+    """
     server = MCPServer(
         f"dialstack-{domain.name}",
         title=f"dialstack: {domain.name}",
@@ -347,7 +421,10 @@ def build_server(
     runtime = ToolRuntime(
         domain, store, clock=clock, data_dir=data_dir, max_input_bytes=max_input_bytes, background_audit=background_audit
     )
-    tools = DialstackTools(runtime, default_session=default_session or f"mcp-{uuid.uuid4().hex[:12]}", denied=denied)
+    tools = DialstackTools(
+        runtime, default_session=default_session or f"mcp-{uuid.uuid4().hex[:12]}", denied=denied,
+        principal=principal or os_user(), isolate_sessions=isolate_sessions,
+    )
     low = server._lowlevel_server  # the SDK exposes no public setter for raw tools/* handlers
     low.add_request_handler("tools/list", types.PaginatedRequestParams, tools.list_tools)
     low.add_request_handler("tools/call", types.CallToolRequestParams, tools.call_tool)

@@ -12,6 +12,8 @@ Version history:
 - 0: the pre-release layout: ``turns`` held the full state of every turn (no diffs,
   no snapshots, no head). Migrated by turning full states into diffs + snapshots.
 - 1: diffs, snapshots, head state, branches, frames, audit, receipts, context kinds.
+- 2: the gate's and runtime's tables (``store.guard``): connection taint, provenance
+  digests, approval nonces, idempotency claims. Migrated by creating them.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ import sqlite3
 from collections.abc import Callable
 
 from dialstack.state.diff import canonical, make_patch
+from dialstack.store import guard
 from dialstack.store.protocol import SchemaVersionError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -119,8 +122,9 @@ def prepare(conn: sqlite3.Connection, path: str, snapshot_every: int) -> None:
         version = _read_version(conn, path)
         if version is None:
             _create(conn)
-        elif version < SCHEMA_VERSION:
+        while version is not None and version < SCHEMA_VERSION:
             MIGRATIONS[version](conn, snapshot_every)
+            version = _read_version(conn, path)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -157,9 +161,18 @@ def _create(conn: sqlite3.Connection) -> None:
     for statement in SCHEMA_V1.split(";"):
         if statement.strip():
             conn.execute(statement)
-    conn.execute(
-        "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
-    )
+    guard.create_tables(conn)
+    _set_version(conn, SCHEMA_VERSION)
+
+
+def _set_version(conn: sqlite3.Connection, version: int) -> None:
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(version),))
+
+
+def _migrate_v1(conn: sqlite3.Connection, snapshot_every: int) -> None:
+    """v2 adds the guard tables (see ``store.guard``); nothing existing changes."""
+    guard.create_tables(conn)
+    _set_version(conn, 2)
 
 
 def _migrate_v0(conn: sqlite3.Connection, snapshot_every: int) -> None:
@@ -211,4 +224,4 @@ def _compact(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection, int], None]] = {0: _migrate_v0}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection, int], None]] = {0: _migrate_v0, 1: _migrate_v1}

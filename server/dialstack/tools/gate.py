@@ -2,7 +2,8 @@
 
 One pure function, used by the MCP server before every call and by the orchestrator when
 it plans one. No I/O: the caller passes the session's record of what has entered the
-context and stores what the decision says.
+context (its *taint*) and, when it has them, the names of the arguments whose values came
+from untrusted output (their *provenance*, see :mod:`dialstack.tools.provenance`).
 
 Rules, in order:
 
@@ -10,20 +11,29 @@ Rules, in order:
 2. ``needs_approval`` -- the seed rule: the tool carries all three trifecta tags
    (``accesses_private_data``, ``receives_untrusted_input``, ``communicates_externally``)
    or its manifest says ``requires_approval: true``.
-3. ``needs_approval`` -- the session trifecta: the tool ``communicates_externally`` and
-   the session's context already holds both private and untrusted data. The
-   conversation itself is private, so a session starts with ``{"private"}``
-   (:data:`INITIAL_KINDS`); a tool's *output* adds the kinds :func:`kinds_added` names.
-4. ``allow`` otherwise.
+3. ``needs_approval`` (``provenance_target``) -- an argument whose ``input_schema``
+   property says ``x-dialstack-role: destination`` or ``target`` has a value that came
+   from untrusted output (and was not typed by the user): where data goes, or what a
+   change acts on, was chosen by someone else.
+4. ``needs_approval`` (``provenance_state``) -- the tool ``changes_state`` and any of its
+   arguments came from untrusted output.
+5. ``needs_approval`` (``trifecta_session``) -- the session trifecta, the fallback: the
+   tool ``communicates_externally``, the session's context holds private and untrusted
+   data, and either the tool marks no destination argument or no provenance was given.
+   A tool whose destinations are marked is covered by rule 3 when provenance is known:
+   private data may go where the user (not the untrusted text) said.
+6. ``allow`` otherwise.
 
-A tool without a ``capabilities`` entry is treated as carrying all four tags
-(:attr:`ToolSpec.tags`), so it always needs approval.
+The conversation itself is private, so ``decide`` always counts :data:`PRIVATE`, whatever
+the caller passes. A tool without a ``capabilities`` entry is treated as carrying all
+four tags (:attr:`ToolSpec.tags`), so it always needs approval.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -36,7 +46,10 @@ KINDS: frozenset[str] = frozenset({PRIVATE, UNTRUSTED})
 INITIAL_KINDS: frozenset[str] = frozenset({PRIVATE})  # the conversation itself is private
 
 Action = Literal["allow", "needs_approval", "deny"]
-Rule = Literal["allowed", "denied", "manifest", "trifecta_tool", "trifecta_session"]
+Rule = Literal["allowed", "denied", "manifest", "trifecta_tool", "trifecta_session", "provenance_target", "provenance_state"]
+Role = Literal["destination", "target", "content"]
+ROLE_KEY = "x-dialstack-role"
+ROLES: frozenset[str] = frozenset({"destination", "target", "content"})
 
 
 @dataclass(frozen=True)
@@ -72,20 +85,30 @@ def session_kinds(recorded: Iterable[str]) -> frozenset[str]:
     return INITIAL_KINDS | frozenset(recorded)
 
 
+def argument_roles(tool: ToolSpec) -> dict[str, str]:
+    """``{argument: role}`` from the ``x-dialstack-role`` marks of the tool's top-level properties."""
+    props = tool.input_schema.get("properties") if isinstance(tool.input_schema, Mapping) else None
+    if not isinstance(props, Mapping):
+        return {}
+    return {name: s[ROLE_KEY] for name, s in props.items() if isinstance(s, Mapping) and s.get(ROLE_KEY) in ROLES}
+
+
 def decide(
     tool: ToolSpec,
     args: Mapping[str, Any],
-    kinds: frozenset[str],
+    kinds: Iterable[str],
     *,
     denied: frozenset[str] = frozenset(),
+    untrusted_args: frozenset[str] | None = None,
 ) -> GateDecision:
     """Decide whether ``tool`` may run with ``args`` in a session holding ``kinds``.
 
-    ``kinds`` is the session's record (see :func:`session_kinds`); unknown kinds raise
-    ``ValueError`` so that a typo can never silently weaken the gate. ``args`` does not
-    change the decision today; it is part of the signature so that argument-aware rules
-    (amount limits, recipient allow-lists) can be added without touching callers.
+    ``kinds`` is the session's taint (:data:`PRIVATE` is added here: the conversation);
+    unknown kinds raise ``ValueError`` so that a typo can never silently weaken the gate.
+    ``untrusted_args`` names the arguments whose values came from untrusted output; None
+    means their provenance is unknown, and only the session rule judges the call.
     """
+    kinds = INITIAL_KINDS | frozenset(kinds)
     unknown = set(kinds) - KINDS
     if unknown:
         raise ValueError(f"unknown context kinds {sorted(unknown)}; expected a subset of {sorted(KINDS)}")
@@ -99,7 +122,25 @@ def decide(
         return GateDecision("needs_approval", f"{name!r} {declared}: approval is always required", "trifecta_tool")
     if tool.requires_approval:
         return GateDecision("needs_approval", f"the manifest marks {name!r} as requiring approval", "manifest")
-    if "communicates_externally" in tool.tags and {PRIVATE, UNTRUSTED} <= kinds:
+    roles = argument_roles(tool)
+    if untrusted_args:
+        steered = sorted(a for a in untrusted_args if roles.get(a) in ("destination", "target") and a in args)
+        if steered:
+            return GateDecision(
+                "needs_approval",
+                f"the {', '.join(repr(a) for a in steered)} of {name!r} came from untrusted tool output, "
+                "not from you: someone else may have chosen where this goes",
+                "provenance_target",
+            )
+        if "changes_state" in tool.tags and any(a in args for a in untrusted_args):
+            shown = ", ".join(repr(a) for a in sorted(a for a in untrusted_args if a in args))
+            return GateDecision(
+                "needs_approval",
+                f"{name!r} changes something, and its {shown} came from untrusted tool output, not from you",
+                "provenance_state",
+            )
+    vetted = untrusted_args is not None and any(r == "destination" for r in roles.values())
+    if "communicates_externally" in tool.tags and {PRIVATE, UNTRUSTED} <= kinds and not vetted:
         return GateDecision(
             "needs_approval",
             f"{name!r} communicates externally and this session already holds private data "
@@ -116,14 +157,47 @@ def args_digest(args: Mapping[str, Any]) -> str:
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")  # letters that draw nothing
+
+
+def _hidden(ch: str) -> bool:
+    category = unicodedata.category(ch)
+    return category in _HIDDEN_CATEGORIES or (category == "Zs" and ch != " ") or ch in _BLANK_LETTERS
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with every invisible, bidirectional or control character written as a ``\\uXXXX`` escape.
+
+    Applied to JSON or a Python literal, the result still parses to the original value: a
+    person sees ``\\u202e``, not text running backwards.
+    """
+    return "".join(_escape(ch) if _hidden(ch) else ch for ch in text)
+
+
+def shown_arguments(args: Mapping[str, Any]) -> str:
+    """``name=value, ...`` for a one-line approval question, every value escaped (:func:`visible`)."""
+    return ", ".join(f"{visible(str(k))}={visible(repr(v))}" for k, v in args.items())
+
+
 def approval_message(tool: str, args: Mapping[str, Any], reason: str) -> str:
     """The approval prompt: the tool and its full arguments, as a person should see them.
 
+    Arguments are JSON with invisible and bidirectional characters escaped (:func:`visible`).
     The layout is stable (``parse_approval_message`` reads it back) because MCP clients
     receive only this text with an elicitation request.
     """
-    shown = json.dumps(args, indent=2, sort_keys=True, ensure_ascii=False, default=str)
-    return f"Approve running the tool {tool!r}?\nReason: {reason}\nArguments (full):\n{shown}"
+    text = json.dumps(args, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+    shown = "\n".join(visible(line) for line in text.split("\n"))  # a raw newline here is layout, never data
+    return f"Approve running the tool {visible(repr(tool))}?\nReason: {visible(reason)}\nArguments (full):\n{shown}"
 
 
 def parse_approval_message(message: str) -> tuple[str, dict[str, Any], str] | None:

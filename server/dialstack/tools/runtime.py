@@ -20,6 +20,14 @@ the first two and the last, in the server.
   ``ConnectionError`` raised by the handler. Non-idempotent tools never are.
 - A call carrying an idempotency key returns the recorded result of the first
   successful call with that key (same session, tool and arguments) without running.
+  The key is claimed in the store (a unique row, in the transaction that checks for
+  its receipt) before the handler runs, so two processes on one database never both
+  run it: the second sees ``still_running`` or the recorded result. A claim whose
+  process died is taken over after :data:`CLAIM_STALE_S` seconds.
+- Whatever a tool's output brings into the context (``gate.kinds_added``) is recorded
+  on the session and the calling connection when the result *or its error text*
+  reaches the client; values of untrusted output are recorded as provenance digests
+  (:mod:`dialstack.tools.sessions`).
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import inspect
 import json
 import logging
 import math
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -44,8 +53,10 @@ from ..domain.models import DomainPack, ToolSpec
 from ..domain.schemacheck import Check, compile_check
 from ..store.protocol import Receipt, Store
 from . import gate
+from ..store.guard import Claim, Guard
 from .components import COMPONENT_SPECS
 from .context import ToolContext, ToolInputError, TransientToolError, utc_now
+from .sessions import Caller, SessionGuard
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -55,6 +66,9 @@ log = logging.getLogger("dialstack.tools")
 
 DEFAULT_MAX_INPUT_BYTES = 64 * 1024
 TRANSIENT_ERRORS = (TransientToolError, TimeoutError, ConnectionError)
+CLAIM_STALE_S = 600.0  # an idempotency claim this old belongs to a process that died mid-call
+LOCAL = Caller(principal="default")  # a caller of the runtime itself (tests, benchmarks): one session's taint
+_HANDLER_RAN = ("handler_error", "invalid_output")  # failures whose text comes from the handler or its output
 
 ErrorKind = Literal[
     "invalid_arguments", "too_large", "timeout", "handler_error", "invalid_output", "idempotency_conflict", "denied",
@@ -275,6 +289,9 @@ class ToolRuntime:
         self._handlers: dict[str, tuple[Callable[..., Any], bool, bool]] = {}
         self._executor = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="dialstack-tool")
         self._sessions: set[str] = set()
+        self.guard = Guard(store)  # type: ignore[arg-type]
+        self.sessions = SessionGuard(self.guard, domain.name)
+        self.owner_id = f"{os.getpid()}-{id(self):x}"  # names this runtime's idempotency claims
         self._key_locks: dict[str, asyncio.Lock] = {}
         self._audit_writer = AuditWriter(store) if background_audit else None
         # Timed-out sync calls whose thread still runs. ``_running_keys``: receipt key ->
@@ -365,12 +382,25 @@ class ToolRuntime:
             self.store.ensure_session(session_id, self.domain.name)
             self._sessions.add(session_id)
 
-    def context_kinds(self, session_id: str, spec: ToolSpec | None = None) -> frozenset[str]:
-        """The session's context kinds; skips the store when they cannot change ``spec``'s decision."""
+    def open_session(self, session_id: str, caller: Caller) -> None:
+        """Create the session for ``caller`` or check it is theirs (``SessionRefused`` if not)."""
+        self.sessions.open(session_id, caller)
+        self._sessions.add(session_id)
+
+    def context_kinds(self, session_id: str, spec: ToolSpec | None = None, caller: Caller = LOCAL) -> frozenset[str]:
+        """The session's taint (the caller's connection's included); skips the store when it cannot change ``spec``'s decision."""
         self.ensure_session(session_id)
         if spec is not None and not self._communicates_externally(spec):
+            self.sessions.carry(session_id, caller)  # a tainted connection taints every session it uses
             return gate.INITIAL_KINDS  # only the session-trifecta rule reads kinds, and only for such tools
-        return gate.session_kinds(self.store.context_kinds(session_id))
+        return self.sessions.kinds(session_id, caller)
+
+    def delivered(self, session_id: str, spec: ToolSpec, outcome: CallOutcome, caller: Caller = LOCAL) -> None:
+        """Record what ``outcome`` brings into the client's context, if its text came from the tool."""
+        if outcome.ok or outcome.error in _HANDLER_RAN:
+            added = self._kinds_added(spec)
+            if added:
+                self.sessions.delivered(session_id, caller, added, [outcome.data, outcome.message])
 
     # -- checks before running ----------------------------------------------
     def check_arguments(self, spec: ToolSpec, args: Any) -> CallOutcome | None:
@@ -408,24 +438,22 @@ class ToolRuntime:
             return None
         rkey = self._receipt_key(session_id, idempotency_key)
         running = self._running_keys.get(rkey)  # checked before the receipt: see ``_running_keys``
-        receipt = self.store.receipt(rkey) if running is None else None
-        if running is None and receipt is None:
-            return None
-        tool, digest = (running if running is not None else (receipt.tool, receipt.result.get("args_digest")))  # type: ignore[union-attr]
-        if tool != spec.tool_id or digest != gate.args_digest(args):
-            return CallOutcome.failed(
-                spec.tool_id, "idempotency_conflict",
-                f"idempotency key {idempotency_key!r} was already used for a different call "
-                f"({tool} with other arguments); use a new key for a new call",
-            )
         if running is not None:
+            if running != (spec.tool_id, gate.args_digest(args)):
+                return self._claimed_elsewhere(spec, args, idempotency_key, Claim("running", tool=running[0], args_digest=running[1]))
             return CallOutcome.failed(
                 spec.tool_id, "still_running",
                 f"{spec.tool_id} is still running: the earlier call with idempotency key {idempotency_key!r} timed out "
                 "but its handler has not finished, so it was not started again. Retry later with the same key: "
                 "once it finishes, its recorded result is returned (if it failed, the call runs anew).",
             )
-        return CallOutcome(tool=spec.tool_id, ok=True, data=receipt.result.get("data"), replayed=True)  # type: ignore[union-attr]
+        receipt = self.store.receipt(rkey)
+        if receipt is not None:
+            return self._claimed_elsewhere(spec, args, idempotency_key, Claim("recorded", receipt=receipt))
+        claim = self.guard.running_claim(rkey, stale_after=CLAIM_STALE_S)
+        if claim is None or claim.owner == self.owner_id:  # ours and in flight: the key lock orders us after it
+            return None
+        return self._claimed_elsewhere(spec, args, idempotency_key, claim)
 
     # -- running ------------------------------------------------------------
     async def run(
@@ -439,14 +467,16 @@ class ToolRuntime:
         decision: gate.GateDecision | None = None,
         approval: str | None = None,
         approved_by: str | None = None,
+        caller: Caller = LOCAL,
     ) -> CallOutcome:
-        """Run an already validated and gated call; audit it; record receipt and context kinds.
+        """Run an already validated and gated call; audit it; record receipt, taint and provenance.
 
         The audit entry carries the gate ``decision`` that let the call run (and who approved).
         """
         self.ensure_session(session_id)
         started = time.perf_counter()
         threads: list[Future[Any]] = []  # the sync handler's thread of the current attempt, once submitted
+        claimed: str | None = None  # the receipt key this call claimed in the store, until released
         try:
             if idempotency_key:
                 rkey = self._receipt_key(session_id, idempotency_key)
@@ -454,50 +484,78 @@ class ToolRuntime:
                 async with lock:
                     outcome = self.replay(spec, args, session_id=session_id, idempotency_key=idempotency_key)
                     if outcome is None:
-                        outcome = await self._attempts(spec, args, session_id, meta or {}, keyed=True, threads=threads)
-                        if outcome.ok:
-                            self._save_receipt(rkey, spec, args, outcome.data)
-                        elif outcome.abandoned is not None:
+                        claim = self.guard.claim(rkey, spec.tool_id, gate.args_digest(args), self.owner_id, stale_after=CLAIM_STALE_S)
+                        outcome = self._claimed_elsewhere(spec, args, idempotency_key, claim)
+                    if outcome is None:
+                        claimed = rkey
+                        outcome = await self._attempts(spec, args, session_id, meta or {}, keyed=True, threads=threads,
+                                                       principal=caller.principal)
+                        if outcome.abandoned is not None:  # its late result settles the claim
                             self._running_keys[rkey] = (spec.tool_id, gate.args_digest(args))
+                        else:
+                            self.guard.finish_claim(rkey, self._receipt(rkey, spec, args, outcome.data) if outcome.ok else None)
+                        claimed = None
             else:
-                outcome = await self._attempts(spec, args, session_id, meta or {}, threads=threads)
+                outcome = await self._attempts(spec, args, session_id, meta or {}, threads=threads, principal=caller.principal)
         except asyncio.CancelledError:
             # the request was cancelled (client cancel, dropped connection): a sync handler's
             # thread runs on regardless, so its result is recorded like a timed-out one's
             if threads and not threads[-1].cancel() and not threads[-1].done():
                 if idempotency_key:
                     self._running_keys[self._receipt_key(session_id, idempotency_key)] = (spec.tool_id, gate.args_digest(args))
-                self._watch_abandoned(threads[-1], spec, args, session_id, idempotency_key, started, "cancelled")
+                self._watch_abandoned(threads[-1], spec, args, session_id, idempotency_key, started, "cancelled", caller)
+            elif claimed is not None:  # nothing runs on: free the key for a retry
+                self.guard.finish_claim(claimed, None)
             raise
         if outcome.abandoned is not None:
-            self._watch_abandoned(outcome.abandoned, spec, args, session_id, idempotency_key, started)
-        if outcome.ok:
-            added = self._kinds_added(spec)
-            if added:
-                self.store.add_context_kinds(session_id, added)
+            self._watch_abandoned(outcome.abandoned, spec, args, session_id, idempotency_key, started, caller=caller)
+        self.delivered(session_id, spec, outcome, caller)
         self.audit_call(session_id, spec, args, outcome, idempotency_key, time.perf_counter() - started,
                         decision=decision, approval=approval, approved_by=approved_by)
         return outcome
 
-    def _save_receipt(self, rkey: str, spec: ToolSpec, args: dict[str, Any], data: dict[str, Any] | None) -> None:
-        self.store.save_receipt(Receipt(
+    def _receipt(self, rkey: str, spec: ToolSpec, args: dict[str, Any], data: dict[str, Any] | None) -> Receipt:
+        return Receipt(
             key=rkey, tool=spec.tool_id, result={"data": data, "args_digest": gate.args_digest(args)},
             is_error=False, created_at=time.time(),
-        ))
+        )
+
+    def _claimed_elsewhere(self, spec: ToolSpec, args: dict[str, Any], key: str, claim: Claim) -> CallOutcome | None:
+        """None when this call holds the key's claim; else the recorded result, a conflict or still_running."""
+        if claim.status == "claimed":
+            return None
+        if claim.status == "recorded":
+            tool, digest = claim.receipt.tool, claim.receipt.result.get("args_digest")  # type: ignore[union-attr]
+        else:
+            tool, digest = claim.tool, claim.args_digest
+        if tool != spec.tool_id or digest != gate.args_digest(args):
+            return CallOutcome.failed(
+                spec.tool_id, "idempotency_conflict",
+                f"idempotency key {key!r} was already used for a different call "
+                f"({tool} with other arguments); use a new key for a new call",
+            )
+        if claim.status == "running":
+            return CallOutcome.failed(
+                spec.tool_id, "still_running",
+                f"{spec.tool_id} is still running: another call with idempotency key {key!r} (from another "
+                "process or connection) has started it and not finished, so it was not started again. Retry later "
+                "with the same key to get its recorded result (if it failed, the call runs anew).",
+            )
+        return CallOutcome(tool=spec.tool_id, ok=True, data=claim.receipt.result.get("data"), replayed=True)  # type: ignore[union-attr]
 
     # -- abandoned (timed-out, still running) sync calls ----------------------
     def _watch_abandoned(
         self, future: Future[Any], spec: ToolSpec, args: dict[str, Any], session_id: str, key: str | None, started: float,
-        why: Literal["timeout", "cancelled"] = "timeout",
+        why: Literal["timeout", "cancelled"] = "timeout", caller: Caller = LOCAL,
     ) -> None:
         """Record the late result of an abandoned (timed-out or cancelled) sync call when its thread finishes."""
         with self._abandoned_cond:
             self._abandoned += 1
-        future.add_done_callback(lambda f: self._record_late(f, spec, args, session_id, key, started, why))
+        future.add_done_callback(lambda f: self._record_late(f, spec, args, session_id, key, started, why, caller))
 
     def _record_late(
         self, future: Future[Any], spec: ToolSpec, args: dict[str, Any], session_id: str, key: str | None, started: float,
-        why: str,
+        why: str, caller: Caller = LOCAL,
     ) -> None:
         """In the finishing thread: audit the late result; on success record the key's receipt."""
         rkey = self._receipt_key(session_id, key) if key else None
@@ -505,13 +563,11 @@ class ToolRuntime:
         try:
             outcome = self._late_outcome(spec, future)
             try:
+                if rkey is not None:
+                    self.guard.finish_claim(rkey, self._receipt(rkey, spec, args, outcome.data) if outcome.ok else None)
+                    recorded = outcome.ok
                 if outcome.ok:
-                    if rkey is not None:
-                        self._save_receipt(rkey, spec, args, outcome.data)
-                        recorded = True
-                    added = self._kinds_added(spec)  # a replay will hand this output to the client
-                    if added:
-                        self.store.add_context_kinds(session_id, added)
+                    self.delivered(session_id, spec, outcome, caller)  # a replay will hand this output to the client
             finally:
                 if rkey is not None:
                     self._running_keys.pop(rkey, None)
@@ -541,13 +597,13 @@ class ToolRuntime:
 
     async def _attempts(
         self, spec: ToolSpec, args: dict[str, Any], session_id: str, meta: Mapping[str, Any], *, keyed: bool = False,
-        threads: list[Future[Any]] | None = None,
+        threads: list[Future[Any]] | None = None, principal: str = LOCAL.principal,
     ) -> CallOutcome:
         max_attempts = 2 if spec.idempotent else 1
         attempt = 0
         while True:
             attempt += 1
-            outcome = await self._attempt(spec, args, session_id, meta, attempt, keyed, threads)
+            outcome = await self._attempt(spec, args, session_id, meta, attempt, keyed, threads, principal)
             if outcome is not None:
                 return outcome
             if attempt >= max_attempts:
@@ -561,7 +617,7 @@ class ToolRuntime:
 
     async def _attempt(
         self, spec: ToolSpec, args: dict[str, Any], session_id: str, meta: Mapping[str, Any], attempt: int, keyed: bool = False,
-        threads: list[Future[Any]] | None = None,
+        threads: list[Future[Any]] | None = None, principal: str = LOCAL.principal,
     ) -> CallOutcome | None:
         """One try; None means a transient failure worth a retry."""
         fn, wants_ctx, is_async = self._handler(spec)
@@ -569,7 +625,7 @@ class ToolRuntime:
         if wants_ctx:
             kwargs["ctx"] = ToolContext(
                 session_id=session_id, tool=spec.tool_id, domain=self.domain.name, store=self.store,
-                now=self.clock, data_dir=self.data_dir, pack_root=self.domain.root, meta=dict(meta),
+                now=self.clock, data_dir=self.data_dir, pack_root=self.domain.root, meta=dict(meta), user_id=principal,
             )
         timeout = asyncio.timeout(self.timeout_s(spec))
         future: Future[Any] | None = None

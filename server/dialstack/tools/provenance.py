@@ -1,0 +1,100 @@
+"""Where an argument's value came from: digests of values seen in untrusted output or typed by the user.
+
+Pure functions; the store keeps the digests per session (``store.guard``), never the text.
+
+- An **untrusted output** (a tool tagged ``receives_untrusted_input``, its result or its
+  error text) is recorded as: every string leaf whole, every token (a run of
+  non-space characters, stripped of surrounding punctuation), and every run of 2-4
+  words, so that an address or a name inside a longer text is found again.
+- **User-typed** text (the user's turns) is recorded the same way.
+- An **argument value** is untrusted-derived when its whole value, or one of its
+  identifier-like tokens (an address, a URL, an account number: tokens holding a digit,
+  ``@``, ``/`` or an inner ``.``), was recorded from untrusted output and never typed by
+  the user. Lists and objects count when any element does.
+
+Values are compared after Unicode NFKC normalisation and case folding, so a homoglyph of
+full-width letters or another case does not hide the origin.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+UNTRUSTED = "untrusted"
+USER = "user"
+MAX_WORDS = 4
+MAX_DIGESTS = 20_000  # per recorded output: a bound on what one huge result can cost
+_TOKEN = re.compile(r"\S+")
+_EDGE = ".,;:!?\"'`()[]{}<>*"
+_IDENTIFIER = re.compile(r"[0-9@/]|\w\.\w")
+
+
+def normalize(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold().strip().strip(_EDGE).strip()
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(normalize(text).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, (int, float)):
+        yield str(value)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
+
+
+def text_digests(values: Iterable[Any]) -> set[str]:
+    """Digests of everything a reader could copy out of ``values``: whole strings, tokens, 2-4 word runs."""
+    found: set[str] = set()
+    for value in values:
+        for text in _strings(value):
+            if len(found) >= MAX_DIGESTS:
+                return found
+            if normalize(text):
+                found.add(digest(text))
+            words = [w for w in (normalize(t) for t in _TOKEN.findall(text)) if w]
+            for start in range(len(words)):
+                for size in range(1, MAX_WORDS + 1):
+                    if start + size > len(words):
+                        break
+                    found.add(digest(" ".join(words[start:start + size])))
+    return found
+
+
+def _candidates(value: Any) -> Iterator[str]:
+    """The parts of an argument value that identify where it came from."""
+    for text in _strings(value):
+        if normalize(text):
+            yield text
+        tokens = _TOKEN.findall(text)
+        if len(tokens) > 1:
+            for token in tokens:
+                word = normalize(token)
+                if word and _IDENTIFIER.search(word):
+                    yield word
+
+
+def argument_digests(args: Mapping[str, Any]) -> dict[str, set[str]]:
+    """Per argument name, the digests to look up (see :func:`untrusted_arguments`)."""
+    return {name: {digest(c) for c in _candidates(value)} for name, value in args.items()}
+
+
+def untrusted_arguments(per_arg: Mapping[str, set[str]], origins: Mapping[str, frozenset[str]]) -> frozenset[str]:
+    """The argument names one of whose digests was seen in untrusted output and never typed by the user."""
+    return frozenset(
+        name for name, digests in per_arg.items()
+        if any(UNTRUSTED in origins.get(d, ()) and USER not in origins.get(d, ()) for d in digests)
+    )

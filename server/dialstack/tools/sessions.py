@@ -1,0 +1,114 @@
+"""Who may use a session, and what the gate must know about it: owner, taint, provenance.
+
+:class:`SessionGuard` sits between the server and the store's guard tables
+(:mod:`dialstack.store.guard`):
+
+- :meth:`~SessionGuard.open` creates a session for its caller's principal, or refuses a
+  caller that is not its owner (the same answer whether the session exists or not would
+  hide nothing: ids are chosen by clients, and the refusal names no owner).
+- :meth:`~SessionGuard.kinds` is the taint the gate reads: the session's, after the
+  calling connection's taint has been copied into it.
+- :meth:`~SessionGuard.delivered` records what a result (or an error text) handed to a
+  client brings: its kinds on the session *and* the connection, and, for untrusted
+  output, the digests of its values.
+- :meth:`~SessionGuard.untrusted_args` names the arguments whose values came from
+  untrusted output (see :mod:`dialstack.tools.provenance`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..domain.models import ToolSpec
+from ..store.guard import Guard
+from . import gate, provenance
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling: the principal a session belongs to, and the connection the call came on.
+
+    ``connection`` is None for a client that keeps each session's context apart (dialstack's
+    own orchestrator): its taint is then kept per session only.
+    """
+
+    principal: str
+    connection: str | None = None
+
+
+class SessionRefused(Exception):
+    """The caller's principal does not own the session it named."""
+
+
+class SessionGuard:
+    def __init__(self, guard: Guard, domain: str) -> None:
+        self.guard = guard
+        self.domain = domain
+        self._lock = threading.Lock()
+        self._opened: set[tuple[str, str]] = set()
+        self._connection_kinds: dict[str, frozenset[str]] = {}
+        self._copied: set[tuple[str, str, frozenset[str]]] = set()
+
+    def open(self, session_id: str, caller: Caller) -> None:
+        """Make sure ``session_id`` exists and belongs to the caller; SessionRefused if not."""
+        pair = (session_id, caller.principal)
+        if pair in self._opened:
+            return
+        owner = self.guard.own_session(session_id, self.domain, caller.principal)
+        if owner is not None:
+            raise SessionRefused(
+                f"session {session_id!r} belongs to another user, so this connection (user {caller.principal!r}) "
+                "may not read or use it. Name a session of your own in _meta[\"dialstack/session\"]"
+            )
+        with self._lock:
+            self._opened.add(pair)
+
+    def _connection(self, connection: str) -> frozenset[str]:
+        kinds = self._connection_kinds.get(connection)
+        if kinds is None:
+            kinds = self._connection_kinds[connection] = self.guard.connection_kinds(connection)
+        return kinds
+
+    def kinds(self, session_id: str, caller: Caller) -> frozenset[str]:
+        """The session's taint, with the connection's copied in (and kept) first."""
+        carried = self._connection(caller.connection) if caller.connection is not None else frozenset()
+        if carried and (session_id, caller.connection, carried) not in self._copied:
+            kinds = self.guard.taint(session_id, caller.connection)
+            with self._lock:
+                self._copied.add((session_id, caller.connection, carried))  # type: ignore[arg-type]
+            return gate.INITIAL_KINDS | kinds
+        return gate.INITIAL_KINDS | self.guard.taint(session_id, None)
+
+    def carry(self, session_id: str, caller: Caller) -> None:
+        """Copy the connection's taint into the session (every session a tainted connection uses)."""
+        if caller.connection is not None and self._connection(caller.connection):
+            self.kinds(session_id, caller)
+
+    def delivered(self, session_id: str, caller: Caller, added: frozenset[str], values: Iterable[Any]) -> None:
+        """A result or error text of a tool adding ``added`` reached the client."""
+        if not added:
+            return
+        self.guard.add_taint(session_id, caller.connection, added)
+        if caller.connection is not None:
+            with self._lock:
+                self._connection_kinds[caller.connection] = self._connection(caller.connection) | added
+        if gate.UNTRUSTED in added:
+            self.guard.record_values(session_id, provenance.UNTRUSTED, provenance.text_digests(values))
+
+
+    def untrusted_args(self, session_id: str, spec: ToolSpec, args: Mapping[str, Any]) -> frozenset[str] | None:
+        """Arguments whose values came from untrusted output; None when no rule reads provenance for ``spec``."""
+        if not gate.argument_roles(spec) and "changes_state" not in spec.tags:
+            return None
+        per_arg = provenance.argument_digests(args)
+        wanted = set().union(*per_arg.values()) if per_arg else set()
+        origins = self.guard.origins(session_id, wanted) if wanted else {}
+        return provenance.untrusted_arguments(per_arg, origins)
+
+
+def record_user_text(store: Any, session_id: str, text: str) -> None:
+    """Record what the user typed in ``session_id`` (the orchestrator calls this with each turn's text)."""
+    Guard(store).record_values(session_id, provenance.USER, provenance.text_digests([text]))
