@@ -143,8 +143,7 @@ def commit_figures(factory: FlowFactory, settings: Any, turns: int, folder: Path
 
 def _diff_size(store: SQLiteStore, turn: int) -> int:
     row = store._conn.execute(  # benchmark-only peek at the stored patch text
-        "SELECT length(d.patch) FROM diffs d JOIN turns t ON t.id = d.turn_id "
-        "WHERE t.session_id='bench' AND t.branch=0 AND t.turn=?",
+        "SELECT length(patch) FROM turns WHERE session_id='bench' AND line=0 AND turn=?",
         (turn,),
     ).fetchone()
     return int(row[0])

@@ -44,10 +44,11 @@ def evolve(state: dict[str, Any], edit: tuple[str, int, Any]) -> None:
         state["flags"][f"f{n}"] = value
 
 
-@given(st.lists(steps, min_size=1, max_size=25), st.integers(1, 4))
-@settings(max_examples=150, deadline=None)
-def test_state_at_matches_every_committed_state(history: list[Any], every: int) -> None:
+@given(st.lists(steps, min_size=1, max_size=25), st.integers(1, 6), st.integers(1, 8))
+@settings(max_examples=200, deadline=None)
+def test_state_at_matches_every_committed_state(history: list[Any], every: int, replay_ops: int) -> None:
     store = InMemoryStore(snapshot_every=every)
+    store.replay_ops = replay_ops  # snapshots also by the count of operations to replay
     store.ensure_session("s", "travel")
     live: list[dict[str, Any]] = []  # the model: states on the live line, turn = index + 1
     branches: list[list[dict[str, Any]]] = []
@@ -71,10 +72,13 @@ def test_state_at_matches_every_committed_state(history: list[Any], every: int) 
             first_kept = max(first_kept, len(live) - step[1] + 1)
         for turn in range(first_kept, len(live) + 1):
             assert same(store.state_at("s", turn), live[turn - 1])
+        assert [row.turn for row in store.turns("s")] == list(range(first_kept, len(live) + 1))
         assert same(store.load_state("s"), live[-1] if live else None)
     surviving = {b["branch"]: b for b in store.branches("s")}
     for number, info in surviving.items():
         states = branches[number - 1]
+        assert info["last_turn"] - info["first_turn"] + 1 == len(states)
+        assert [row.turn for row in store.turns("s", branch=number)] == list(range(info["first_turn"], info["last_turn"] + 1))
         for offset, expected in enumerate(states):
             assert same(store.state_at("s", info["first_turn"] + offset, branch=number), expected)
     store.close()

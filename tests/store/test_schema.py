@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dialstack.store import SchemaVersionError, SQLiteStore, StoreError
+from dialstack.store import SchemaVersionError, SQLiteStore, StoreError, TurnRecord
 from dialstack.store.schema import SCHEMA_VERSION
 
 V0 = """
@@ -88,3 +88,54 @@ def test_a_file_that_is_not_sqlite_is_a_clear_store_error(db_path: Path) -> None
     db_path.write_text("these are my notes, not a database\n" * 100)
     with pytest.raises(StoreError, match="not a usable dialstack database"):
         SQLiteStore(db_path)
+
+
+def v1_database(path: Path, live: list[dict[str, object]], branch: list[dict[str, object]]) -> None:
+    """A v1 file as that release wrote it: turns 1..len(live) live, then ``branch`` as branch 1
+    (forked after turn 2, its first turn with a snapshot), diffs, and the head state."""
+    from dialstack.state.diff import make_patch
+    from dialstack.store.schema import SCHEMA_V1
+
+    conn = sqlite3.connect(path)
+    conn.executescript(SCHEMA_V1)
+    conn.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+    conn.execute("INSERT INTO sessions VALUES ('old', 'travel', 'bob', 1.0, 2)")
+
+    def add(turn: int, line: int, state: dict[str, object], previous: object, snapshot: bool) -> None:
+        cursor = conn.execute(
+            "INSERT INTO turns(session_id, turn, branch, user_text, reply, created_at, meta) VALUES ('old', ?, ?, ?, 'r', ?, '{}')",
+            (turn, line, f"u{turn}.{line}", float(turn)),
+        )
+        conn.execute("INSERT INTO diffs VALUES (?, ?)", (cursor.lastrowid, json.dumps(make_patch(previous, state))))
+        if snapshot:
+            conn.execute("INSERT INTO snapshots VALUES (?, ?)", (cursor.lastrowid, json.dumps(state)))
+
+    previous: object = {}
+    for turn, state in enumerate(live, start=1):
+        add(turn, 0, state, previous, turn == 1)
+        previous = state
+    previous = live[1]
+    for turn, state in enumerate(branch, start=3):
+        add(turn, 1, state, previous, turn == 3)
+        previous = state
+    conn.execute("INSERT INTO heads VALUES ('old', ?, 7, ?)", (len(live), json.dumps(live[-1])))
+    conn.commit()
+    conn.close()
+
+
+def test_a_v1_database_with_a_branch_is_migrated_and_keeps_reading_and_writing(db_path: Path) -> None:
+    live = [{"live": n, "items": list(range(n))} for n in range(1, 6)]
+    branch = [{"branch": n} for n in range(3, 7)]
+    v1_database(db_path, live, branch)
+    with SQLiteStore(db_path, snapshot_every=50) as store:
+        assert [store.state_at("old", t) for t in range(1, 6)] == live
+        assert store.load_state("old") == live[-1]
+        assert store.branches("old") == [{"branch": 1, "first_turn": 3, "last_turn": 6}]
+        assert [store.state_at("old", t, branch=1) for t in range(3, 7)] == branch
+        assert [row.user_text for row in store.turns("old", branch=1)] == ["u3.1", "u4.1", "u5.1", "u6.1"]
+        assert store.commit_turn("old", TurnRecord("next", "r", {"live": 6})) == 6
+        store.rollback("old", 4)  # the new line is numbered after the migrated branch's
+        assert store.branches("old")[-1] == {"branch": 2, "first_turn": 5, "last_turn": 6}
+        assert store.state_at("old", 6, branch=2) == {"live": 6}
+        assert store.state_at("old", 5, branch=1) == branch[2]
+    assert schema_version(db_path) == str(SCHEMA_VERSION)

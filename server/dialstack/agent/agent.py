@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator
@@ -34,6 +33,8 @@ from ..state.slots import SlotContext
 from ..store import open_store
 from ..store.protocol import Store, TurnRecord
 from ..tools import gate
+from ..tools.sessions import claim_session, record_user_text
+from ..tools.wire import is_session_id, session_id_error
 from . import res
 from .result import Clock, TurnResult, call_view, flags_of, flow_view
 from .settings import with_settings
@@ -51,7 +52,6 @@ from .understanding import Interpreter
 log = logging.getLogger("dialstack.agent")
 
 MAX_STEPS_PER_TURN = 12
-SESSION_ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
 BACKGROUND_EVERY = 10  # turns between background session summaries
 MAX_TEXT = 4000
 
@@ -192,10 +192,10 @@ class Agent:
             from ..serve.server import build_server
 
             self._server = build_server(self.domain, self.store, clock=self.clock.now, data_dir=self.data_dir,
-                                        default_session="agent")
+                                        default_session="agent", principal=self.user_id, isolate_sessions=True)
             return self._server
         if self.mcp == "stdio":
-            command = [sys.executable, "-m", "dialstack", "serve", "--domain", self.domain.name]
+            command = [sys.executable, "-m", "dialstack", "serve", "--domain", self.domain.name, "--user", self.user_id]
             if self.pack:
                 command += ["--pack", str(self.pack)]
             if self.db_path:
@@ -283,10 +283,8 @@ class Agent:
 
     # -- one turn -------------------------------------------------------------------------
     async def _handle(self, session_id: str, text: str) -> TurnResult:
-        if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
-            raise ValueError(
-                f"session id {session_id!r} is not valid: use 1-128 letters, digits and ._:@- (no spaces)"
-            )
+        if not is_session_id(session_id):
+            raise ValueError(session_id_error(session_id))
         if not isinstance(text, str):
             raise TypeError(f"text must be a string, not {type(text).__name__}")
         if self._turn_lock is None:
@@ -302,13 +300,14 @@ class Agent:
 
     async def _handle_turn(self, session_id: str, text: str) -> TurnResult:
         await self._connect()
-        self.store.ensure_session(session_id, self.domain.name, self.user_id)
+        claim_session(self.store, session_id, self.domain.name, self.user_id)  # refused if another user's
         await self._load_vocabularies(session_id)
         state = self.load(session_id)
         cleaned = text.strip()
         if not cleaned or len(cleaned) > MAX_TEXT:
             why = "I didn't get any text." if not cleaned else f"That message is too long ({len(cleaned)} characters; the limit is {MAX_TEXT})."
             return self._uncommitted(session_id, state, text, why)
+        record_user_text(self.store, session_id, cleaned)  # provenance: values the user typed
         turn = self._begin(session_id, cleaned, state)
         abandoned = state.stack.abandon_stale(turn.now)
         if abandoned:

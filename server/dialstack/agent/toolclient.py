@@ -27,13 +27,12 @@ from mcp import Client, StdioServerParameters
 from ..domain.models import DomainPack
 from ..store.protocol import Store
 from ..tools.gate import parse_approval_message
+from ..tools.wire import IDEMPOTENCY_KEY, SESSION_KEY
 from .outcomes import ToolCallResult, ToolDescriptor
 
 log = logging.getLogger("dialstack.agent.toolclient")
 
 Approver = Callable[[str, dict[str, Any], str], Awaitable[bool]]
-SESSION_KEY = "dialstack/session"
-IDEMPOTENCY_KEY = "dialstack/idempotency_key"
 
 
 class ToolClient:

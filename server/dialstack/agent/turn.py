@@ -139,7 +139,7 @@ class Turn:
 
 
 def approval_prompt(tool: str, args: dict[str, Any], reason: str) -> str:
-    shown = ", ".join(f"{k}={v!r}" for k, v in args.items())
+    shown = gate.shown_arguments(args)  # invisible and bidirectional characters escaped
     why = f" ({reason})" if reason else ""
     return f"Allow {tool} to run with {shown or 'no arguments'}?{why} [y/N]"
 

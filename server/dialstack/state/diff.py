@@ -1,15 +1,20 @@
-"""State diffs: JSON Patch (RFC 6902) between two JSON documents, a fast differ and a checked applier.
+"""State diffs: JSON Patch (RFC 6902) between two JSON documents, a fast differ and a small applier.
 
 ``make_diff`` / ``apply_diff`` are the state's API (inputs left alone); the store uses
-``advance`` / ``apply_patch``, which patch a document it owns in place.
+``advance`` / ``apply_patch``, which patch a document it owns in place, and ``encode`` /
+``decode`` for the stored text.
 
 ``jsonpatch.make_patch`` is exact but costs ~1.5 ms on a 20 kB dialogue state; a turn
 must commit in well under that. This differ walks dicts key by key, trims the common
 head and tail of lists and aligns the rest with ``difflib`` so that the usual edits
 (a flow pushed, the oldest archived flow dropped, a slot filled) give a patch of a few
-operations. ``==`` treats ``True`` and ``1`` as equal, so ``make_patch`` checks its
-result and falls back to replacing the whole document when the fast path was wrong:
-the patch it returns is always exact.
+operations. ``==`` treats ``True`` and ``1`` as equal, so ``advance`` checks its result
+and falls back to replacing the whole document when the fast path was wrong: the patch
+it returns is always exact.
+
+The applier handles the operations the differ emits (``add``, ``remove``, ``replace``)
+itself, ~20x faster than ``jsonpatch``; any other operation (``move``, ``copy``,
+``test``, from a patch written by another tool) goes to ``jsonpatch``.
 """
 
 from __future__ import annotations
@@ -19,38 +24,66 @@ import difflib
 import json
 from typing import Any
 
-import jsonpatch
+import orjson
 
 Patch = list[dict[str, Any]]
+# dataclasses, datetimes and subclasses go to the standard encoder, which refuses or handles them as before
+_ENCODE = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
+
+
+class PatchError(ValueError):
+    """A patch that cannot be applied to the document: the message names the operation."""
+
+
+def encode(doc: Any) -> bytes:
+    """The compact, key-sorted UTF-8 JSON of ``doc``; equal texts mean equal documents.
+
+    ``TypeError`` or ``ValueError`` for what is not JSON (``object()``, a NaN).
+    """
+    try:
+        return orjson.dumps(doc, option=_ENCODE)
+    except orjson.JSONEncodeError:
+        # what orjson refuses but JSON allows (non-str keys, integers past 64 bits)
+        return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+
+
+def decode(text: bytes | str) -> Any:
+    """The document stored as ``text`` (as written by ``encode`` or ``json.dumps``)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)  # NaN / Infinity written by older releases
 
 
 def canonical(doc: Any) -> str:
-    """The compact, key-sorted JSON text of ``doc``; equal texts mean equal documents."""
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """``encode(doc)`` as text."""
+    return encode(doc).decode()
 
 
 def make_patch(old: Any, new: Any) -> Patch:
     """The JSON Patch turning ``old`` into ``new`` (neither is modified)."""
-    return advance(json.loads(canonical(old)), new, canonical(new))[0]
+    return advance(decode(encode(old)), new)[0]
 
 
-def advance(owned_old: Any, new: Any, new_text: str) -> tuple[Patch, Any]:
+def advance(owned_old: Any, new: Any, new_text: bytes | None = None) -> tuple[Patch, Any]:
     """The patch from ``owned_old`` to ``new``, and ``owned_old`` patched into ``new``.
 
     ``owned_old`` must belong to the caller alone: it is patched in place (the store keeps
-    the result as its cached head, saving a parse per turn). ``new_text`` is
-    ``canonical(new)``; the patched document is checked against it, so the returned
-    patch is exact even where ``==`` conflates ``True`` and ``1``.
+    the result as its cached head, saving a parse per turn). The patched document is
+    checked against ``new_text`` (``encode(new)``, encoded here when not given): the
+    returned patch is exact even where ``==`` conflates ``True`` and ``1``.
     """
     ops: Patch = []
     _diff("", owned_old, new, ops)
+    if new_text is None:
+        new_text = encode(new)
     try:
         patched = apply_patch(owned_old, ops)
-    except jsonpatch.JsonPatchException:
+    except PatchError:
         patched = None
-    if patched is not None and canonical(patched) == new_text:
+    if patched is not None and patched == new and encode(patched) == new_text:
         return ops, patched
-    return [{"op": "replace", "path": "", "value": json.loads(new_text)}], json.loads(new_text)
+    return [{"op": "replace", "path": "", "value": decode(new_text)}], decode(new_text)
 
 
 def make_diff(old: Any, new: Any) -> Patch:
@@ -59,15 +92,104 @@ def make_diff(old: Any, new: Any) -> Patch:
 
 
 def apply_diff(state: Any, ops: Patch) -> Any:
-    """A new document: ``state`` with ``ops`` applied (``state`` is left alone)."""
-    return apply_patch(copy.deepcopy(state), list(ops))
+    """A new document: ``state`` with ``ops`` applied (``state`` and ``ops`` are left alone)."""
+    return apply_patch(copy.deepcopy(state), copy.deepcopy(ops))
 
 
 def apply_patch(doc: Any, patch: Patch) -> Any:
-    """Apply ``patch`` to ``doc`` in place where possible; returns the patched document."""
-    if not patch:
+    """Apply ``patch`` to ``doc`` in place; returns the patched document.
+
+    Values in ``patch`` become part of the result (not copied). ``PatchError`` when an
+    operation does not fit the document; operations before it have been applied.
+    """
+    for op in patch:
+        doc = _apply_op(doc, op)
+    return doc
+
+
+def _apply_op(doc: Any, op: dict[str, Any]) -> Any:
+    kind = op.get("op")
+    path = op.get("path")
+    if kind not in ("add", "remove", "replace") or not isinstance(path, str):
+        return _apply_other(doc, op)
+    if path == "":
+        if kind == "remove":
+            raise PatchError("cannot remove the whole document (path '')")
+        return op["value"]
+    parts = path.split("/")
+    if parts[0] != "":
+        raise PatchError(f"{kind} {path!r}: a JSON pointer starts with '/'")
+    target = doc
+    last = len(parts) - 1
+    for index in range(1, last):
+        target = _child(target, parts[index], path)
+    key = parts[last]
+    if "~" in key:
+        key = _unescape(key)
+    if type(target) is dict:
+        if kind == "add":
+            target[key] = op["value"]
+        elif key not in target:
+            raise PatchError(f"{kind} {path!r}: no member {key!r}")
+        elif kind == "replace":
+            target[key] = op["value"]
+        else:
+            del target[key]
         return doc
-    return jsonpatch.apply_patch(doc, patch, in_place=True)
+    if type(target) is list:
+        if kind == "add" and key == "-":
+            target.append(op["value"])
+            return doc
+        position = _index(key, path)
+        size = len(target)
+        if kind == "add":
+            if position > size:
+                raise PatchError(f"add {path!r}: index {position} is past the end of a list of {size}")
+            target.insert(position, op["value"])
+        elif position >= size:
+            raise PatchError(f"{kind} {path!r}: index {position} is out of a list of {size}")
+        elif kind == "replace":
+            target[position] = op["value"]
+        else:
+            del target[position]
+        return doc
+    raise PatchError(f"{kind} {path!r}: the parent is neither an object nor an array")
+
+
+def _child(node: Any, part: str, path: str) -> Any:
+    if type(node) is dict:
+        if "~" in part:
+            part = _unescape(part)
+        try:
+            return node[part]
+        except KeyError:
+            raise PatchError(f"{path!r}: no member {part!r}") from None
+    if type(node) is list:
+        position = _index(part, path)
+        if position >= len(node):
+            raise PatchError(f"{path!r}: index {position} is out of a list of {len(node)}")
+        return node[position]
+    raise PatchError(f"{path!r}: {part!r} is inside a value that is neither an object nor an array")
+
+
+def _index(part: str, path: str) -> int:
+    if part.isascii() and part.isdigit() and (part == "0" or part[0] != "0"):
+        return int(part)
+    raise PatchError(f"{path!r}: {part!r} is not an array index")
+
+
+def _unescape(part: str) -> str:
+    return part.replace("~1", "/").replace("~0", "~")
+
+
+def _apply_other(doc: Any, op: dict[str, Any]) -> Any:
+    """``move`` / ``copy`` / ``test`` (never emitted by this differ) through ``jsonpatch``."""
+    import jsonpatch  # only for patches written by other tools
+
+    try:
+        return jsonpatch.apply_patch(doc, [op], in_place=True)
+    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as exc:
+        raise PatchError(f"{op.get('op')} {op.get('path')!r}: {exc}") from exc
 
 
 def _escape(key: str) -> str:

@@ -9,11 +9,13 @@ from dialstack.store.history import UnknownTurnError
 from dialstack.store.memory import InMemoryStore
 from dialstack.store.protocol import (
     JSON,
+    HeadMovedError,
     Receipt,
     SchemaVersionError,
     ScratchpadEntry,
     Store,
     StoreError,
+    TurnContext,
     TurnRecord,
     TurnRow,
     UnknownSessionError,
@@ -25,6 +27,7 @@ DB_ENV = "DIALSTACK_DB"
 
 __all__ = [
     "DB_ENV",
+    "HeadMovedError",
     "JSON",
     "InMemoryStore",
     "Receipt",
@@ -33,6 +36,7 @@ __all__ = [
     "ScratchpadEntry",
     "Store",
     "StoreError",
+    "TurnContext",
     "TurnRecord",
     "TurnRow",
     "UnknownFrameError",

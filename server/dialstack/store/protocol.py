@@ -26,6 +26,10 @@ class UnknownSessionError(StoreError):
     pass
 
 
+class HeadMovedError(StoreError):
+    """A turn was computed from a head that another writer has since moved; nothing was written."""
+
+
 @dataclass(frozen=True)
 class TurnRecord:
     """What one turn commits, atomically."""
@@ -37,6 +41,20 @@ class TurnRecord:
     audit: list[JSON] = field(default_factory=list)  # tool calls and gate decisions of this turn
     snapshot: bool = False  # take a full snapshot (RES popped more than one completed flow)
     meta: JSON = field(default_factory=dict)  # understanding, flags, timings: for history views
+    context_kinds: frozenset[str] = frozenset()  # gate kinds the session's context gained (added, never removed)
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """What a turn reads before it runs, in one read transaction (``Store.turn_context``)."""
+
+    domain: str | None  # the session's domain; None when the session does not exist yet
+    version: int  # the head's version (0 before the first turn): pass it to commit_turn
+    turn: int  # the head's turn number (0 before the first turn)
+    state: JSON | None  # the head state; None when it is the version the caller knows, or no turn yet
+    preferences: JSON
+    recent: list[tuple[str, str]]  # (user_text, reply) of the last few turns, oldest first
+    context_kinds: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -82,7 +100,9 @@ class Store(Protocol):
 
     # -- turns, diffs, snapshots -------------------------------------------
     def load_state(self, session_id: str) -> JSON | None: ...  # state after the latest turn, None if none
-    def commit_turn(self, session_id: str, record: TurnRecord) -> int: ...  # returns the new turn number
+    def commit_turn(self, session_id: str, record: TurnRecord, *, expected_version: int | None = None) -> int: ...
+    # returns the new turn number; with expected_version, HeadMovedError unless the head is still that version
+    def turn_context(self, session_id: str, user_id: str, *, known_version: int | None = None, recent: int = 3) -> TurnContext: ...
     def turns(self, session_id: str, last: int | None = None) -> list[TurnRow]: ...  # oldest first
     def state_at(self, session_id: str, turn: int) -> JSON: ...  # rebuilt from nearest snapshot + diffs
     def rollback(self, session_id: str, to_turn: int, mode: Literal["branch", "discard"] = "branch") -> JSON: ...

@@ -14,6 +14,12 @@ Version history:
 - 1: diffs, snapshots, head state, branches, frames, audit, receipts, context kinds.
 - 2: the gate's and runtime's tables (``store.guard``): connection taint, provenance
   digests, approval nonces, idempotency claims. Migrated by creating them.
+- 3: rollback by pointer. Each turn row belongs to a ``line`` (the v2 ``branch`` column,
+  renamed); ``lines`` records where a line forked from its parent, ``branches`` names the
+  abandoned ones (a line and a turn range); the patch sits on the turn row (no ``diffs``
+  table); the head is a pointer (line, turn, version, patch operations since the last
+  snapshot), not a copy of the state; new snapshots are zlib-compressed JSON. Migrated in
+  place: v2 branch B becomes line B, forked from line 0 just before its first turn.
 """
 
 from __future__ import annotations
@@ -22,11 +28,31 @@ import json
 import sqlite3
 from collections.abc import Callable
 
-from dialstack.state.diff import canonical, make_patch
+from dialstack.state.diff import encode, make_patch
 from dialstack.store import guard
 from dialstack.store.protocol import SchemaVersionError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+
+NO_SNAPSHOT_NEARBY = 1 << 30  # a head's replay count that makes the next commit write a snapshot
+
+LINES_V3 = """
+CREATE TABLE lines (
+    session_id TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    parent INTEGER NOT NULL,
+    fork_turn INTEGER NOT NULL,
+    PRIMARY KEY (session_id, line)
+) WITHOUT ROWID;
+CREATE TABLE branches (
+    session_id TEXT NOT NULL,
+    branch INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    first_turn INTEGER NOT NULL,
+    last_turn INTEGER NOT NULL,
+    PRIMARY KEY (session_id, branch)
+) WITHOUT ROWID
+"""
 
 SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -162,6 +188,7 @@ def _create(conn: sqlite3.Connection) -> None:
         if statement.strip():
             conn.execute(statement)
     guard.create_tables(conn)
+    _lines_layout(conn)
     _set_version(conn, SCHEMA_VERSION)
 
 
@@ -173,6 +200,39 @@ def _migrate_v1(conn: sqlite3.Connection, snapshot_every: int) -> None:
     """v2 adds the guard tables (see ``store.guard``); nothing existing changes."""
     guard.create_tables(conn)
     _set_version(conn, 2)
+
+
+def _migrate_v2(conn: sqlite3.Connection, snapshot_every: int) -> None:
+    """v3 rolls back by pointer (see the version history); v2 rows stay where they are."""
+    _lines_layout(conn)
+    _set_version(conn, 3)
+
+
+def _lines_layout(conn: sqlite3.Connection) -> None:
+    """Turn the v1/v2 ``turns``/``diffs``/``heads`` into the v3 layout, in place.
+
+    In place (``ALTER TABLE``), not by copying into new tables: dropping ``turns`` would
+    fire its foreign-key actions (snapshots cascade), and the pragma that turns them off
+    cannot change inside the migration's transaction. A new database runs this too, on
+    empty tables, so new and migrated databases have one layout.
+    """
+    conn.execute("ALTER TABLE turns RENAME COLUMN branch TO line")
+    conn.execute("ALTER TABLE turns ADD COLUMN patch TEXT NOT NULL DEFAULT '[]'")
+    conn.execute("UPDATE turns SET patch = (SELECT d.patch FROM diffs d WHERE d.turn_id = turns.id)")
+    conn.execute("DROP TABLE diffs")
+    conn.execute("ALTER TABLE heads ADD COLUMN line INTEGER NOT NULL DEFAULT 0")
+    conn.execute(f"ALTER TABLE heads ADD COLUMN replay INTEGER NOT NULL DEFAULT {NO_SNAPSHOT_NEARBY}")
+    conn.execute("ALTER TABLE heads DROP COLUMN state")
+    for statement in LINES_V3.split(";"):
+        conn.execute(statement)
+    conn.execute(
+        "INSERT INTO lines(session_id, line, parent, fork_turn) "
+        "SELECT session_id, line, 0, MIN(turn) - 1 FROM turns WHERE line <> 0 GROUP BY session_id, line"
+    )
+    conn.execute(
+        "INSERT INTO branches(session_id, branch, line, first_turn, last_turn) "
+        "SELECT session_id, line, line, MIN(turn), MAX(turn) FROM turns WHERE line <> 0 GROUP BY session_id, line"
+    )
 
 
 def _migrate_v0(conn: sqlite3.Connection, snapshot_every: int) -> None:
@@ -196,7 +256,6 @@ def _migrate_v0(conn: sqlite3.Connection, snapshot_every: int) -> None:
 
 def _migrate_v0_turns(conn: sqlite3.Connection, session_id: str, snapshot_every: int) -> None:
     previous: object = {}
-    last_text = ""
     last_turn = 0
     rows = conn.execute(
         "SELECT turn, user_text, reply, state, created_at FROM turns_v0 "
@@ -206,22 +265,22 @@ def _migrate_v0_turns(conn: sqlite3.Connection, session_id: str, snapshot_every:
     for turn, user_text, reply, state_text, created_at in rows:
         state = json.loads(state_text)
         cursor = conn.execute(
-            "INSERT INTO turns(session_id, turn, user_text, reply, created_at, meta) "
-            "VALUES (?, ?, ?, ?, ?, '{}')",
-            (session_id, turn, user_text, reply, created_at),
+            "INSERT INTO turns(session_id, turn, user_text, reply, created_at, meta, patch) "
+            "VALUES (?, ?, ?, ?, ?, '{}', ?)",
+            (session_id, turn, user_text, reply, created_at, _compact(make_patch(previous, state))),
         )
-        last_text = canonical(state)
-        patch = make_patch(previous, state)
-        conn.execute("INSERT INTO diffs VALUES (?, ?)", (cursor.lastrowid, _compact(patch)))
         if turn == rows[0][0] or turn % snapshot_every == 0:
-            conn.execute("INSERT INTO snapshots VALUES (?, ?)", (cursor.lastrowid, last_text))
+            conn.execute("INSERT INTO snapshots VALUES (?, ?)", (cursor.lastrowid, encode(state).decode()))
         previous, last_turn = state, turn
     if rows:
-        conn.execute("INSERT INTO heads VALUES (?, ?, 1, ?)", (session_id, last_turn, last_text))
+        conn.execute(
+            "INSERT INTO heads(session_id, line, turn, version, replay) VALUES (?, 0, ?, 1, ?)",
+            (session_id, last_turn, NO_SNAPSHOT_NEARBY),
+        )
 
 
 def _compact(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection, int], None]] = {0: _migrate_v0, 1: _migrate_v1}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection, int], None]] = {0: _migrate_v0, 1: _migrate_v1, 2: _migrate_v2}

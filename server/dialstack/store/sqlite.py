@@ -5,13 +5,13 @@ orchestrator's thread share it safely, and every call is short (a turn commits i
 under a millisecond). Other processes (the CLI, a second server) coordinate through
 SQLite's own locking; writers wait up to ``busy_timeout`` seconds.
 
-A turn is one ``BEGIN IMMEDIATE`` transaction: turn, diff, snapshot, frame, audit rows
-and the new head commit together or not at all.
+A turn is one ``BEGIN IMMEDIATE`` transaction: turn and its patch, snapshot, frame, audit
+rows and the new head commit together or not at all. With ``expected_version`` it commits
+only onto the head the turn started from (``HeadMovedError`` otherwise).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
@@ -22,13 +22,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
+from dialstack.state.diff import advance, decode, encode
 from dialstack.store import history, records, schema
-from dialstack.state.diff import advance, canonical
+from dialstack.store.history import Head
 from dialstack.store.protocol import (
     JSON,
+    HeadMovedError,
     Receipt,
     ScratchpadEntry,
     StoreError,
+    TurnContext,
     TurnRecord,
     TurnRow,
 )
@@ -52,10 +55,12 @@ class SQLiteStore:
             raise StoreError(f"snapshot_every must be at least 1, not {snapshot_every}")
         self.path = str(path)
         self.snapshot_every = snapshot_every
+        self.replay_ops = history.REPLAY_OPS
         self._clock = clock
         self._lock = threading.RLock()
-        # session -> (head version, the head state as a private object): saves a parse per turn
+        # session -> (head version, the head state as a private object): saves a rebuild per turn
         self._heads: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._lines = history.Lines()
         self._conn = _connect(self.path, busy_timeout)
         try:
             schema.prepare(self._conn, self.path, snapshot_every)
@@ -130,33 +135,79 @@ class SQLiteStore:
 
     def load_state(self, session_id: str) -> JSON | None:
         with self._read() as conn:
-            text = history.head_state(conn, session_id)
-        return None if text is None else json.loads(text)
+            current = history.head(conn, session_id) if _has_session(conn, session_id) else None
+            return None if current is None else self._head_state(conn, session_id, current, copy=True)
 
-    def commit_turn(self, session_id: str, record: TurnRecord) -> int:
+    def turn_context(self, session_id: str, user_id: str, *, known_version: int | None = None, recent: int = 3) -> TurnContext:
+        """What a turn reads before it runs, in one read transaction.
+
+        ``state`` is left out (``None``) when the head is still ``known_version``: the
+        caller kept the state of its own last commit.
+        """
+        with self._read() as conn:
+            row = conn.execute(
+                "SELECT s.domain, h.line, h.turn, h.version, h.replay FROM sessions s "
+                "LEFT JOIN heads h ON h.session_id = s.session_id WHERE s.session_id=?",
+                (session_id,),
+            ).fetchone()
+            domain = row[0] if row else None
+            current = Head(*row[1:]) if row and row[1] is not None else None
+            state = None
+            texts: list[tuple[str, str]] = []
+            if current is not None:
+                if current.version != known_version:
+                    state = self._head_state(conn, session_id, current, copy=True)
+                live = history.live_view(conn, self._lines, session_id, current)
+                texts = history.recent_texts(conn, live, recent)
+            return TurnContext(
+                domain=domain,
+                version=current.version if current else 0,
+                turn=current.turn if current else 0,
+                state=state,
+                preferences=records.preferences(conn, user_id),
+                recent=texts,
+                context_kinds=records.context_kinds(conn, session_id),
+            )
+
+    def head_version(self, session_id: str) -> int:
+        """The session's head version (0 before its first turn): it changes with every commit and rollback."""
+        with self._read() as conn:
+            current = history.head(conn, session_id)
+        return current.version if current else 0
+
+    def commit_turn(self, session_id: str, record: TurnRecord, *, expected_version: int | None = None) -> int:
         state_text = _state_text(record.state)
         with self._tx() as conn:
             current = history.head(conn, session_id)
-            turn, version = (current[0] + 1, current[1] + 1) if current else (1, 1)
-            owned = self._take_head(conn, session_id, current)
-            patch, new_head = advance(owned, record.state, state_text)
-            snapshot = record.snapshot or turn == 1 or turn % self.snapshot_every == 0
-            history.insert_turn(
-                conn, session_id, turn, record, patch, state_text,
-                snapshot=snapshot, version=version, now=self._clock(),
+            version = current.version if current else 0
+            if expected_version is not None and version != expected_version:
+                raise HeadMovedError(
+                    f"session {session_id!r} moved on while this turn ran (its head is now turn "
+                    f"{current.turn if current else 0}, version {version}; the turn started from version "
+                    f"{expected_version}); nothing was saved: load the session again and redo the turn"
+                )
+            base = self._take_head(conn, session_id, current)
+            ops, new_head = advance(base, record.state, state_text)
+            patch = history.compact(ops)
+            turn = current.turn + 1 if current else 1
+            replay = (current.replay if current else 0) + len(ops)
+            due = record.snapshot or current is None or turn % self.snapshot_every == 0 or replay > self.replay_ops
+            moved = history.insert_turn(
+                conn, session_id, current, record, patch, history.pack_state(state_text) if due else None,
+                replay=0 if due else replay, now=self._clock(),
             )
-        self._keep_head(session_id, version, new_head)
-        return turn
+        self._keep_head(session_id, moved.version, new_head)
+        return moved.turn
 
     def turns(self, session_id: str, last: int | None = None, *, branch: int = history.LIVE) -> list[TurnRow]:
         """Turns oldest first; ``branch`` > 0 reads an abandoned branch (see ``branches``)."""
         with self._read() as conn:
-            return history.turn_rows(conn, session_id, last, branch)
+            return history.turn_rows(conn, history.view(conn, self._lines, session_id, branch), last)
 
     def states(self, session_id: str, last: int | None = None, *, branch: int = history.LIVE) -> list[tuple[TurnRow, JSON]]:
         """Each turn with the state after it (one rebuild, then diffs carried forward)."""
         with self._read() as conn:
-            return list(history.states(conn, session_id, last, branch))
+            return list(history.states(conn, history.view(conn, self._lines, session_id, branch), last))
 
     def branches(self, session_id: str) -> list[JSON]:
         with self._read() as conn:
@@ -164,27 +215,34 @@ class SQLiteStore:
 
     def state_at(self, session_id: str, turn: int, *, branch: int = history.LIVE) -> JSON:
         with self._read() as conn:
-            return history.state_at(conn, session_id, turn, branch)
+            return history.state_at(conn, history.view(conn, self._lines, session_id, branch), turn)[0]
 
     def rollback(self, session_id: str, to_turn: int, mode: Literal["branch", "discard"] = "branch") -> JSON:
         with self._tx() as conn:
             self._heads.pop(session_id, None)
-            state, _ = history.rollback(conn, session_id, to_turn, mode)
+            state, _ = history.rollback(conn, self._lines, session_id, to_turn, mode)
         return state
 
     def prune(self, session_id: str, max_history_messages: int) -> int:
         with self._tx() as conn:
-            return history.prune(conn, session_id, max_history_messages)
+            return history.prune(conn, self._lines, session_id, max_history_messages)
 
-    def _take_head(self, conn: sqlite3.Connection, session_id: str, current: tuple[int, int] | None) -> Any:
+    def _head_state(self, conn: sqlite3.Connection, session_id: str, current: Head, *, copy: bool) -> Any:
+        """The head state: the cached one when it is still current, else rebuilt."""
+        cached = self._heads.get(session_id)
+        if cached is not None and cached[0] == current.version:
+            return decode(encode(cached[1])) if copy else cached[1]
+        live = history.live_view(conn, self._lines, session_id, current)
+        return history.state_at(conn, live, current.turn)[0]
+
+    def _take_head(self, conn: sqlite3.Connection, session_id: str, current: Head | None) -> Any:
         """The head state as an object this call owns (it is patched in place)."""
-        cached = self._heads.pop(session_id, None)
         if current is None:
+            self._heads.pop(session_id, None)
             return {}
-        if cached is not None and cached[0] == current[1]:
-            return cached[1]
-        text = history.head_state(conn, session_id)
-        return json.loads(text) if text is not None else {}
+        state = self._head_state(conn, session_id, current, copy=False)
+        self._heads.pop(session_id, None)
+        return state
 
     def _keep_head(self, session_id: str, version: int, state: Any) -> None:
         with self._lock:
@@ -286,18 +344,22 @@ def _bad_database(path: str, exc: sqlite3.DatabaseError) -> StoreError:
     )
 
 
-def _state_text(value: Any) -> str:
+def _state_text(value: Any) -> bytes:
     try:
-        return canonical(value)
+        return encode(value)
     except (TypeError, ValueError) as exc:
         raise StoreError(f"cannot store a value that is not JSON-compatible: {exc}") from exc
 
 
 def _compact_text(value: Any) -> str:
     try:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        return encode(value).decode()
     except (TypeError, ValueError) as exc:
         raise StoreError(f"cannot store a value that is not JSON-compatible: {exc}") from exc
+
+
+def _has_session(conn: sqlite3.Connection, session_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM sessions WHERE session_id=?", (session_id,)).fetchone() is not None
 
 
 def _session_rows(conn: sqlite3.Connection, session_id: str | None) -> list[JSON]:

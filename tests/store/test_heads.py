@@ -1,0 +1,87 @@
+"""Rollback by pointer, the expected-head check and the one-read turn context."""
+
+from __future__ import annotations
+
+import pytest
+
+from dialstack.store import HeadMovedError, SQLiteStore, TurnRecord
+
+from .conftest import commit_states, record
+
+
+def numbered(n: int) -> list[dict[str, object]]:
+    return [{"n": i, "items": list(range(i % 7))} for i in range(1, n + 1)]
+
+
+def test_rollback_writes_a_fork_and_moves_no_turn_rows(store: SQLiteStore) -> None:
+    commit_states(store, "s1", numbered(30))
+    ids = store._conn.execute("SELECT id, line, turn FROM turns ORDER BY id").fetchall()  # white-box: rows stay put
+    store.rollback("s1", 10)
+    assert store._conn.execute("SELECT id, line, turn FROM turns ORDER BY id").fetchall() == ids
+    assert store.branches("s1") == [{"branch": 1, "first_turn": 11, "last_turn": 30}]
+    assert store.state_at("s1", 25, branch=1) == numbered(30)[24]
+
+
+def test_a_rollback_inside_an_earlier_rollbacks_line_reads_through_both_forks(store: SQLiteStore) -> None:
+    first = numbered(12)
+    commit_states(store, "s1", first)
+    store.rollback("s1", 8)
+    second = [{"second": i} for i in range(9, 15)]
+    for state in second:
+        store.commit_turn("s1", record(state))
+    store.rollback("s1", 5)  # below the first fork: the live line goes back to line 0's turns
+    assert store.load_state("s1") == first[4]
+    assert store.state_at("s1", 3) == first[2]
+    assert store.branches("s1") == [{"branch": 1, "first_turn": 9, "last_turn": 12}, {"branch": 2, "first_turn": 6, "last_turn": 14}]
+    assert [store.state_at("s1", t, branch=2) for t in (6, 8, 9, 14)] == [first[5], first[7], second[0], second[5]]
+    assert store.commit_turn("s1", record({"third": 6})) == 6
+    assert store.state_at("s1", 6) == {"third": 6}
+    assert store.state_at("s1", 12, branch=1) == first[11]
+
+
+def test_a_commit_from_a_stale_head_is_refused_and_writes_nothing(store: SQLiteStore) -> None:
+    store.commit_turn("s1", record({"x": 1}))
+    started_from = store.head_version("s1")
+    store.commit_turn("s1", record({"x": 2}))  # another writer
+    with pytest.raises(HeadMovedError, match=r"moved on while this turn ran .*nothing was saved"):
+        store.commit_turn("s1", record({"x": 3}), expected_version=started_from)
+    assert store.load_state("s1") == {"x": 2} and len(store.turns("s1")) == 2
+    assert store.commit_turn("s1", record({"x": 3}), expected_version=store.head_version("s1")) == 3
+
+
+def test_a_rollback_moves_the_head_version(store: SQLiteStore) -> None:
+    commit_states(store, "s1", numbered(3))
+    version = store.head_version("s1")
+    store.rollback("s1", 2)
+    with pytest.raises(HeadMovedError):
+        store.commit_turn("s1", record({"late": True}), expected_version=version)
+
+
+def test_two_stores_on_one_file_see_each_others_commits(store: SQLiteStore, db_path) -> None:  # type: ignore[no-untyped-def]
+    other = SQLiteStore(db_path)
+    try:
+        store.commit_turn("s1", record({"a": 1}))
+        other.commit_turn("s1", record({"a": 1, "b": 2}))
+        assert store.commit_turn("s1", record({"a": 1, "b": 2, "c": 3})) == 3
+        assert [store.state_at("s1", t) for t in (1, 2, 3)] == [{"a": 1}, {"a": 1, "b": 2}, {"a": 1, "b": 2, "c": 3}]
+    finally:
+        other.close()
+
+
+def test_turn_context_reads_the_head_preferences_recent_turns_and_kinds_at_once(store: SQLiteStore) -> None:
+    store.set_preferences("alice", {"seat": "window"})
+    store.commit_turn("s1", TurnRecord("one", "r1", {"x": 1}, context_kinds=frozenset({"untrusted"})))
+    store.commit_turn("s1", record({"x": 2}, text="two"))
+    context = store.turn_context("s1", "alice", recent=1)
+    assert (context.domain, context.turn, context.state, context.preferences) == ("travel", 2, {"x": 2}, {"seat": "window"})
+    assert context.recent == [("two", "re: two")] and context.context_kinds == frozenset({"untrusted"})
+    assert store.turn_context("s1", "alice", known_version=context.version).state is None
+    assert store.turn_context("nobody", "alice").domain is None
+
+
+def test_replaying_to_any_turn_is_bounded_by_the_operation_budget(store: SQLiteStore) -> None:
+    store.replay_ops = 6
+    commit_states(store, "s1", [{"k": list(range(i))} for i in range(1, 40)])  # each turn adds one item: 1 op
+    rows = store._conn.execute("SELECT t.turn FROM snapshots s JOIN turns t ON t.id = s.turn_id ORDER BY t.turn").fetchall()
+    gaps = [b - a for (a,), (b,) in zip(rows, rows[1:])]
+    assert max(gaps) <= 7 and store.state_at("s1", 39) == {"k": list(range(39))}
