@@ -1,4 +1,4 @@
-"""Suite-wide guards: no test reaches the network beyond loopback."""
+"""Suite-wide guards: no test reaches the network beyond loopback; pack data is prepared once."""
 
 from __future__ import annotations
 
@@ -7,9 +7,12 @@ import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from dialstack.tools.prepare import TEMPLATES_ENV
 
 # CI replays a fixed set of examples (no flakiness between runs); locally each run explores anew.
 settings.register_profile("ci", derandomize=True, print_blob=True)
@@ -25,6 +28,18 @@ def _loopback_only(self: socket.socket, address, *args, **kwargs):  # type: igno
         if not (host.startswith("127.") or host in ("::1", "localhost")):
             raise RuntimeError(f"test tried to reach {host!r}: tests must stay on loopback")
     return _real_connect(self, address, *args, **kwargs)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _prepared_data_templates(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Each pack's data (the travel database) is prepared once per pack and day, then copied.
+
+    ``Agent``, ``dialstack serve`` and the conversation runner all honour this folder.
+    """
+    folder = tmp_path_factory.mktemp("prepared-data")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(TEMPLATES_ENV, str(folder))
+        yield folder
 
 
 @pytest.fixture(autouse=True)

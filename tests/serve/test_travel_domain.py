@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -9,12 +10,15 @@ import pytest
 from dialstack.agent.toolclient import ToolClient
 from dialstack.domain import DomainPack, load_domain
 from dialstack.store import InMemoryStore
+from dialstack.tools.prepare import prepare_domain
 
 
 @pytest.fixture
 def travel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> DomainPack:
+    domain = load_domain("travel", check_handlers=True)
+    prepare_domain(domain, tmp_path, date.today())  # a copy of the suite's prepared travel database
     monkeypatch.setenv("DIALSTACK_TRAVEL_DB", str(tmp_path / "travel.db"))
-    return load_domain("travel", check_handlers=True)
+    return domain
 
 
 async def test_travel_server_lists_every_manifest_tool_with_capability_meta(travel: DomainPack) -> None:

@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from dialstack.domains.travel.data import HORIZON_DAYS, next_month_day
-from dialstack.domains.travel.db import TravelDatabaseError, ensure_database, resolve_db_path
+from dialstack.domains.travel import data, handlers
+from dialstack.domains.travel.db import TravelDatabaseError, ensure_database, fresh_copy, prepare, resolve_db_path
+from dialstack.domains.travel.errors import DataNotPrepared
+from dialstack.tools.context import ToolContext
 
 from .conftest import START
 
@@ -100,3 +103,48 @@ def test_db_path_comes_from_context_then_environment(tmp_path: Path, monkeypatch
     assert resolve_db_path(Ctx()) == tmp_path / "travel.db"
     monkeypatch.setenv("DIALSTACK_TRAVEL_DB", str(tmp_path / "env.db"))
     assert resolve_db_path(None) == tmp_path / "env.db"
+
+
+def test_prepare_builds_a_finished_database_in_the_data_folder(tmp_path: Path) -> None:
+    prepare(tmp_path, START)
+    with sqlite3.connect(tmp_path / "travel.db") as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == data.SCHEMA_VERSION
+        assert conn.execute("SELECT value FROM meta WHERE key = 'start_date'").fetchone()[0] == START.isoformat()
+    assert [p.name for p in tmp_path.iterdir()] == ["travel.db"]  # no temporary file left behind
+
+
+def test_prepare_never_replaces_a_database_holding_bookings(tmp_path: Path, template: Path) -> None:
+    fresh_copy(template, tmp_path)
+    with sqlite3.connect(tmp_path / "travel.db") as conn:
+        conn.execute("UPDATE bookings SET seat = 'window' WHERE booking_ref = 'BK-12345'")
+    prepare(tmp_path, date(2030, 1, 1))
+    with sqlite3.connect(tmp_path / "travel.db") as conn:
+        assert conn.execute("SELECT seat FROM bookings WHERE booking_ref = 'BK-12345'").fetchone()[0] == "window"
+        assert conn.execute("SELECT value FROM meta WHERE key = 'start_date'").fetchone()[0] == START.isoformat()
+
+
+def test_prepare_replaces_an_empty_file_that_holds_no_data(tmp_path: Path) -> None:
+    (tmp_path / "travel.db").touch()
+    prepare(tmp_path, START)
+    with sqlite3.connect(tmp_path / "travel.db") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM cities").fetchone()[0] > 50
+
+
+def test_a_build_that_fails_leaves_no_database_and_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(conn: sqlite3.Connection, start: date, seed: int = 0) -> None:
+        conn.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+        raise MemoryError("out of memory half way")
+
+    monkeypatch.setattr("dialstack.domains.travel.db.generate", broken)
+    with pytest.raises(MemoryError):
+        prepare(tmp_path, START)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_handler_without_a_prepared_database_says_so_and_creates_nothing(tmp_path: Path) -> None:
+    ctx = ToolContext(session_id="s", tool="list_cities", domain="travel", data_dir=tmp_path)
+    with pytest.raises(DataNotPrepared, match="has not been set up yet"):
+        handlers.list_cities(ctx=ctx)
+    assert list(tmp_path.iterdir()) == []

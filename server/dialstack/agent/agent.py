@@ -33,6 +33,7 @@ from ..state.slots import SlotContext
 from ..store import open_store
 from ..store.protocol import Store, TurnRecord
 from ..tools import gate
+from ..tools.prepare import prepare_domain
 from ..tools.sessions import claim_session, record_user_text
 from ..tools.wire import is_session_id, session_id_error
 from . import res
@@ -90,6 +91,12 @@ class Agent:
         self.store = store or open_store(db)
         self.clock = clock or Clock()
         self.data_dir = Path(data_dir) if data_dir else _data_dir_for(self.store, self.db_path)
+        if mcp == "memory":  # before the first turn, outside any tool timeout; a served domain prepares its own
+            try:
+                prepare_domain(self.domain, self.data_dir, self.clock.now().date())
+            except BaseException:
+                self.store.close()
+                raise
         self.user_id = user_id
         self.interactive_approver = approver
         self.mcp = mcp

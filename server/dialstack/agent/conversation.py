@@ -262,7 +262,9 @@ def _slot_matches(got: dict[str, Any] | None, wanted: Any) -> bool:
 def make_agent_factory(scratch: Path, base: Path | None = None) -> AgentFactory:
     """Agents for conversation tests: a fresh database and data folder each, a fixed clock."""
     def make(test_file: ConversationFile, conversation: Conversation) -> Any:
+        from ..domain import load_domain
         from ..state.flows import counter_ids
+        from ..tools.prepare import prepare_domain, template_folder
         from .agent import Agent, Clock
         from .settings import deep_merge
 
@@ -272,9 +274,12 @@ def make_agent_factory(scratch: Path, base: Path | None = None) -> AgentFactory:
         if pack and base is not None and not Path(pack).is_absolute():
             pack = str((base / pack).resolve())
         settings = deep_merge(test_file.settings, conversation.settings)
+        start = test_file.clock or DEFAULT_START
+        domain = load_domain(test_file.domain, pack)  # its data: prepared once per run, then copied
+        prepare_domain(domain, folder, start.date(), templates=template_folder(scratch / "prepared"))
         return Agent(
-            test_file.domain, pack=pack, db=folder / "dialstack.db", data_dir=folder,
-            clock=Clock(test_file.clock or DEFAULT_START), settings=settings, flow_ids=counter_ids(),
+            domain, pack=pack, db=folder / "dialstack.db", data_dir=folder,
+            clock=Clock(start), settings=settings, flow_ids=counter_ids(),
         )
 
     return make

@@ -7,6 +7,7 @@ A pack folder holds ``flows/<domain>.yaml``, ``manifests/<domain>.yaml`` and
 from __future__ import annotations
 
 import importlib
+import inspect
 import string
 import sys
 from pathlib import Path
@@ -315,6 +316,10 @@ def _cross_check(domain: DomainPack, docs: dict[str, YamlDocument], check_handle
             reason = _import_problem(tool.handler)
             if reason:
                 tool_problem(at + ("handler",), reason, "an importable module:function")
+    if man.prepare and check_handlers:
+        reason = _prepare_problem(man.prepare)
+        if reason:
+            tool_problem(("prepare",), reason, "an importable module:function taking (data_dir, today)")
     ids = [t.tool_id for t in man.tools]
     for i, tool_id in enumerate(ids):
         if ids.index(tool_id) != i:
@@ -363,6 +368,22 @@ def _import_problem(target: str) -> str | None:
         return f"cannot import {module_name!r}: {exc}"
     if not hasattr(module, attr):
         return f"module {module_name!r} has no {attr!r}" + did_you_mean(attr, [n for n in dir(module) if not n.startswith("_")])
+    return None
+
+
+def _prepare_problem(target: str) -> str | None:
+    reason = _import_problem(target)
+    if reason:
+        return reason
+    hook = resolve(target)
+    if not callable(hook):
+        return f"{target} is not a function"
+    try:
+        inspect.signature(hook).bind(Path("data"), None)
+    except TypeError as exc:
+        return f"{target} cannot be called as prepare(data_dir, today): {exc}"
+    except ValueError:  # a builtin without a signature: trust it
+        pass
     return None
 
 

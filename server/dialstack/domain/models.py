@@ -39,6 +39,8 @@ UNIVERSAL_SLOT_TYPES: tuple[str, ...] = (
 )
 MAX_DOMAIN_SLOT_TYPES = 4  # a domain declares 0-4 slot types of its own beside the universal ones
 
+HANDLER_PATTERN = r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$"  # module:function
+
 Priority = Literal["required", "elective", "optional"]
 LimitStrategy = Literal["cancel_oldest", "reject_new", "ask_user"]
 
@@ -193,7 +195,7 @@ class ToolSpec(_Model):
     timeout_ms: int | None = Field(default=None, gt=0)
     capabilities: Capabilities | None = None
     requires_approval: bool = False
-    handler: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+    handler: str = Field(pattern=HANDLER_PATTERN)
 
     @property
     def tags(self) -> frozenset[str]:
@@ -220,6 +222,8 @@ class Manifest(_Model):
 
     domain: str
     defaults: dict[str, int] = Field(default_factory=lambda: {"timeout_ms": 5000})
+    prepare: str | None = Field(default=None, pattern=HANDLER_PATTERN,
+                                description="module:function called as prepare(data_dir, today) before the first turn")
     tools: list[ToolSpec]
 
 

@@ -38,7 +38,7 @@ def session_id(ctx: Any) -> str:
 @contextmanager
 def database(ctx: Any) -> Iterator[sqlite3.Connection]:
     """A connection to the call's travel database; one transaction, committed on success."""
-    conn = open_database(ctx, today(ctx))
+    conn = open_database(ctx)
     try:
         with conn:
             yield conn

@@ -1,16 +1,17 @@
-"""Where the travel database lives, creating it on first use, and cheap fresh copies for tests."""
+"""Where the travel database lives, building it before the first turn (the pack's prepare hook), and copies for tests."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import sqlite3
-import tempfile
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+from ...tools.prepare import build_file
 from .data import DEFAULT_SEED, SCHEMA_VERSION, generate
+from .errors import DataNotPrepared
 
 DB_FILENAME = "travel.db"
 DB_ENV = "DIALSTACK_TRAVEL_DB"
@@ -32,29 +33,22 @@ def resolve_db_path(ctx: Any = None) -> Path:
     return Path(user_data_dir("dialstack", appauthor=False)) / DB_FILENAME
 
 
+def prepare(data_dir: Path, today: date) -> None:
+    """The pack's ``prepare`` hook: build ``data_dir/travel.db`` starting on ``today`` unless a valid one is there."""
+    ensure_database(Path(data_dir) / DB_FILENAME, today)
+
+
 def ensure_database(path: Path | str, start_date: date, seed: int = DEFAULT_SEED) -> Path:
-    """Create the database at ``path`` unless it exists; return the path.
+    """Create the database at ``path`` unless a valid one is there; return the path.
 
     Generation writes a temporary file next to ``path`` and renames it into place, so a
-    concurrent reader never sees a half-built database.
+    concurrent reader never sees a half-built database, and an existing database (with its
+    bookings) is never replaced. Concurrent builders are kept apart by the caller (the
+    prepare runner's lock).
     """
     target = Path(path)
-    if target.exists():
-        _check_version(target)
-        return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=".travel-", suffix=".db", dir=target.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        conn = sqlite3.connect(tmp)
-        try:
-            generate(conn, start_date, seed)
-        finally:
-            conn.close()
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
+    build_file(target, lambda tmp: _generate_file(tmp, start_date, seed), _is_valid)
     return target
 
 
@@ -78,25 +72,45 @@ def connect(path: Path | str) -> sqlite3.Connection:
     return conn
 
 
-def open_database(ctx: Any = None, start_date: date | None = None) -> sqlite3.Connection:
-    """Connect to the call's travel database, generating it first if it does not exist yet.
-
-    A new database starts on ``start_date`` or, by default, on the day of the call's clock.
-    """
+def open_database(ctx: Any = None) -> sqlite3.Connection:
+    """Connect to the call's travel database; it must have been prepared (see :func:`prepare`)."""
     path = resolve_db_path(ctx)
-    if not path.exists():
-        now = getattr(ctx, "now", None)
-        ensure_database(path, start_date or (now().date() if now else date.today()))
+    if not path.is_file() or path.stat().st_size == 0:
+        raise DataNotPrepared(
+            f"The travel database ({path}) has not been set up yet. Restart dialstack (chat, serve or test), "
+            "which prepares it before the first turn.")
     return connect(path)
+
+
+def _generate_file(path: Path, start: date, seed: int) -> None:
+    conn = sqlite3.connect(path)
+    try:
+        generate(conn, start, seed)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")  # written last: marks a finished build
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def _is_valid(path: Path) -> bool:
+    """True for a finished travel database of this schema; False for an empty file; else raise."""
+    if path.stat().st_size == 0:
+        return False
+    _check_version(path)
+    return True
 
 
 def _check_version(path: Path) -> None:
     try:
-        with sqlite3.connect(path) as conn:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            marker = conn.execute("PRAGMA user_version").fetchone()[0]
             row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        finally:
+            conn.close()
     except sqlite3.DatabaseError as exc:
         raise TravelDatabaseError(f"{path} is not a travel database ({exc}); delete it to regenerate") from exc
-    if row is None or int(row[0]) != SCHEMA_VERSION:
+    if row is None or int(row[0]) != SCHEMA_VERSION or marker not in (0, SCHEMA_VERSION):  # 0: built before the marker
         found = row[0] if row else "none"
         raise TravelDatabaseError(
             f"{path} has travel schema version {found}, this dialstack needs {SCHEMA_VERSION}; delete it to regenerate")

@@ -51,3 +51,9 @@ class AdvisoryUnavailable(TravelError):
 
 class DeliveryFailed(TravelError):
     category = "delivery_failed"
+
+
+class DataNotPrepared(TravelError):
+    """The travel database is missing: the pack's prepare hook did not run for this data folder."""
+
+    category = "data_not_prepared"
