@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import logging
+import os
 import pkgutil
 import sys
 
@@ -48,6 +50,20 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `dialstack history --json | head`: the reader has what it wanted
+        _discard_stdout()
+        return 128 + 13  # as if stopped by SIGPIPE, like other command-line tools
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):  # stdout is not a real file (tests, embedding)
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    finally:
+        os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from . import db_file
+
 log = logging.getLogger("dialstack.chat")
 
 
@@ -29,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--domain", help="bundled domain or one in --pack (default: travel)")
     parser.add_argument("--pack", type=Path, help="a pack folder holding flows/, manifests/ and skills/")
     parser.add_argument("--session", default="default", help="dialogue session id (default: default)")
-    parser.add_argument("--db", type=Path, help="SQLite database (default: the user data directory)")
+    parser.add_argument("--db", type=db_file, help="SQLite database (default: the user data directory)")
     parser.add_argument("--llm", choices=["offline", "anthropic"], default="offline", help="backend (default: offline)")
     parser.add_argument("--mcp", default="memory", type=_mcp_target, help="memory (default), stdio, or an http(s):// URL of `dialstack serve`")
     parser.add_argument("--json", action="store_true", help="print one JSON record per turn")
@@ -47,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from ..agent.llm.anthropic import AnthropicConfigError
     from ..domain import PackError
     from ..store.protocol import StoreError
+    from ..tools.prepare import PrepareError
 
     if args.pack is not None:
         if not args.pack.is_dir():
@@ -59,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     except PackError as exc:
         print(f"dialstack chat: the domain pack has errors:\n{exc}", file=sys.stderr)
         return 1
-    except (StoreError, AnthropicConfigError, ValueError, OSError) as exc:
+    except (StoreError, AnthropicConfigError, PrepareError, ValueError, OSError) as exc:
         print(f"dialstack chat: {exc}", file=sys.stderr)
         return 1
     if interactive and not args.json:

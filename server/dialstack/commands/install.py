@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from . import db_file
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -23,9 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Add or update the dialstack entry in a client's MCP configuration, keeping every other entry.",
     )
     parser.add_argument("client", choices=("claude-desktop",), help="the client to configure")
-    parser.add_argument("--domain", default="travel", help="the domain to serve (default: travel)")
+    parser.add_argument("--domain", help="the domain to serve (default: travel, or the only domain of --pack)")
     parser.add_argument("--pack", type=Path, help="a pack folder (default: the bundled packs)")
-    parser.add_argument("--db", type=Path, help="the SQLite database the server uses (default: the user data folder)")
+    parser.add_argument("--db", type=db_file, help="the SQLite database the server uses (default: the user data folder)")
     parser.add_argument("--config", type=Path, help="claude_desktop_config.json (default: the OS's standard location)")
     parser.add_argument("--dry-run", action="store_true", help="print the resulting JSON instead of writing it")
     parser.set_defaults(func=handler)
@@ -59,19 +61,56 @@ def merged_config(existing: dict[str, Any], name: str, entry: dict[str, Any]) ->
     return config
 
 
+def chosen_domain(domain: str | None, pack: Path | None) -> str:
+    """The domain to install: ``domain`` if the pack (or the bundled one) has it, else the pack's only one.
+
+    Raises ValueError saying what is there when the choice is missing or ambiguous.
+    """
+    from ..domain.loader import DEFAULT_DOMAIN, available_domains, bundled_root
+
+    root = pack.expanduser().resolve() if pack is not None else bundled_root()
+    where = f"--pack {pack}" if pack is not None else "the bundled packs"
+    if pack is not None and not (root / "flows").is_dir():
+        raise ValueError(f"--pack {pack} is not a pack folder (expected flows/, manifests/, skills/ inside it)")
+    found = available_domains(root)
+    if domain is None:
+        if pack is None and DEFAULT_DOMAIN in found:
+            return DEFAULT_DOMAIN
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise ValueError(f"{where} holds no domain (no flows/<domain>.yaml)")
+        raise ValueError(f"{where} holds several domains ({', '.join(found)}); choose one with --domain")
+    if domain not in found:
+        raise ValueError(f"no domain {domain!r} in {where}; expected one of: {', '.join(found) or 'none'}")
+    return domain
+
+
 def handler(args: argparse.Namespace) -> int:
     path: Path = args.config or default_config_path()
+    try:
+        domain = chosen_domain(args.domain, args.pack)
+    except ValueError as exc:
+        print(f"dialstack install: {exc}", file=sys.stderr)
+        return 2
+    if path.is_dir():
+        print(f"dialstack install: --config {path} is a folder; give the config file, e.g. {path / 'claude_desktop_config.json'}",
+              file=sys.stderr)
+        return 2
     try:
         existing = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     except json.JSONDecodeError as exc:
         print(f"dialstack install: {path} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it or pass --config", file=sys.stderr)
         return 1
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"dialstack install: cannot read {path}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+        return 1
     if not isinstance(existing, dict):
         print(f"dialstack install: {path} does not hold a JSON object; fix it or pass --config", file=sys.stderr)
         return 1
-    name = f"dialstack-{args.domain}"
+    name = f"dialstack-{domain}"
     try:
-        config = merged_config(existing, name, server_entry(args.domain, args.pack, args.db))
+        config = merged_config(existing, name, server_entry(domain, args.pack, args.db))
     except ValueError as exc:
         print(f"dialstack install: {path}: {exc}", file=sys.stderr)
         return 1
@@ -79,9 +118,13 @@ def handler(args: argparse.Namespace) -> int:
     if args.dry_run:
         sys.stdout.write(text)
         return 0
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        print(f"dialstack install: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     print(f"dialstack install: wrote mcpServers.{name} to {path}; restart Claude Desktop to load it", file=sys.stderr)
     return 0
