@@ -69,3 +69,20 @@ def test_the_unpacked_wheel_validates_and_chats_from_outside_the_repo(wheel: Pat
     chatted = dialstack("chat", stdin="I want to book a flight\n")
     assert chatted.returncode == 0, chatted.stderr
     assert chatted.stdout.startswith("bot> Where would you like to fly from?")
+
+
+def test_the_unpacked_wheel_creates_a_new_pack_that_validates(wheel: Path, tmp_path: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "dialstack/templates/init/flows/{{domain}}.yaml" in names
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    env = {**os.environ, "PYTHONPATH": str(site), "DIALSTACK_DB": str(tmp_path / "dialstack.db")}
+
+    def dialstack(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "dialstack", *args], capture_output=True, text=True,
+                              cwd=tmp_path, env=env, timeout=180)
+
+    created = dialstack("init", "mypack", "--domain", "shop")
+    assert created.returncode == 0, created.stderr
+    validated = dialstack("validate", "--pack", "mypack")
+    assert validated.returncode == 0 and "shop: ok (" in validated.stdout, validated.stdout + validated.stderr

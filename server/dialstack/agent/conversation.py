@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 import re
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -135,11 +136,30 @@ class Mismatch:
         )
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """One conversation's result, as it finished: for a progress line and a JUnit test case."""
+
+    label: str  # the test file's name
+    conversation: str
+    seconds: float
+    failures: tuple[Mismatch, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return f"{self.label}::{self.conversation}" if self.label else self.conversation
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
 @dataclass
 class Report:
     passed: list[str] = field(default_factory=list)
     failures: list[Mismatch] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
 
     @property
     def failed(self) -> int:
@@ -148,22 +168,34 @@ class Report:
     def summary(self) -> str:
         return f"{len(self.passed)} passed, {self.failed} failed"
 
+    def add(self, outcome: Outcome) -> None:
+        self.outcomes.append(outcome)
+        if outcome.passed:
+            self.passed.append(outcome.name)
+        else:
+            self.failures.extend(outcome.failures)
+
 
 AgentFactory = Callable[[ConversationFile, Conversation], Any]
+OnOutcome = Callable[[Outcome], None]
 
 
-def run_file(test_file: ConversationFile, make_agent: AgentFactory, report: Report, label: str = "") -> None:
+def run_file(
+    test_file: ConversationFile, make_agent: AgentFactory, report: Report, label: str = "", on_outcome: OnOutcome | None = None
+) -> None:
+    """Run every conversation of ``test_file`` into ``report``; ``on_outcome`` hears of each as it finishes."""
     for conversation in test_file.conversations:
         name = f"{label}::{conversation.name}" if label else conversation.name
+        started = time.perf_counter()
         agent = make_agent(test_file, conversation)
         try:
-            failures = list(_run_conversation(agent, name, conversation))
+            failures = tuple(_run_conversation(agent, name, conversation))
         finally:
             agent.close()
-        if failures:
-            report.failures.extend(failures)
-        else:
-            report.passed.append(name)
+        outcome = Outcome(label, conversation.name, time.perf_counter() - started, failures)
+        report.add(outcome)
+        if on_outcome is not None:
+            on_outcome(outcome)
 
 
 def _run_conversation(agent: Any, name: str, conversation: Conversation) -> Iterator[Mismatch]:

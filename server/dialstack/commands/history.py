@@ -16,8 +16,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import db_file
-
 TEXT_WIDTH = 36
 
 
@@ -32,6 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     history.add_argument("--json", action="store_true", help="print JSON instead of a table")
     history.add_argument("--last", type=_positive, metavar="N", help="only the last N turns")
     history.add_argument("--branch", type=_positive, metavar="B", help="show abandoned branch B instead of the live turns")
+    history.add_argument("--export-test", type=Path, metavar="FILE",
+                         help="write the session as a conversation test file (run it with `dialstack test FILE`)")
     history.set_defaults(func=run_history)
 
     rollback = subparsers.add_parser(
@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _db_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=db_file, metavar="PATH", help="the database file (default: $DIALSTACK_DB or the user data dir)")
+    parser.add_argument("--db", type=Path, metavar="PATH", help="the database file (default: $DIALSTACK_DB or the user data dir)")
 
 
 def _positive(text: str) -> int:
@@ -79,8 +79,11 @@ def run_history(args: argparse.Namespace) -> int:
                       file=sys.stderr)
                 return 1
             rows = store.states(args.session, args.last, branch=args.branch or 0)
+            info = store.session_info(args.session)
     except StoreError as exc:
         return _fail("history", exc)
+    if args.export_test is not None:
+        return _export_test(args, info, rows)
     entries = [_entry(row, state) for row, state in rows]
     if args.json:
         print(json.dumps(entries, indent=2, ensure_ascii=False))
@@ -88,6 +91,21 @@ def run_history(args: argparse.Namespace) -> int:
         print(f"session {args.session} has no turns yet")
     else:
         print(_table(entries))
+    return 0
+
+
+def _export_test(args: argparse.Namespace, info: Mapping[str, Any] | None, rows: list[Any]) -> int:
+    from dialstack.agent.conversation_export import dump_conversation, export_conversation
+
+    turns = [(row.user_text, row.reply, row.created_at, [name for name, _ in stack_flows(state)]) for row, state in rows]
+    try:
+        data = export_conversation(args.session, (info or {}).get("domain"), turns)
+    except ValueError as exc:
+        return _fail("history", exc)
+    if args.export_test.is_dir():
+        return _fail("history", ValueError(f"--export-test {args.export_test} is a folder; name a .yaml file inside it"))
+    args.export_test.write_text(dump_conversation(data), encoding="utf-8")
+    print(f"wrote {len(turns)} turn(s) of session {args.session} to {args.export_test}; run it with: dialstack test {args.export_test}")
     return 0
 
 
