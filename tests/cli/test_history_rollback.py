@@ -41,7 +41,9 @@ def test_history_without_a_session_lists_the_sessions(run_cli: RunCli, workdir: 
 
     assert run.code == 0
     [trip] = [line for line in run.out.splitlines() if line.startswith("trip ")]
-    assert trip.startswith("trip  travel  user=default  turns=3  started ")
+    from dialstack.serve.principal import os_user
+
+    assert trip.startswith(f"trip  travel  user={os_user()}  turns=3  started ")  # chat runs as the OS user
 
 
 def test_rollback_keeps_the_later_turns_as_a_branch_and_the_chat_continues_from_there(run_cli: RunCli, workdir: Path) -> None:

@@ -139,7 +139,9 @@ class Turn:
 
 
 def approval_prompt(tool: str, args: dict[str, Any], reason: str) -> str:
-    shown = gate.shown_arguments(args)  # invisible and bidirectional characters escaped
+    from ..tools.gate import shown_arguments
+
+    shown = shown_arguments(args)  # invisible and bidirectional characters escaped
     why = f" ({reason})" if reason else ""
     return f"Allow {tool} to run with {shown or 'no arguments'}?{why} [y/N]"
 

@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import db_file
-
 log = logging.getLogger("dialstack.chat")
 
 
@@ -31,7 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--domain", help="bundled domain or one in --pack (default: travel)")
     parser.add_argument("--pack", type=Path, help="a pack folder holding flows/, manifests/ and skills/")
     parser.add_argument("--session", default="default", help="dialogue session id (default: default)")
-    parser.add_argument("--db", type=db_file, help="SQLite database (default: the user data directory)")
+    parser.add_argument("--user", help="who you are: sessions, preferences and bookings are per user (default: the OS user)")
+    parser.add_argument("--db", type=Path, help="SQLite database (default: the user data directory)")
     parser.add_argument("--llm", choices=["offline", "anthropic"], default="offline", help="backend (default: offline)")
     parser.add_argument("--mcp", default="memory", type=_mcp_target, help="memory (default), stdio, or an http(s):// URL of `dialstack serve`")
     parser.add_argument("--json", action="store_true", help="print one JSON record per turn")
@@ -49,7 +48,6 @@ def run(args: argparse.Namespace) -> int:
     from ..agent.llm.anthropic import AnthropicConfigError
     from ..domain import PackError
     from ..store.protocol import StoreError
-    from ..tools.prepare import PrepareError
 
     if args.pack is not None:
         if not args.pack.is_dir():
@@ -58,11 +56,14 @@ def run(args: argparse.Namespace) -> int:
     interactive = sys.stdin.isatty()
     lines = _lines(sys.stdin, interactive)
     try:
-        agent = Agent(args.domain, pack=args.pack, db=args.db, llm=args.llm, mcp=args.mcp, approver=_ask if interactive else None)
+        from ..serve.principal import os_user
+
+        agent = Agent(args.domain, pack=args.pack, db=args.db, llm=args.llm, mcp=args.mcp, approver=_ask if interactive else None,
+                      user_id=args.user or os_user())
     except PackError as exc:
         print(f"dialstack chat: the domain pack has errors:\n{exc}", file=sys.stderr)
         return 1
-    except (StoreError, AnthropicConfigError, PrepareError, ValueError, OSError) as exc:
+    except (StoreError, AnthropicConfigError, ValueError, OSError) as exc:
         print(f"dialstack chat: {exc}", file=sys.stderr)
         return 1
     if interactive and not args.json:
@@ -153,8 +154,9 @@ def _lines(stream: TextIO, interactive: bool) -> Iterator[str]:
 
 async def _ask(tool: str, args: dict[str, Any], reason: str) -> bool:
     """Ask the person at the terminal. (Piped input answers on the next line: /approve or /deny.)"""
-    shown = ", ".join(f"{k}={v!r}" for k, v in args.items())
-    prompt = f"Allow {tool} to run with {shown}? ({reason}) [y/N] "
+    from ..tools.gate import shown_arguments, visible
+
+    prompt = f"Allow {tool} to run with {shown_arguments(args)}? ({visible(reason)}) [y/N] "
     with _DRAWING:  # the spinner must not draw over the question
         _QUIET.set()
         sys.stderr.write("\r" + " " * 60 + "\r")

@@ -1,13 +1,19 @@
 """Streamable HTTP for the dialstack MCP server: the SDK's app under uvicorn, made safe.
 
 - Binds 127.0.0.1 by default; a non-loopback bind is refused unless a bearer token is set.
-- With a token, every request without ``Authorization: Bearer <token>`` gets 401.
+- With tokens, every request without ``Authorization: Bearer <token>`` (the scheme in any
+  case, RFC 7235) gets 401; the token's principal (:mod:`dialstack.serve.principal`) is
+  who the request runs as. Without tokens (loopback only) requests run as the server's user.
+- Host and Origin are compared case-insensitively (DNS names are).
 - The SDK's Host/Origin (DNS-rebinding) protection stays on for every bind address:
   a foreign ``Origin`` gets 403, an unexpected ``Host`` 421. Allowed ``Host`` values are
   the loopback names, the bind address itself when it is a specific one, and every
   ``--allowed-host``; allowed ``Origin`` values are ``http(s)://`` of those hosts plus
   every ``--allowed-origin``. A wildcard bind (``0.0.0.0``, ``::``) answers to any name of
   this machine, so it is refused unless ``--allowed-host`` says which names clients use.
+
+The bind checks import nothing heavy: ``dialstack serve`` refuses a bad bind before it
+loads the MCP SDK.
 """
 
 from __future__ import annotations
@@ -15,13 +21,15 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import logging
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.transport_security import TransportSecuritySettings
-from starlette.types import ASGIApp, Receive, Scope, Send
+from .principal import PRINCIPAL_SCOPE_KEY
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.transport_security import TransportSecuritySettings
+    from starlette.types import ASGIApp, Receive, Scope, Send
 
 log = logging.getLogger("dialstack.serve.http")
 
@@ -51,7 +59,7 @@ def is_wildcard(host: str) -> bool:
         return False
 
 
-def check_bind(host: str, token: str | None, allowed_hosts: Sequence[str] = ()) -> None:
+def check_bind(host: str, token: str | Mapping[str, str] | None, allowed_hosts: Sequence[str] = ()) -> None:
     """Refuse to expose the server beyond this machine without a bearer token, and to bind a
     wildcard address without being told which host names clients will use."""
     if not is_loopback(host) and not token:
@@ -112,16 +120,6 @@ def normalize_origin(value: str) -> str:
     return f"{scheme.lower()}://{rest.lower()}"
 
 
-def read_token(path: Path) -> str:
-    try:
-        token = path.read_text(encoding="utf-8").strip()
-    except OSError as exc:
-        raise BindError(f"cannot read --token-file {path}: {exc.strerror}") from exc
-    if len(token) < 16:
-        raise BindError(f"the token in {path} is {len(token)} characters long; use at least 16 random characters")
-    return token
-
-
 def security_settings(
     host: str, allowed_hosts: Sequence[str] = (), allowed_origins: Sequence[str] = (),
 ) -> TransportSecuritySettings:
@@ -131,6 +129,8 @@ def security_settings(
     ``allowed_hosts`` (``HOST`` allows any port, ``HOST:PORT`` only that one). Origins:
     ``http(s)://`` of each of those, plus ``allowed_origins``.
     """
+    from mcp.server.transport_security import TransportSecuritySettings
+
     names = ["127.0.0.1", "localhost", "[::1]"]
     if not is_loopback(host) and not is_wildcard(host):
         names.append(normalize_host(host))
@@ -146,16 +146,27 @@ def security_settings(
 
 
 class BearerTokenMiddleware:
-    """401 for any HTTP request without the right ``Authorization: Bearer`` header."""
+    """401 for any HTTP request without a known ``Authorization: Bearer`` token; else its principal goes in the scope."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp, tokens: Mapping[str, str]) -> None:
         self.app = app
-        self._expected = f"Bearer {token}".encode()
+        self._tokens = [(token.encode(), principal) for token, principal in tokens.items()]
+
+    def principal(self, header: bytes) -> str | None:
+        scheme, _, credentials = header.strip().partition(b" ")
+        if scheme.lower() != b"bearer":
+            return None
+        given = credentials.strip()
+        found = None
+        for token, principal in self._tokens:  # every token compared, in constant time each
+            if hmac.compare_digest(given, token):
+                found = principal
+        return found
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self._expected):
+            principal = self.principal(dict(scope.get("headers") or []).get(b"authorization", b""))
+            if principal is None:
                 body = b'{"error": "unauthorized", "error_description": "send Authorization: Bearer <token>"}'
                 await send({
                     "type": "http.response.start", "status": 401,
@@ -164,19 +175,40 @@ class BearerTokenMiddleware:
                 })
                 await send({"type": "http.response.body", "body": body})
                 return
+            scope[PRINCIPAL_SCOPE_KEY] = principal
+        await self.app(scope, receive, send)
+
+
+class CaseInsensitiveHostMiddleware:
+    """Lower-cases the Host and Origin headers, so that ``LOCALHOST`` is ``localhost`` to the SDK's check."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            scope["headers"] = [
+                (name, value.lower() if name in (b"host", b"origin") else value) for name, value in scope.get("headers") or []
+            ]
         await self.app(scope, receive, send)
 
 
 def http_app(
-    server: MCPServer, *, host: str = "127.0.0.1", token: str | None = None,
+    server: MCPServer, *, host: str = "127.0.0.1", token: str | Mapping[str, str] | None = None,
     allowed_hosts: Sequence[str] = (), allowed_origins: Sequence[str] = (),
 ) -> ASGIApp:
-    """The ASGI app serving ``server`` at ``/mcp`` (its lifespan runs the session manager)."""
+    """The ASGI app serving ``server`` at ``/mcp`` (its lifespan runs the session manager).
+
+    ``token``: one bearer token (the server's own user's) or ``{token: principal}``.
+    """
     check_bind(host, token, allowed_hosts)
     app: ASGIApp = server.streamable_http_app(
         streamable_http_path=MCP_PATH, host=host, transport_security=security_settings(host, allowed_hosts, allowed_origins)
     )
-    return BearerTokenMiddleware(app, token) if token else app
+    if token:
+        tokens = {token: server.dialstack.principal} if isinstance(token, str) else dict(token)  # type: ignore[attr-defined]
+        app = BearerTokenMiddleware(app, tokens)
+    return CaseInsensitiveHostMiddleware(app)
 
 
 def uvicorn_server(app: ASGIApp, *, host: str, port: int) -> Any:
@@ -187,7 +219,8 @@ def uvicorn_server(app: ASGIApp, *, host: str, port: int) -> Any:
 
 
 async def serve_http(
-    server: MCPServer, *, host: str, port: int, token: str | None, on_ready: Callable[[str], None] | None = None,
+    server: MCPServer, *, host: str, port: int, token: str | Mapping[str, str] | None,
+    on_ready: Callable[[str], None] | None = None,
     allowed_hosts: Sequence[str] = (), allowed_origins: Sequence[str] = (),
 ) -> None:
     """Serve until interrupted; ``on_ready(url)`` runs once the socket listens."""

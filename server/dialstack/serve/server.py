@@ -49,7 +49,6 @@ Nothing runs without approval. This module must not import ``dialstack.agent``.
 
 from __future__ import annotations
 
-import getpass
 import json
 import logging
 import uuid
@@ -71,12 +70,12 @@ from ..tools import gate
 from ..tools.context import utc_now
 from ..tools.runtime import DEFAULT_MAX_INPUT_BYTES, CallOutcome, ToolRuntime
 from ..tools.sessions import Caller, SessionRefused
+from .principal import PRINCIPAL_SCOPE_KEY, os_user
 from ..tools.wire import APPROVAL_KEY, IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY, SESSION_ID_RULE, SESSION_KEY, is_session_id
 
 log = logging.getLogger("dialstack.serve")
 
 MCP_SESSION_HEADER = "mcp-session-id"
-PRINCIPAL_SCOPE_KEY = "dialstack.principal"  # set in the ASGI scope by the HTTP bearer-token check
 APPROVAL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -303,14 +302,6 @@ def _session_free(runtime: ToolRuntime, spec: ToolSpec) -> bool:
     except Exception:  # an unresolvable handler fails at call time anyway; be strict meanwhile
         return False
     return not wants_ctx
-
-
-def os_user() -> str:
-    """The OS user running this process: the default principal of stdio connections."""
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):  # no passwd entry (some containers) and no LOGNAME/USER
-        return "default"
 
 
 def _verdict(answer: types.ElicitResult) -> str:

@@ -112,3 +112,16 @@ class SessionGuard:
 def record_user_text(store: Any, session_id: str, text: str) -> None:
     """Record what the user typed in ``session_id`` (the orchestrator calls this with each turn's text)."""
     Guard(store).record_values(session_id, provenance.USER, provenance.text_digests([text]))
+
+
+def claim_session(store: Any, session_id: str, domain: str, principal: str) -> None:
+    """Create ``session_id`` for ``principal`` or check it is theirs (the orchestrator, before a turn).
+
+    SessionRefused names the owner: this caller runs on the machine that holds the database.
+    """
+    owner = Guard(store).own_session(session_id, domain, principal)
+    if owner is not None:
+        raise SessionRefused(
+            f"session {session_id!r} belongs to user {owner!r}, not {principal!r}; "
+            f"pick another --session, or run as its owner with --user {owner}"
+        )
