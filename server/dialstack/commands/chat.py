@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from . import db_file
+
 log = logging.getLogger("dialstack.chat")
 
 
@@ -30,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--pack", type=Path, help="a pack folder holding flows/, manifests/ and skills/")
     parser.add_argument("--session", default="default", help="dialogue session id (default: default)")
     parser.add_argument("--user", help="who you are: sessions, preferences and bookings are per user (default: the OS user)")
-    parser.add_argument("--db", type=Path, help="SQLite database (default: the user data directory)")
+    parser.add_argument("--db", type=db_file, help="SQLite database (default: the user data directory)")
     parser.add_argument("--llm", choices=["offline", "anthropic"], default="offline", help="backend (default: offline)")
     parser.add_argument("--mcp", default="memory", type=_mcp_target, help="memory (default), stdio, or an http(s):// URL of `dialstack serve`")
     parser.add_argument("--json", action="store_true", help="print one JSON record per turn")
@@ -48,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from ..agent.llm.anthropic import AnthropicConfigError
     from ..domain import PackError
     from ..store.protocol import StoreError
+    from ..tools.prepare import PrepareError
 
     if args.pack is not None:
         if not args.pack.is_dir():
@@ -63,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     except PackError as exc:
         print(f"dialstack chat: the domain pack has errors:\n{exc}", file=sys.stderr)
         return 1
-    except (StoreError, AnthropicConfigError, ValueError, OSError) as exc:
+    except (StoreError, AnthropicConfigError, PrepareError, ValueError, OSError) as exc:
         print(f"dialstack chat: {exc}", file=sys.stderr)
         return 1
     if interactive and not args.json:

@@ -8,13 +8,18 @@ import without installing anything.
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import signal
+import socket
 import sys
 import threading
 from pathlib import Path
+from datetime import datetime, timezone
 from typing import Any
+
+from . import db_file_or_memory
 
 log = logging.getLogger("dialstack.serve")
 
@@ -28,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--domain", help="the domain to serve (default: travel, or the only one in the pack)")
     parser.add_argument("--pack", type=Path, help="a pack folder with flows/, manifests/, skills/ (default: the bundled packs)")
-    parser.add_argument("--db", help="SQLite database (default: $DIALSTACK_DB or the user data folder; ':memory:' keeps nothing)")
+    parser.add_argument("--db", type=db_file_or_memory, help="SQLite database (default: $DIALSTACK_DB or the user data folder; ':memory:' keeps nothing)")
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765; 0 picks a free one)")
@@ -91,13 +96,23 @@ def handler(args: argparse.Namespace) -> int:
     except PackError as exc:
         print(f"dialstack serve: the domain pack has errors (run 'dialstack validate'):\n{exc}", file=sys.stderr)
         return 1
+    problem = _port_problem(args.host, args.port) if args.transport == "http" else None
+    if problem:
+        print(f"dialstack serve: {problem}", file=sys.stderr)
+        return 1
+    from ..tools.prepare import PrepareError, prepare_domain
+
+    data_dir = _data_dir(args.db)  # the domain's data (the travel database) lives beside the store, as for chat
+    try:
+        prepare_domain(domain, data_dir, datetime.now(timezone.utc).date())  # before the first call, not inside it
+    except PrepareError as exc:
+        print(f"dialstack serve: {exc}", file=sys.stderr)
+        return 1
     store = _open_store(args.db)
     if store is None:
         return 1
     from ..serve.server import build_server
 
-    # Domain data (the travel database) lives beside the store, as it does for `dialstack chat`.
-    data_dir = Path(args.db).resolve().parent if args.db else None
     server = build_server(domain, store, default_session=args.session, denied=frozenset(args.deny), data_dir=data_dir,
                           principal=user)
     try:
@@ -114,10 +129,14 @@ def handler(args: argparse.Namespace) -> int:
             def ready(url: str) -> None:
                 print(f"dialstack serve: {domain.name} at {url}", file=sys.stderr, flush=True)
 
-            anyio.run(lambda: serve_http(
-                server, host=args.host, port=args.port, token=token, on_ready=ready,
-                allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin,
-            ))
+            try:
+                anyio.run(lambda: serve_http(
+                    server, host=args.host, port=args.port, token=token, on_ready=ready,
+                    allowed_hosts=args.allowed_host, allowed_origins=args.allowed_origin,
+                ))
+            except SystemExit:  # uvicorn gives up at startup (the port was taken after our check): it said why
+                print(f"dialstack serve: could not start the HTTP server on {args.host}:{args.port}", file=sys.stderr)
+                return 1
     finally:
         runtime = server.dialstack.runtime  # type: ignore[attr-defined]
         if not runtime.wait_abandoned(timeout=SHUTDOWN_GRACE_S):  # late results of timed-out calls
@@ -151,6 +170,36 @@ def _flush_and_exit_on_sigterm(runtime: Any) -> None:
         threading.Thread(target=finish, name="dialstack-sigterm", daemon=True).start()
 
     signal.signal(signal.SIGTERM, stop)
+
+
+def _data_dir(db: str | None) -> Path:
+    """Beside ``--db``; else beside the default store (``$DIALSTACK_DB`` or the user data folder)."""
+    from ..store import default_db_path
+
+    if db and db != ":memory:":
+        return Path(db).expanduser().resolve().parent
+    return default_db_path().resolve().parent
+
+
+def _port_problem(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (in use, not an address here), or None."""
+    if port == 0:
+        return None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return f"--host {host}: not an address this machine can listen on ({exc.strerror})"
+    family, _, _, _, address = infos[0]
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a TIME_WAIT port is free
+            probe.bind(address)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return (f"port {port} on {host} is already in use (another dialstack serve?); "
+                    "stop that server, or pick another with --port (0 picks a free one)")
+        return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
 
 
 def _open_store(db: str | None):  # type: ignore[no-untyped-def]
