@@ -55,6 +55,7 @@ log = logging.getLogger("dialstack.agent")
 MAX_STEPS_PER_TURN = 12
 BACKGROUND_EVERY = 10  # turns between background session summaries
 MAX_TEXT = 4000
+LATE_RESULT_GRACE_S = 10.0  # how long close() waits for timed-out tool calls still running
 
 
 
@@ -176,6 +177,9 @@ class Agent:
             self._loop = None
         tools = getattr(self._server, "dialstack", None)
         if tools is not None:
+            if not tools.runtime.wait_abandoned(timeout=LATE_RESULT_GRACE_S):  # their late results need the store
+                log.warning("%d timed-out tool call(s) still running at close; their late results are not recorded",
+                            tools.runtime.abandoned_calls)
             tools.runtime.close()  # flushes the server's audit log before the store closes
         self.store.close()
 

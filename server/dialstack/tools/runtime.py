@@ -300,6 +300,7 @@ class ToolRuntime:
         # result (after saving the receipt, so a reader checking it first never misses both).
         self._running_keys: dict[str, tuple[str, str]] = {}
         self._abandoned = 0
+        self._closed = False
         self._abandoned_cond = threading.Condition(threading.Lock())
 
     def _audit(self, session_id: str, entry: dict[str, Any]) -> None:
@@ -325,6 +326,7 @@ class ToolRuntime:
             return self._abandoned_cond.wait_for(lambda: self._abandoned == 0, timeout)
 
     def close(self) -> None:
+        self._closed = True  # a call finishing later must not reach the store, which closes next
         if self._audit_writer is not None:
             self._audit_writer.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
@@ -561,6 +563,9 @@ class ToolRuntime:
         rkey = self._receipt_key(session_id, key) if key else None
         recorded = False
         try:
+            if self._closed:
+                log.warning("tool %s (session %s) finished after shutdown; its late result is not recorded", spec.tool_id, session_id)
+                return
             outcome = self._late_outcome(spec, future)
             try:
                 if rkey is not None:

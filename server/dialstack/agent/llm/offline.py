@@ -15,6 +15,7 @@ from ..outcomes import Failure, SkillInvocation, Success, ToolCallResult, Uncert
 
 _CATEGORY = re.compile(r"^\s*\[?([a-z][a-z_]{2,40})\]?\s*[:\]]\s*(.+)$", re.DOTALL)
 _MISSING = object()
+TIMEOUT_MESSAGE = "it took too long to answer. It may still finish on its own, so please check before trying again"
 
 
 class OfflineSkillRunner:
@@ -118,6 +119,8 @@ def _failure(result: ToolCallResult, outputs: dict[str, Any]) -> Failure:
     category, message = error_category(result.text, result.tool)
     if result.category:
         category = result.category
+    if category == "timeout":  # the server's text is for developers (worker threads, idempotency keys)
+        message = TIMEOUT_MESSAGE
     return Failure(error_category=category, message=message, partial_data=outputs or None)
 
 
