@@ -233,3 +233,42 @@ async def test_modern_http_call_naming_no_session_to_a_session_scoped_tool_is_re
     assert not free.is_error and free.structured_content["token"] == "http-free"
     assert not named.is_error and named.structured_content["entries"] == []
     assert store.scratchpad(free.meta["dialstack/session"]) == []  # the refused write went nowhere
+
+
+ALICE = "alice-token-0123456789abcdef"
+BOB = "bob-token-0123456789abcdef0"
+
+
+@pytest.fixture
+async def team_url(server) -> AsyncIterator[str]:  # type: ignore[no-untyped-def]
+    async for u in _serve(server, {ALICE: "alice", BOB: "bob"}):
+        yield u
+
+
+async def test_each_token_runs_as_its_principal_and_cannot_read_another_principals_session(team_url: str, store) -> None:  # type: ignore[no-untyped-def]
+    async with ToolClient(team_url, token=ALICE) as alice:
+        wrote = await alice.call("memory_manager", {"action": "write_scratchpad", "key": "k", "text": "alice only"}, session="trip")
+    async with ToolClient(team_url, token=BOB) as bob:
+        read = await bob.call("memory_manager", {"action": "read_scratchpad"}, session="trip")
+        own = await bob.call("memory_manager", {"action": "read_scratchpad"}, session="bobs-trip")
+    assert wrote.ok and store.session_info("trip")["user_id"] == "alice"
+    assert not read.ok and "belongs to another user" in read.text and "alice only" not in read.text
+    assert own.ok and own.data["entries"] == [] and store.session_info("bobs-trip")["user_id"] == "bob"
+
+
+async def test_the_bearer_scheme_is_case_insensitive(token_url: str) -> None:
+    async with httpx.AsyncClient() as http:
+        for scheme in ("bearer", "BEARER", "BeArEr"):
+            response = await http.post(token_url, json=INIT, headers={**HEADERS, "authorization": f"{scheme} {TOKEN}"})
+            assert response.status_code == 200, scheme
+        other = await http.post(token_url, json=INIT, headers={**HEADERS, "authorization": f"Basic {TOKEN}"})
+    assert other.status_code == 401
+
+
+async def test_host_names_are_case_insensitive(url: str) -> None:
+    port = url.split(":")[2].split("/")[0]
+    async with httpx.AsyncClient() as http:
+        upper = await http.post(url, json=INIT, headers={**HEADERS, "host": f"LOCALHOST:{port}", "origin": f"HTTP://LocalHost:{port}"})
+        foreign = await http.post(url, json=INIT, headers={**HEADERS, "host": f"EVIL.EXAMPLE:{port}"})
+    assert upper.status_code == 200
+    assert foreign.status_code == 421
