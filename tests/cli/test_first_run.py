@@ -27,8 +27,8 @@ def new_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_first_chat_on_a_busy_machine_answers_right_without_warnings(
     run_cli: RunCli, new_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A loaded machine: every tool gets half a second, far less than building the travel data takes.
-    monkeypatch.setattr(ToolRuntime, "timeout_s", lambda self, spec: 0.5)
+    # A loaded machine: every tool gets one second, less than building the travel data takes there.
+    monkeypatch.setattr(ToolRuntime, "timeout_s", lambda self, spec: 1.0)
     run = run_cli("chat", stdin="I want to book a flight\nWhat cities do you support?\n")
     assert run.code == 0, run.err
     first, second = [line for line in run.out.splitlines() if line.startswith("bot> ")]

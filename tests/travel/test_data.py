@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from datetime import date
+from datetime import date, datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from dialstack.domains.travel.data import HORIZON_DAYS, next_month_day
+from dialstack import Agent
+from dialstack.agent.result import Clock
 from dialstack.domains.travel import data, handlers
 from dialstack.domains.travel.db import TravelDatabaseError, ensure_database, fresh_copy, prepare, resolve_db_path
 from dialstack.domains.travel.errors import DataNotPrepared
@@ -148,3 +150,8 @@ def test_a_handler_without_a_prepared_database_says_so_and_creates_nothing(tmp_p
     with pytest.raises(DataNotPrepared, match="has not been set up yet"):
         handlers.list_cities(ctx=ctx)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_agent_has_its_travel_data_before_its_first_turn(tmp_path: Path) -> None:
+    with Agent("travel", db=tmp_path / "chat.db", clock=Clock(datetime(2026, 12, 1, tzinfo=timezone.utc))):
+        assert (tmp_path / "travel.db").is_file()  # built (or copied) at start, not inside the first tool call
