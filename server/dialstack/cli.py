@@ -31,17 +31,26 @@ def build_parser() -> argparse.ArgumentParser:
         register = getattr(module, "register", None)
         if register is not None:
             register(subparsers)
+    _accept_verbose_after_subcommands(parser)
     return parser
+
+
+def _accept_verbose_after_subcommands(parser: argparse.ArgumentParser) -> None:
+    """``dialstack chat -v`` as well as ``dialstack -v chat`` (SUPPRESS: not given leaves the top-level value)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in set(action.choices.values()):
+                sub.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                                 help="log dialstack's debug details to stderr")
+                _accept_verbose_after_subcommands(sub)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        stream=sys.stderr,
-        format="%(levelname)s %(name)s: %(message)s",
-    )
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    if args.verbose:  # our debug lines only: the MCP SDK, httpx and asyncio stay at warnings
+        logging.getLogger("dialstack").setLevel(logging.DEBUG)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
