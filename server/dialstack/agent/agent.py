@@ -21,6 +21,7 @@ import contextlib
 import logging
 import sys
 import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from ..state.factory import FlowFactory
 from ..state.flows import FlowState
 from ..state.slots import SlotContext
 from ..store import open_store
-from ..store.protocol import Store, TurnRecord
+from ..store.protocol import HeadMovedError, Store, TurnContext, TurnRecord
 from ..tools import gate
 from ..tools.prepare import prepare_domain
 from ..tools.sessions import claim_session, record_user_text
@@ -53,6 +54,7 @@ from .understanding import Interpreter
 log = logging.getLogger("dialstack.agent")
 
 MAX_STEPS_PER_TURN = 12
+LIVE_SESSIONS = 256  # sessions whose live state an agent keeps between turns
 BACKGROUND_EVERY = 10  # turns between background session summaries
 MAX_TEXT = 4000
 LATE_RESULT_GRACE_S = 10.0  # how long close() waits for timed-out tool calls still running
@@ -139,6 +141,7 @@ class Agent:
         self._server: Any = None  # the in-process MCP server, when --mcp memory
         self._background_tasks: set[asyncio.Future[Any]] = set()
         self._lock = threading.Lock()
+        self._live: OrderedDict[str, tuple[int, DialogueState]] = OrderedDict()  # session -> (head version, state)
 
     # -- lifecycle ------------------------------------------------------------------------
     def __enter__(self) -> Agent:
@@ -304,7 +307,18 @@ class Agent:
             self.grants.clear()
             self.deferred_approval = None
             try:
-                return await self._handle_turn(session_id, text)
+                try:
+                    return await self._handle_turn(session_id, text)
+                except _HeadMoved as moved:
+                    if moved.changed:
+                        return self._refuse_moved(session_id, text, moved.changed)
+                    log.info("session %s moved on during a turn; computing the turn again from the new head", session_id)
+                    self.grants.clear()
+                    self.deferred_approval = None
+                    try:
+                        return await self._handle_turn(session_id, text)
+                    except _HeadMoved as again:
+                        return self._refuse_moved(session_id, text, again.changed)
             finally:
                 self.grants.clear()
                 self.deferred_approval = None
@@ -313,13 +327,15 @@ class Agent:
         await self._connect()
         claim_session(self.store, session_id, self.domain.name, self.user_id)  # refused if another user's
         await self._load_vocabularies(session_id)
-        state = self.load(session_id)
+        context = self._turn_context(session_id)
+        state = self._live_state(session_id, context)
         cleaned = text.strip()
         if not cleaned or len(cleaned) > MAX_TEXT:
+            self._keep_live(session_id, context.version, state)  # untouched: still the head's state
             why = "I didn't get any text." if not cleaned else f"That message is too long ({len(cleaned)} characters; the limit is {MAX_TEXT})."
             return self._uncommitted(session_id, state, text, why)
         record_user_text(self.store, session_id, cleaned)  # provenance: values the user typed
-        turn = self._begin(session_id, cleaned, state)
+        turn = self._begin(session_id, cleaned, state, context)
         abandoned = state.stack.abandon_stale(turn.now)
         if abandoned:
             turn._note(abandoned)
@@ -341,21 +357,44 @@ class Agent:
         reply = res.compose(turn.replies) or turn.template("fallback")
         if self.phraser is not None:
             reply = await self.phraser.phrase(reply, {"domain": self.domain.name, "user": cleaned})
-        return self._commit(turn, reply, understanding)
+        return self._commit(turn, reply, understanding, context.version)
 
-    def _begin(self, session_id: str, text: str, state: DialogueState) -> Turn:
+    def _turn_context(self, session_id: str) -> TurnContext:
+        """Everything a turn reads from the store, in one read transaction; the state is left
+        out when the head is still the one this agent committed (its live state is current)."""
+        live = self._live.get(session_id)
+        return self.store.turn_context(session_id, self.user_id, known_version=live[0] if live else None, recent=3)
+
+    def _live_state(self, session_id: str, context: TurnContext) -> DialogueState:
+        """The session's state at the head: the one kept from this agent's last commit when no
+        other writer (or a rollback) moved the head since, else rebuilt from the store."""
+        live = self._live.pop(session_id, None)  # the turn changes it in place: kept again only once committed
+        if live is not None and context.state is None and live[0] == context.version:
+            return live[1]
+        if context.state is None:
+            return DialogueState.new(self.domain.settings)
+        return DialogueState.from_dict(context.state, self.factory)
+
+    def _keep_live(self, session_id: str, version: int, state: DialogueState) -> None:
+        self._live[session_id] = (version, state)
+        self._live.move_to_end(session_id)
+        while len(self._live) > LIVE_SESSIONS:
+            self._live.popitem(last=False)
+
+    def _begin(self, session_id: str, text: str, state: DialogueState, context: TurnContext | None = None) -> Turn:
+        if context is None:
+            context = self.store.turn_context(session_id, self.user_id, known_version=None, recent=3)
         state.turn += 1
         state.keep_going = False
         state.meta.pop("snapshot", None)
         now = self.clock.now()
-        prefs = self.store.preferences(self.user_id)
-        rows = self.store.turns(session_id, last=3)
-        history = [m for r in rows for m in ({"role": "user", "text": r.user_text}, {"role": "agent", "text": r.reply})]
+        prefs = context.preferences
+        history = [m for user, agent in context.recent for m in ({"role": "user", "text": user}, {"role": "agent", "text": agent})]
         turn = Turn(
             agent=self, session_id=session_id, text=text, state=state,
             slot_ctx=SlotContext(now=now, vocabularies=self.vocabularies, preferences=prefs),
             now=now.timestamp(), preferences=prefs, history=history,
-            context_kinds=gate.session_kinds(self.store.context_kinds(session_id)),
+            context_kinds=gate.session_kinds(context.context_kinds),
         )
         turn.slot_snapshot = {f.flow_id: {n: s.value for n, s in f.slots.items()} for f in state.stack.flows}
         return turn
@@ -399,7 +438,7 @@ class Agent:
         if offer:
             turn.replies.append(offer)
 
-    def _commit(self, turn: Turn, reply: str, understanding: Understanding) -> TurnResult:
+    def _commit(self, turn: Turn, reply: str, understanding: Understanding, started_from: int) -> TurnResult:
         state = turn.state
         self._prune_state(state)
         calls = [call_view(c) for c in turn.tool_calls]
@@ -410,14 +449,17 @@ class Agent:
             understanding=understanding.to_dict(), digression_depth=state.digression_depth,
             waiting_for_slot=state.waiting_for_slot, warnings=turn.warnings,
         )
-        if turn.context_kinds - gate.INITIAL_KINDS:
-            self.store.add_context_kinds(turn.session_id, turn.context_kinds)
         record = TurnRecord(
             user_text=turn.text, reply=reply, state=state.serialize(), frame=turn.frame,
             audit=[*turn.audit, *({"kind": "tool_call", **c} for c in calls)], snapshot=bool(state.meta.pop("snapshot", False)),
             meta={"understanding": result.understanding, "flags": result.flags, "transitions": turn.transitions},
+            context_kinds=frozenset(turn.context_kinds) if turn.context_kinds - gate.INITIAL_KINDS else frozenset(),
         )
-        number = self.store.commit_turn(turn.session_id, record)
+        try:  # only onto the head this turn started from: another writer's turn is never overwritten
+            number = self.store.commit_turn(turn.session_id, record, expected_version=started_from)
+        except HeadMovedError as exc:
+            raise _HeadMoved(self._state_changing_calls(turn)) from exc
+        self._keep_live(turn.session_id, started_from + 1, state)
         result.turn = number
         self._schedule_background(turn.session_id, number)
         limit = self.domain.settings.memory_management.max_history_messages
@@ -451,12 +493,33 @@ class Agent:
             if key in state.meta and len(state.meta[key]) > memory.max_trace_events:
                 state.meta[key] = state.meta[key][-memory.max_trace_events :]
 
+    def _state_changing_calls(self, turn: Turn) -> list[str]:
+        """The tools this turn ran that changed something and would run again if it were redone."""
+        tools = self.domain.tools
+        return [c.tool for c in turn.tool_calls if c.ok and c.tool in tools and not tools[c.tool].idempotent]
+
+    def _refuse_moved(self, session_id: str, text: str, changed: list[str]) -> TurnResult:
+        ran = f" It had already run {', '.join(sorted(set(changed)))}, so it was not redone." if changed else ""
+        why = (
+            "This conversation was changed from somewhere else while I was answering, so I did not save "
+            f"this turn.{ran} Please check where things stand and send your message again."
+        )
+        return self._uncommitted(session_id, self.load(session_id), text, why)
+
     def _uncommitted(self, session_id: str, state: DialogueState, text: str, why: str) -> TurnResult:
         return TurnResult(
             session_id=session_id, turn=state.turn, user=text, reply=why,
             stack=[flow_view(f) for f in state.stack.flows], flags=flags_of(state),
             digression_depth=state.digression_depth, waiting_for_slot=state.waiting_for_slot, committed=False,
         )
+
+
+class _HeadMoved(Exception):
+    """A turn's commit found the head moved; ``changed`` lists the state-changing tools it ran."""
+
+    def __init__(self, changed: list[str]) -> None:
+        super().__init__(changed)
+        self.changed = changed
 
 
 def _data_dir_for(store: Store, db: Path | None) -> Path:

@@ -81,7 +81,7 @@ def advance(owned_old: Any, new: Any, new_text: bytes | None = None) -> tuple[Pa
         patched = apply_patch(owned_old, ops)
     except PatchError:
         patched = None
-    if patched is not None and patched == new and encode(patched) == new_text:
+    if patched is not None and encode(patched) == new_text:
         return ops, patched
     return [{"op": "replace", "path": "", "value": decode(new_text)}], decode(new_text)
 
@@ -193,29 +193,65 @@ def _apply_other(doc: Any, op: dict[str, Any]) -> Any:
 
 
 def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
+    if "~" in key or "/" in key:
+        return key.replace("~", "~0").replace("/", "~1")
+    return key
+
+
+def _copy(value: Any) -> Any:
+    """A private copy of a JSON value for a patch (C-speed where orjson can encode it)."""
+    if type(value) is dict or type(value) is list:
+        try:
+            return orjson.loads(orjson.dumps(value, option=_ENCODE))
+        except orjson.JSONEncodeError:
+            return copy.deepcopy(value)
+    return value
+
+
+SMALL = 8  # a container of at most this many scalars (or short lists of them) is replaced whole
 
 
 def _diff(path: str, old: Any, new: Any, ops: Patch) -> None:
     if type(old) is dict and type(new) is dict:
         _diff_dict(path, old, new, ops)
     elif type(old) is list and type(new) is list:
+        start = len(ops)
         _diff_list(path, old, new, ops)
+        if len(ops) - start > 1 and _small(new):  # one replace says it shorter (e.g. a confidence table)
+            del ops[start:]
+            ops.append({"op": "replace", "path": path, "value": _copy(new)})
     elif type(old) is not type(new) or old != new:
-        ops.append({"op": "replace", "path": path, "value": copy.deepcopy(new)})
+        ops.append({"op": "replace", "path": path, "value": _copy(new)})
+
+
+def _small(items: list[Any]) -> bool:
+    if len(items) > SMALL:
+        return False
+    for item in items:
+        if type(item) is list:
+            if len(item) > SMALL or any(type(x) in (dict, list) for x in item):
+                return False
+        elif type(item) is dict:
+            return False
+    return True
 
 
 def _diff_dict(path: str, old: dict[str, Any], new: dict[str, Any], ops: Patch) -> None:
-    for key in old.keys() - new.keys():
-        ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+    if len(old) > len(new) or old.keys() != new.keys():
+        for key in old.keys() - new.keys():
+            ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
     for key, value in new.items():
-        child = f"{path}/{_escape(key)}"
         if key not in old:
-            ops.append({"op": "add", "path": child, "value": copy.deepcopy(value)})
-        elif old[key] is not value and old[key] != value:
-            _diff(child, old[key], value, ops)
-        elif type(old[key]) is not type(value):
-            ops.append({"op": "replace", "path": child, "value": copy.deepcopy(value)})
+            ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": _copy(value)})
+            continue
+        prior = old[key]
+        if prior is value:
+            continue
+        if prior == value:  # equal, perhaps only by ``==`` (True == 1): the final check decides
+            if type(prior) is not type(value):
+                ops.append({"op": "replace", "path": f"{path}/{_escape(key)}", "value": _copy(value)})
+            continue
+        _diff(f"{path}/{_escape(key)}", prior, value, ops)
 
 
 def _diff_list(path: str, old: list[Any], new: list[Any], ops: Patch) -> None:
@@ -228,6 +264,8 @@ def _diff_list(path: str, old: list[Any], new: list[Any], ops: Patch) -> None:
     tail = 0
     while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
+    if head == 0 and tail == 0 and _shifted(path, old, new, ops):
+        return
     old_mid = old[head : len(old) - tail]
     new_mid = new[head : len(new) - tail]
     if len(old_mid) == len(new_mid) == 1:
@@ -236,12 +274,33 @@ def _diff_list(path: str, old: list[Any], new: list[Any], ops: Patch) -> None:
     _diff_aligned(path, head, old_mid, new_mid, ops)
 
 
+def _shifted(path: str, old: list[Any], new: list[Any], ops: Patch) -> bool:
+    """A capped log: the oldest few items dropped and new ones appended (no alignment needed)."""
+    for dropped in range(1, min(4, len(old) - 1) + 1):  # at least one item kept
+        kept = len(old) - dropped
+        if kept <= len(new) and old[dropped:] == new[:kept]:
+            ops.extend({"op": "remove", "path": f"{path}/0"} for _ in range(dropped))
+            ops.extend({"op": "add", "path": f"{path}/-", "value": _copy(item)} for item in new[kept:])
+            return True
+    return False
+
+
 def _diff_aligned(path: str, base: int, old: list[Any], new: list[Any], ops: Patch) -> None:
-    """Insertions and deletions inside a list, applied back to front so indices stay valid.
+    """Insertions and deletions inside a list.
 
     Items are aligned by identity (a dict's ``"id"``, e.g. a flow) where they have one, so a
     flow that changed *and* moved yields a small nested patch instead of remove + add.
+    Lists whose items all carry distinct ids and keep their relative order (a stack, an
+    archive) are aligned in one pass; same-length lists without ids item by item; anything
+    else through ``difflib``.
     """
+    old_ids, new_ids = _unique_ids(old), _unique_ids(new)
+    if old_ids is not None and new_ids is not None and _aligned_by_id(path, base, old, new, old_ids, new_ids, ops):
+        return
+    if old_ids is None and new_ids is None and len(old) == len(new):
+        for k in range(len(old)):
+            _diff(f"{path}/{base + k}", old[k], new[k], ops)
+        return
     keys = _identities(old + new)
     matcher = difflib.SequenceMatcher(a=keys[: len(old)], b=keys[len(old) :], autojunk=False)
     for tag, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
@@ -252,7 +311,40 @@ def _diff_aligned(path: str, base: int, old: list[Any], new: list[Any], ops: Pat
         for i in range(i2 - 1, i1 - 1, -1):
             ops.append({"op": "remove", "path": f"{path}/{base + i}"})
         for j in range(j1, j2):
-            ops.append({"op": "add", "path": f"{path}/{base + i1 + j - j1}", "value": copy.deepcopy(new[j])})
+            ops.append({"op": "add", "path": f"{path}/{base + i1 + j - j1}", "value": _copy(new[j])})
+
+
+def _unique_ids(items: list[Any]) -> list[Any] | None:
+    """Each item's scalar ``"id"`` when every item is a dict with one and none repeats."""
+    ids = []
+    for item in items:
+        ident = item.get("id") if type(item) is dict else None
+        if type(ident) is not str and type(ident) is not int:
+            return None
+        ids.append(ident)
+    return ids if len(set(ids)) == len(ids) else None
+
+
+def _aligned_by_id(
+    path: str, base: int, old: list[Any], new: list[Any], old_ids: list[Any], new_ids: list[Any], ops: Patch
+) -> bool:
+    """Removes (back to front), then front to back a nested diff or an add per new item;
+    ``False`` (nothing emitted) when the items both lists hold are not in the same order."""
+    in_new, in_old = set(new_ids), set(old_ids)
+    if [i for i in old_ids if i in in_new] != [i for i in new_ids if i in in_old]:
+        return False
+    for index in range(len(old) - 1, -1, -1):
+        if old_ids[index] not in in_new:
+            ops.append({"op": "remove", "path": f"{path}/{base + index}"})
+    kept = {ident: item for ident, item in zip(old_ids, old) if ident in in_new}
+    for index, (ident, item) in enumerate(zip(new_ids, new)):
+        if ident in kept:
+            prior = kept[ident]
+            if prior != item or type(prior) is not type(item):
+                _diff(f"{path}/{base + index}", prior, item, ops)
+        else:
+            ops.append({"op": "add", "path": f"{path}/{base + index}", "value": _copy(item)})
+    return True
 
 
 def _identities(items: list[Any]) -> list[tuple[str, Any]]:
