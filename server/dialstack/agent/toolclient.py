@@ -12,6 +12,11 @@ optional bearer token), or a command line (``["dialstack", "serve", ...]``) spaw
 stdio. When the server asks for approval (an input-required result or an elicitation
 request), ``approver(tool, args, reason)`` decides; without an approver the client
 declares no elicitation support and gated calls come back ``approval="unsupported"``.
+
+The MCP SDK is imported when a connection is opened, not with this module: ``from dialstack
+import Agent`` stays light. A server this client built in-process (a dialstack server, which
+validates every result against its output schema before returning it) is trusted: its results
+are not validated a second time on the client side.
 """
 
 from __future__ import annotations
@@ -19,16 +24,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack
-from typing import Any
-
-import mcp_types as types
-from mcp import Client, StdioServerParameters
+from typing import TYPE_CHECKING, Any
 
 from ..domain.models import DomainPack
 from ..store.protocol import Store
 from ..tools.gate import parse_approval_message
 from ..tools.wire import IDEMPOTENCY_KEY, SESSION_KEY
 from .outcomes import ToolCallResult, ToolDescriptor
+
+if TYPE_CHECKING:  # annotations only: the SDK itself is imported when a connection opens
+    import mcp_types as types
+    from mcp import Client
 
 log = logging.getLogger("dialstack.agent.toolclient")
 
@@ -80,10 +86,14 @@ class ToolClient:
             http = create_mcp_http_client(headers={"Authorization": f"Bearer {self._token}"})
             return streamable_http_client(target, http_client=http)
         if isinstance(target, (list, tuple)):
+            from mcp import StdioServerParameters
+
             return StdioServerParameters(command=target[0], args=list(target[1:]), env=self._env)
         return target  # an MCPServer / Server / Transport / StdioServerParameters
 
     async def __aenter__(self) -> ToolClient:
+        from mcp import Client
+
         stack = AsyncExitStack()
         try:
             client = Client(
@@ -94,6 +104,8 @@ class ToolClient:
                 cache=None,
             )
             self._client = await stack.enter_async_context(client)
+            if self._validated_by_server():
+                _trust_results(self._client)
         except BaseException:
             await stack.aclose()
             raise
@@ -140,6 +152,7 @@ class ToolClient:
         meta: dict[str, Any] = {SESSION_KEY: session}
         if idempotency_key is not None:
             meta[IDEMPOTENCY_KEY] = idempotency_key
+        import mcp_types as types
         from mcp.shared.exceptions import MCPError
 
         try:
@@ -160,7 +173,14 @@ class ToolClient:
             category=rmeta.get("dialstack/error_category") if result.is_error else None,
         )
 
+    def _validated_by_server(self) -> bool:
+        """Whether the server is a dialstack server in this process (it validated every result)."""
+        built = self._built if self._built is not None else self._target
+        return getattr(built, "dialstack", None) is not None
+
     async def _on_elicitation(self, context: Any, params: Any) -> types.ElicitResult | types.ErrorData:
+        import mcp_types as types
+
         assert self.approver is not None
         message = getattr(params, "message", "")
         parsed = parse_approval_message(message)
@@ -175,3 +195,17 @@ class ToolClient:
         if approved:
             return types.ElicitResult(action="accept", content={"approve": True})
         return types.ElicitResult(action="decline")
+
+
+def _trust_results(client: Client) -> None:
+    """Skip the SDK's client-side output-schema check for this connection only.
+
+    ``ClientSession.call_tool`` calls ``self.validate_tool_result``; an instance attribute
+    answers that call. Only for an in-process dialstack server, whose runtime has already
+    validated the result strictly (the same schema, the same process).
+    """
+
+    async def already_validated(name: str, result: Any) -> None:
+        return None
+
+    client.session.validate_tool_result = already_validated  # type: ignore[method-assign]
