@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from dialstack.state.dialogue import FilledSlot, PlanStep
+from dialstack.state.pending import Approval, CancelChoice, ChangeChoice, Confirmation, PlanReview, ResumeChoice, ResumeOffer, RetryOffer
 from dialstack.state import (
     DialogueState,
     FlowFactory,
@@ -23,10 +25,12 @@ def busy_state(state: DialogueState, factory: FlowFactory, ctx: SlotContext) -> 
     state.stack.complete(now=2, outputs={"booking_ref": "BK-12345"})
     state.stack.pop_completed(now=2)
     state.set_confidence([("check_booking", 0.2), ("book_flight", 0.9), ("faq", 0.1), ("help", 0.05)])
-    state.intent, state.turn, state.pending_offer = "Booking", 3, "f1"
+    state.intent, state.turn = "Booking", 3
     state.keep_going, state.waiting_for_slot = True, "destination"
-    state.pending_approval = {"tool": "send_itinerary", "args": {"to": "a@b.co"}}
-    state.meta["note"] = [1, 2]
+    state.pending = Approval(tool="send_itinerary", args={"to": "a@b.co"}, reason="private data", flow_id="f1")
+    state.last_filled = FilledSlot(flow_id="f1", slot="origin")
+    state.plans["f9"] = [PlanStep("book_flight", {"destination": "Paris"}, "to Paris", {"origin": (0, "destination")})]
+    state.confirmed["f1"] = "abc"
     return state
 
 
@@ -44,6 +48,8 @@ def test_serialize_is_json_compatible_and_round_trips(
     assert restored.serialize() == data
     assert restored.stack.paused[0].slots["origin"].value == "Los Angeles"
     assert restored.archive[0].outputs == {"booking_ref": "BK-12345"}
+    assert restored.pending == Approval(tool="send_itinerary", args={"to": "a@b.co"}, reason="private data", flow_id="f1")
+    assert restored.plans["f9"][0].refs == {"origin": (0, "destination")}
 
 
 def test_from_dict_refuses_another_format_version(state: DialogueState, registry: SlotRegistry) -> None:
@@ -95,3 +101,79 @@ def test_state_of_the_real_travel_domain_round_trips(ctx: SlotContext) -> None:
     assert all(c.ok for c in checks.values()), checks
     data = state.serialize()
     assert DialogueState.from_dict(data, registry).serialize() == data
+
+
+@pytest.mark.parametrize("question", [
+    ResumeOffer(flow_id="f1"), ResumeChoice(flow_ids=("f1", "f2")),
+    CancelChoice(flow_ids=("f1",), flow="book_flight", labels={"destination": "Paris"}),
+    PlanReview(plan_id="f3"), RetryOffer(flow_id="f1"), Approval(tool="send_itinerary", args={"to": "a@b.co"}),
+    Confirmation(flow_id="f1", digest="0123"), ChangeChoice(flow_id="f1"),
+])
+def test_every_pending_question_round_trips_with_its_kind(
+    state: DialogueState, registry: SlotRegistry, question: object
+) -> None:
+    state.pending = question  # type: ignore[assignment]
+    data = json.loads(json.dumps(state.serialize()))
+    assert data["pending"]["kind"] == question.kind  # type: ignore[attr-defined]
+    assert DialogueState.from_dict(data, registry).pending == question
+
+
+def test_awaiting_returns_the_pending_question_only_if_it_is_of_that_kind(state: DialogueState) -> None:
+    state.pending = ResumeOffer(flow_id="f1")
+    assert state.awaiting(ResumeOffer) == ResumeOffer(flow_id="f1")
+    assert state.awaiting(Approval) is None
+
+
+def v1_state(factory: FlowFactory, ctx: SlotContext, registry: SlotRegistry) -> dict:
+    """A state as format v1 stored it: pending questions as loose meta keys."""
+    state = DialogueState.new()
+    state.stack.push(factory.create("book_flight", now=0), now=0).flow.fill_slots_by_label({"origin": "LA"}, ctx)
+    data = state.serialize()
+    for key in ("pending", "last_filled", "confirmed", "plans", "proposed_steps", "plan_decisions", "recovery"):
+        del data[key]
+    data.update(v=1, pending_offer=None, pending_approval=None, meta={
+        "resume_options": ["f7", "f8"], "last_filled": {"flow_id": "f1", "slot": "origin"},
+        "plans": {"f5": [{"flow": "book_flight", "labels": {"destination": "Paris"}, "refs": {"origin": [0, "destination"]},
+                          "flow_id": None}]},
+        "plan_decisions": [{"plan": "f5", "action": "proposed"}], "recovery": {"f1": ["retry"]},
+        "retry_offers": {"f1": True}, "snapshot": True, "reask": {"f1": "date"},
+    })
+    return data
+
+
+def test_a_state_stored_in_format_v1_still_loads_with_its_pending_question_typed(
+    factory: FlowFactory, ctx: SlotContext, registry: SlotRegistry
+) -> None:
+    restored = DialogueState.from_dict(v1_state(factory, ctx, registry), registry)
+    assert restored.pending == ResumeChoice(flow_ids=("f7", "f8"))
+    assert restored.last_filled == FilledSlot(flow_id="f1", slot="origin")
+    assert restored.plans["f5"] == [PlanStep("book_flight", {"destination": "Paris"}, "", {"origin": (0, "destination")})]
+    assert restored.plan_decisions == [{"plan": "f5", "action": "proposed"}]
+    assert restored.recovery == {"f1": ["retry"]}
+    assert restored.stack.active.slots["origin"].value == "Los Angeles"  # type: ignore[union-attr]
+    assert restored.serialize()["v"] == 2 and "meta" not in restored.serialize()
+
+
+@pytest.mark.parametrize(("meta", "top", "expected"), [
+    ({"plan_review": "f4"}, {"pending_offer": "f2"}, PlanReview(plan_id="f4")),
+    ({}, {"pending_offer": "f2"}, ResumeOffer(flow_id="f2")),
+    ({}, {"pending_approval": {"tool": "send_itinerary", "args": {"to": "a@b.co"}, "reason": "r", "flow_id": "f1"}},
+     Approval(tool="send_itinerary", args={"to": "a@b.co"}, reason="r", flow_id="f1")),
+    ({"cancel_options": {"ids": ["f2", "f3"], "flow": "check_booking", "labels": {"booking_ref": "BK-12345"}}}, {},
+     CancelChoice(flow_ids=("f2", "f3"), flow="check_booking", labels={"booking_ref": "BK-12345"})),
+    ({"retry_offers": {"f1": True}}, {}, RetryOffer(flow_id="f1")),
+    ({"retry_offers": {"f9": True}}, {}, None),  # an offer for a flow that is no longer active lapsed
+])
+def test_each_v1_pending_key_becomes_its_typed_question(
+    factory: FlowFactory, ctx: SlotContext, registry: SlotRegistry, meta: dict, top: dict, expected: object
+) -> None:
+    data = v1_state(factory, ctx, registry)
+    data.update({"pending_offer": None, "pending_approval": None, "meta": meta, **top})
+    assert DialogueState.from_dict(data, registry).pending == expected
+
+
+def test_an_unreadable_stored_question_is_a_state_format_error(state: DialogueState, registry: SlotRegistry) -> None:
+    data = state.serialize()
+    data["pending"] = {"kind": "telepathy"}
+    with pytest.raises(StateFormatError, match="pending question"):
+        DialogueState.from_dict(data, registry)

@@ -10,9 +10,11 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..state.dialogue import FilledSlot
 from ..state.flows import BaseFlow, FlowState, StackError
+from ..state.pending import Approval, CancelChoice, PlanReview, ResumeChoice, ResumeOffer, RetryOffer
 from ..state.stack import StackFullError
-from . import res
+from . import confirmation, res
 from .nlu import Understanding
 
 if TYPE_CHECKING:
@@ -32,12 +34,11 @@ class ActHandler:
         state = turn.state
         if u.act != "digress":
             state.digression_depth = 0
-        if u.act not in ("affirm", "deny") and state.pending_offer and u.act not in ("digress",):
-            state.pending_offer = None  # the offer lapses when the user moves on
-        if state.pending_approval and u.act not in ("approve", "deny", "digress"):
-            lapsed = state.pending_approval  # a later "yes" must never approve a forgotten request
-            state.pending_approval = None
-            turn.replies.append(f"(I won't run {lapsed.get('tool')} unless you ask again.)")
+        pending = state.pending
+        if pending is not None and u.act not in ("affirm", "deny", "approve", "digress"):
+            state.pending = None  # a question lapses when the user moves on
+            if isinstance(pending, Approval):  # a later "yes" must never approve a forgotten request
+                turn.replies.append(f"(I won't run {pending.tool} unless you ask again.)")
         handler = getattr(self, f"on_{u.act}", self.on_unknown)
         return await handler(turn, u)
 
@@ -73,8 +74,8 @@ class ActHandler:
     def refuse(self, turn: Turn, exc: StackFullError, u: Understanding) -> bool:
         state = turn.state
         if exc.strategy == "ask_user" and exc.options:
-            state.meta["cancel_options"] = {"ids": [f.flow_id for f in exc.options], "flow": u.flow,
-                                            "labels": {k: c.value for k, c in u.labels.items()}}
+            state.pending = CancelChoice(flow_ids=tuple(f.flow_id for f in exc.options), flow=u.flow or "",
+                                         labels={k: c.value for k, c in u.labels.items()})
             options = ", ".join(f.label for f in exc.options)
             turn.replies.append(turn.template("ask_cancel_which", options=options))
         else:
@@ -89,14 +90,14 @@ class ActHandler:
         checks = flow.fill_slots_by_label(labels, turn.slot_ctx)
         refused = [n for n, c in checks.items() if not c.ok] + [n for n in u.rejected if n in flow.slots]
         if refused:  # asked again even when a default would have let the flow run
-            turn.state.meta.setdefault("reask", {})[flow.flow_id] = refused[0]
+            turn.refused[flow.flow_id] = refused[0]
         reasons = [c.reason for c in checks.values() if not c.ok and c.reason]
         reasons += [r for name, r in u.rejected.items() if name in flow.slots and r]
         for reason in dict.fromkeys(reasons):
             turn.replies.append(turn.template("invalid_value", reason=reason))
         filled = [n for n, c in checks.items() if c.ok]
         if filled:
-            turn.state.meta["last_filled"] = {"flow_id": flow.flow_id, "slot": filled[-1]}
+            turn.state.last_filled = FilledSlot(flow_id=flow.flow_id, slot=filled[-1])
 
     async def on_fill(self, turn: Turn, u: Understanding) -> bool:
         active = turn.state.active
@@ -119,7 +120,8 @@ class ActHandler:
             if prompt:
                 turn.replies.append(prompt)
             return False
-        target = state.active or (state.stack.find(state.pending_offer) if state.pending_offer else None)
+        offer = state.awaiting(ResumeOffer)
+        target = state.active or (state.stack.find(offer.flow_id) if offer else None)
         if target is None:
             turn.replies.append(turn.template("nothing_to_cancel"))
             return False
@@ -137,7 +139,7 @@ class ActHandler:
         ranking = state.stack.rank_paused(u.text, turn.now)
         if ranking.ambiguous:
             options = ranking.options(state.stack.settings.resume_margin)
-            state.meta["resume_options"] = [f.flow_id for f in options]
+            state.pending = ResumeChoice(flow_ids=tuple(f.flow_id for f in options))
             turn.replies.append(turn.template("ask_resume_which", options=" or ".join(f.label for f in options)))
             return False
         if ranking.best is None:
@@ -147,8 +149,8 @@ class ActHandler:
 
     def resume(self, turn: Turn, flow: BaseFlow) -> bool:
         state = turn.state
-        state.meta.pop("resume_options", None)
-        state.pending_offer = None
+        if isinstance(state.pending, (ResumeOffer, ResumeChoice)):
+            state.pending = None
         try:
             state.stack.resume(flow.flow_id, turn.now, turn.slot_ctx)
         except StackError as exc:
@@ -164,18 +166,26 @@ class ActHandler:
             execution = self.agent.policies.get(plan.spec).start(turn, plan)
             turn.replies.append(execution.reply)
             return execution.status == "planned"
-        offered = state.stack.find(state.pending_offer) if state.pending_offer else None
+        answered = confirmation.answered(turn, yes=True)
+        if answered is not None:
+            return answered
+        offer = state.awaiting(ResumeOffer)
+        offered = state.stack.find(offer.flow_id) if offer else None
         if offered is not None and offered.state is FlowState.PAUSED:
             return self.resume(turn, offered)
-        retry = state.meta.get("retry_offers", {})
-        if state.active is not None and retry.pop(state.active.flow_id, None):
+        retry = state.awaiting(RetryOffer)
+        if retry is not None and state.active is not None and retry.flow_id == state.active.flow_id:
+            state.pending = None
             return True
         return await self.on_unknown(turn, u)
 
     def reviewed_plan(self, turn: Turn) -> BaseFlow | None:
         """The plan whose proposal awaits the user's yes or no (the plan feedback phase)."""
-        plan_id = turn.state.meta.pop("plan_review", None)
-        plan = turn.state.stack.find(plan_id) if plan_id else None
+        review = turn.state.awaiting(PlanReview)
+        if review is None:
+            return None
+        turn.state.pending = None
+        plan = turn.state.stack.find(review.plan_id)
         return plan if plan is not None and plan.state is FlowState.ACTIVE else None
 
     async def on_deny(self, turn: Turn, u: Understanding) -> bool:
@@ -185,23 +195,28 @@ class ActHandler:
             turn.cancel(plan, "the user turned the plan down")
             turn.replies.append(turn.template("cancelled", phrase=plan.label))
             return False
-        if state.pending_approval:
-            pending = state.pending_approval
-            state.pending_approval = None
-            flow = state.stack.find(pending.get("flow_id", ""))
+        approval = state.awaiting(Approval)
+        if approval is not None:
+            state.pending = None
+            flow = state.stack.find(approval.flow_id)
             if flow is not None and flow.live:
-                turn.cancel(flow, f"the user declined {pending.get('tool')}")
-            turn.replies.append(turn.template("approval_declined", tool=pending.get("tool"), phrase=flow.label if flow else ""))
+                turn.cancel(flow, f"the user declined {approval.tool}")
+            turn.replies.append(turn.template("approval_declined", tool=approval.tool, phrase=flow.label if flow else ""))
             return False
-        offered = state.stack.find(state.pending_offer) if state.pending_offer else None
+        answered = confirmation.answered(turn, yes=False)
+        if answered is not None:
+            return answered
+        offer = state.awaiting(ResumeOffer)
+        offered = state.stack.find(offer.flow_id) if offer else None
         if offered is not None and offered.live:
-            state.pending_offer = None
+            state.pending = None
             turn.cancel(offered, "the user declined to resume it")
             turn.replies.append(turn.template("resume_declined", phrase=offered.label))
             turn.replies.append(res.offer_resume(turn))  # the next paused flow, if any
             return False
-        retry = state.meta.get("retry_offers", {})
-        if state.active is not None and retry.pop(state.active.flow_id, None):
+        retry = state.awaiting(RetryOffer)
+        if retry is not None and state.active is not None and retry.flow_id == state.active.flow_id:
+            state.pending = None
             flow = state.active
             turn.cancel(flow)
             turn.replies.append(turn.template("cancelled", phrase=flow.label))
@@ -211,17 +226,17 @@ class ActHandler:
     async def on_approve(self, turn: Turn, u: Understanding) -> bool:
         """Grant the pending call for this turn only, and run its flow (resumed if it was paused)."""
         state = turn.state
-        pending = state.pending_approval
-        state.pending_approval = None
-        if not pending:
+        pending = state.awaiting(Approval)
+        if pending is None:
             return await self.on_unknown(turn, u)
-        flow = state.stack.find(pending.get("flow_id", ""))
+        state.pending = None
+        flow = state.stack.find(pending.flow_id)
         if flow is None or not flow.live:
-            turn.replies.append(f"That request to run {pending.get('tool')} is no longer open.")
+            turn.replies.append(f"That request to run {pending.tool} is no longer open.")
             return False
         if flow.state is FlowState.PAUSED and not self.resume(turn, flow):
             return False
-        self.agent.grants.add(grant_key(pending["tool"], pending.get("args", {})))
+        self.agent.grants.add(grant_key(pending.tool, pending.args))
         return flow.state is FlowState.ACTIVE
 
     # -- talk -------------------------------------------------------------------------------

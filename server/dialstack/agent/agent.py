@@ -29,6 +29,7 @@ from typing import Any
 from ..domain import DomainPack, load_domain
 from ..state.dialogue import DialogueState
 from ..state.factory import FlowFactory
+from ..state.pending import dump_pending
 from ..state.flows import FlowState
 from ..state.slots import SlotContext
 from ..store import open_store
@@ -285,8 +286,7 @@ class Agent:
             "flows": [flow_view(f) for _, f in ordered],
             "digression_depth": state.digression_depth,
             "waiting_for_slot": state.waiting_for_slot,
-            "pending_offer": state.pending_offer,
-            "pending_approval": state.pending_approval,
+            "pending": dump_pending(state.pending),
         }
 
     def load(self, session_id: str) -> DialogueState:
@@ -386,7 +386,6 @@ class Agent:
             context = self.store.turn_context(session_id, self.user_id, known_version=None, recent=3)
         state.turn += 1
         state.keep_going = False
-        state.meta.pop("snapshot", None)
         now = self.clock.now()
         prefs = context.preferences
         history = [m for user, agent in context.recent for m in ({"role": "user", "text": user}, {"role": "agent", "text": agent})]
@@ -451,7 +450,7 @@ class Agent:
         )
         record = TurnRecord(
             user_text=turn.text, reply=reply, state=state.serialize(), frame=turn.frame,
-            audit=[*turn.audit, *({"kind": "tool_call", **c} for c in calls)], snapshot=bool(state.meta.pop("snapshot", False)),
+            audit=[*turn.audit, *({"kind": "tool_call", **c} for c in calls)], snapshot=turn.snapshot,
             meta={"understanding": result.understanding, "flags": result.flags, "transitions": turn.transitions},
             context_kinds=frozenset(turn.context_kinds) if turn.context_kinds - gate.INITIAL_KINDS else frozenset(),
         )
@@ -489,9 +488,8 @@ class Agent:
         archive = state.stack.archive
         if len(archive) > memory.archive_completed_flows_after:
             del archive[: len(archive) - memory.archive_completed_flows_after]
-        for key in ("plan_decisions", "trace"):
-            if key in state.meta and len(state.meta[key]) > memory.max_trace_events:
-                state.meta[key] = state.meta[key][-memory.max_trace_events :]
+        if len(state.plan_decisions) > memory.max_trace_events:
+            del state.plan_decisions[: len(state.plan_decisions) - memory.max_trace_events]
 
     def _state_changing_calls(self, turn: Turn) -> list[str]:
         """The tools this turn ran that changed something and would run again if it were redone."""

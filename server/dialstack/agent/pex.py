@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..domain.models import COMPONENT_TOOLS, UNIVERSAL_INTENTS, FlowSpec
 from ..state.flows import BaseFlow, FlowState
 from ..tools import gate
+from . import confirmation
 from .outcomes import Failure, SkillInvocation, Success, ToolCallResult, Uncertain
 from .render import render, slot_values
 
@@ -32,7 +33,7 @@ SKILL_OVERHEAD_S = 5.0
 class Execution:
     """What one policy run did, for RES and the agent."""
 
-    status: str  # asked | completed | failed | uncertain | approval | declined | blocked
+    status: str  # asked | confirm | completed | failed | uncertain | approval | declined | blocked
     reply: str = ""
     slot: str | None = None  # the slot asked for
     issues: list[str] = field(default_factory=list)
@@ -116,7 +117,7 @@ class PolicyExecutor:
         if not flow.is_filled() and flow.needs_to_think() and self.agent.slot_reasoner is not None:
             await flow.afill_slot_values(turn.recent_context(), turn.memory(), self.agent.slot_reasoner, ctx)
         missing = flow.missing_slots()
-        refused = turn.state.meta.get("reask", {}).pop(flow.flow_id, None)
+        refused = turn.refused.pop(flow.flow_id, None)
         if refused in flow.slots and refused not in missing and flow.slots[refused].source in ("default", ""):
             flow.slots[refused].clear()  # the user's value was refused: ask for it, don't run on a default
             missing = [refused, *missing]

@@ -8,10 +8,12 @@ overriding ``PlanPolicy.decompose`` (see ``dialstack.domains.travel.policies.pla
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..state.dialogue import PlanStep as Step
 from ..state.flows import BaseFlow, FlowState, StackError
+from ..state.pending import PlanReview
+from . import confirmation
 from .outcomes import Failure, Success, Uncertain
 from .pex import Execution
 from .policies import Policy
@@ -20,20 +22,6 @@ if TYPE_CHECKING:
     from .turn import Turn
 
 _STEP_SPLIT = re.compile(r"\s*(?:;|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bafter that\b|,?\s*\bfollowed by\b)\s*", re.IGNORECASE)
-
-
-@dataclass
-class Step:
-    """One step of a plan: a flow, its slot values, and slots taken from earlier steps.
-
-    ``refs`` maps a slot to ``(step index, slot name)``: filled from that step's flow when
-    this step starts (the return leg flies back to where the first leg left from).
-    """
-
-    flow: str
-    labels: dict[str, Any]
-    text: str = ""
-    refs: dict[str, tuple[int, str]] = field(default_factory=dict)
 
 
 class PlanPolicy(Policy):
@@ -54,29 +42,44 @@ class PlanPolicy(Policy):
 
     def propose(self, turn: Turn, flow: BaseFlow, steps: list[Step]) -> Execution:
         """Show the steps and wait for the user's go-ahead before anything runs."""
-        records = [{"flow": s.flow, "labels": s.labels, "refs": {k: list(v) for k, v in s.refs.items()}, "flow_id": None} for s in steps]
-        turn.state.meta.setdefault("plans", {})[flow.flow_id] = records
-        turn.state.meta["plan_review"] = flow.flow_id
+        turn.state.plans[flow.flow_id] = steps
+        turn.state.pending = PlanReview(plan_id=flow.flow_id)
         lines = [f"{i}. {describe_step(turn, step)}" for i, step in enumerate(steps, start=1)]
         turn.write_scratchpad(flow, f"Proposed plan ({len(steps)} steps): " + "; ".join(lines))
-        turn.state.meta.setdefault("plan_decisions", []).append({"plan": flow.flow_id, "action": "proposed", "steps": [s.flow for s in steps]})
+        turn.state.plan_decisions.append({"plan": flow.flow_id, "action": "proposed", "steps": [s.flow for s in steps]})
+        unplanned = flow.outputs.pop("unplanned", None)
+        if unplanned:
+            lines.append(turn.template("plan_cannot", parts="; ".join(f"'{p}'" for p in unplanned)))
         return Execution("asked", reply="Here's the plan:\n" + "\n".join(lines) + "\n" + turn.template("plan_confirm"))
 
     async def plan_steps(self, turn: Turn, flow: BaseFlow, outcome: Any) -> list[Step]:
         request = str(next((s.value for s in flow.slots.values() if s.type_name == "FreeTextSlot" and s.filled), turn.text))
-        proposed = turn.state.meta.get("proposed_steps", {}).pop(flow.flow_id, None)
+        proposed = turn.state.proposed_steps.pop(flow.flow_id, None)
         if proposed:
-            return [Step(s["flow"], dict(s.get("slots") or {})) for s in proposed if s.get("flow") in turn.agent.domain.flows]
+            return self.known_steps(turn, flow, proposed)
         reasoner = turn.agent.reasoner
         if reasoner is not None:
             result = await reasoner.contemplate(turn.agent.interpreter.request(turn, "plan", reason=request))
-            steps = [Step(s["flow"], dict(s.get("slots") or {})) for s in result.sub_flows if s.get("flow") in turn.agent.domain.flows]
+            steps = self.known_steps(turn, flow, result.sub_flows)
             if steps:
                 return steps
+            flow.outputs.pop("unplanned", None)  # the offline split below reads the request again
         return self.decompose(turn, flow, request)
 
+    @staticmethod
+    def known_steps(turn: Turn, flow: BaseFlow, proposed: list[dict[str, Any]]) -> list[Step]:
+        """System 2's steps that name a flow of this domain; the others are kept to be said."""
+        steps = []
+        for step in proposed:
+            if step.get("flow") in turn.agent.domain.flows:
+                steps.append(Step(step["flow"], dict(step.get("slots") or {})))
+            else:
+                flow.outputs.setdefault("unplanned", []).append(str(step.get("text") or step.get("flow") or step))
+        return steps
+
     def decompose(self, turn: Turn, flow: BaseFlow, request: str) -> list[Step]:
-        """Split ``request`` into steps and classify each one (zero-shot, from the YAML)."""
+        """Split ``request`` into steps and classify each one (zero-shot, from the YAML). A part
+        that names no flow the plan can run is kept in ``flow.outputs["unplanned"]``, to be said."""
         understander = turn.agent.understander
         domain = turn.agent.domain
         steps: list[Step] = []
@@ -88,6 +91,7 @@ class PlanPolicy(Policy):
                       if domain.flow(n).intent not in ("Plan", "Internal", "Converse")]
             best = ranked[0][0] if ranked and ranked[0][1] >= understander.threshold else previous
             if best is None:
+                flow.outputs.setdefault("unplanned", []).append(piece)
                 continue
             spec = domain.flow(best)
             fresh = {s.name: turn.agent.factory.slots.make(s) for s in spec.slots}
@@ -99,11 +103,11 @@ class PlanPolicy(Policy):
     def start(self, turn: Turn, flow: BaseFlow) -> Execution:
         """The user agreed: stack the leading steps with distinct flow names and queue the rest
         for later expansion (two open flows never share a name, so a second leg waits)."""
-        records = turn.state.meta.get("plans", {}).get(flow.flow_id, [])
+        records = turn.state.plans.get(flow.flow_id, [])
         seen: set[str] = set()
         first = 0
-        while first < len(records) and records[first]["flow"] not in seen:
-            seen.add(records[first]["flow"])
+        while first < len(records) and records[first].flow not in seen:
+            seen.add(records[first].flow)
             first += 1
         subflows = [self.make_step(turn, records, i) for i in range(first)]
         try:
@@ -113,25 +117,26 @@ class PlanPolicy(Policy):
         flow.outputs["planned"] = True
         turn.state.has_plan = True
         turn.state.keep_going = True
-        turn.state.meta.setdefault("plan_decisions", []).append({"plan": flow.flow_id, "action": "started", "steps": len(records)})
+        turn.state.plan_decisions.append({"plan": flow.flow_id, "action": "started", "steps": len(records)})
         return Execution("planned", reply=turn.template("plan_started"))
 
-    def make_step(self, turn: Turn, records: list[dict[str, Any]], index: int) -> BaseFlow:
+    def make_step(self, turn: Turn, records: list[Step], index: int) -> BaseFlow:
         record = records[index]
-        sub = turn.agent.factory.create(record["flow"], now=turn.now, natural_birth=False)
-        sub.fill_slots_by_label(record["labels"], turn.slot_ctx)
-        record["flow_id"] = sub.flow_id
+        sub = turn.agent.factory.create(record.flow, now=turn.now, natural_birth=False)
+        sub.fill_slots_by_label(record.labels, turn.slot_ctx)
+        record.flow_id = sub.flow_id
+        confirmation.remember(turn.state, sub)  # the user said yes to these values with the plan
         return sub
 
     def resolve_refs(self, turn: Turn, plan: BaseFlow, flow: BaseFlow) -> None:
         """Fill a step's empty slots from the earlier steps it refers to."""
-        records = turn.state.meta.get("plans", {}).get(plan.flow_id, [])
-        record = next((r for r in records if r["flow_id"] == flow.flow_id), None)
+        records = turn.state.plans.get(plan.flow_id, [])
+        record = next((r for r in records if r.flow_id == flow.flow_id), None)
         if record is None:
             return
         stack = turn.state.stack
-        for slot, (index, source_slot) in record["refs"].items():
-            source_id = records[index]["flow_id"] if index < len(records) else None
+        for slot, (index, source_slot) in record.refs.items():
+            source_id = records[index].flow_id if index < len(records) else None
             source = (stack.find(source_id) or stack.find_archived(source_id)) if source_id else None
             if source is not None and slot in flow.slots and not flow.slots[slot].filled:
                 value = source.slots[source_slot].value if source_slot in source.slots else source.outputs.get(source_slot)
@@ -172,13 +177,13 @@ class PlanPolicy(Policy):
                 turn.replies.append(turn.template("plan_next", step=describe(top)))
             stack.replan(plan.flow_id, "continue", turn.now, ctx=turn.slot_ctx)
         decision = {"plan": plan.flow_id, "action": action, "detail": detail, "turn": turn.state.turn}
-        turn.state.meta.setdefault("plan_decisions", []).append(decision)
+        turn.state.plan_decisions.append(decision)
         turn.write_scratchpad(plan, f"Replanning check: {action}{': ' + detail if detail else ''}.")
         return action
 
     def next_queued(self, turn: Turn, plan: BaseFlow) -> BaseFlow | None:
-        records = turn.state.meta.get("plans", {}).get(plan.flow_id, [])
-        index = next((i for i, r in enumerate(records) if r["flow_id"] is None), None)
+        records = turn.state.plans.get(plan.flow_id, [])
+        index = next((i for i, r in enumerate(records) if r.flow_id is None), None)
         return None if index is None else self.make_step(turn, records, index)
 
     @staticmethod
@@ -208,7 +213,7 @@ class PlanPolicy(Policy):
                 extra.append(sub)
             turn.state.stack.plan(plan, extra, turn.now, turn.slot_ctx)
             turn.state.keep_going = True
-            turn.state.meta.setdefault("plan_decisions", []).append({"plan": plan.flow_id, "action": "assess:more_work", "steps": [s.name for s in extra]})
+            turn.state.plan_decisions.append({"plan": plan.flow_id, "action": "assess:more_work", "steps": [s.name for s in extra]})
             return Execution("planned", reply="Some steps didn't work out; I'll try another way.")
         plan.outputs["legs"] = [describe(m) for m in completed]
         plan.outputs.pop("planned", None)
@@ -216,7 +221,7 @@ class PlanPolicy(Policy):
         turn.state.has_plan = False
         turn.state.keep_going = False
         turn.complete(plan)
-        turn.state.meta.setdefault("plan_decisions", []).append({"plan": plan.flow_id, "action": "assess:complete"})
+        turn.state.plan_decisions.append({"plan": plan.flow_id, "action": "assess:complete"})
         text = f"All done: {len(completed)} of {len(members)} steps completed."
         if failed:
             text += " Not done: " + "; ".join(describe(m) for m in failed) + "."

@@ -29,7 +29,7 @@ class Recovery:
         self.agent = agent
 
     async def recover(self, turn: Turn, flow: BaseFlow, outcome: Uncertain) -> Execution:
-        steps = turn.state.meta.setdefault("recovery", {}).setdefault(flow.flow_id, [])
+        steps = turn.state.recovery.setdefault(flow.flow_id, [])
         policy = self.agent.policies.get(flow.spec)
         turn.hints.setdefault(flow.flow_id, []).append(f"previous attempt was uncertain: {outcome.reason}")
 
@@ -125,7 +125,7 @@ class Recovery:
             return None
         execution = self.fallback(turn, flow, plan_name)
         if execution is not None and turn.state.active is not None:
-            turn.state.meta.setdefault("proposed_steps", {})[turn.state.active.flow_id] = sub_flows
+            turn.state.proposed_steps[turn.state.active.flow_id] = sub_flows
         return execution
 
     def fallback(self, turn: Turn, flow: BaseFlow, target: str) -> Execution | None:

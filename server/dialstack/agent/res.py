@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..state.flows import BaseFlow, FlowState
+from ..state.pending import Approval, ChangeChoice, Confirmation, PlanReview, ResumeOffer
+from . import confirmation
 
 # Replies a domain's YAML ``templates`` may override.
 DEFAULT_TEMPLATES = {
@@ -34,6 +36,9 @@ DEFAULT_TEMPLATES = {
     "limit_cancelled": "(To make room, I cancelled {phrase}.)",
     "plan_started": "Let's start.",
     "plan_next": "Next: {step}.",
+    "confirm": "{summary} — shall I go ahead?",
+    "ask_change_which": "What would you like to change: {options}?",
+    "plan_cannot": "I can't do this part: {parts}.",
 }
 
 if TYPE_CHECKING:
@@ -44,7 +49,7 @@ def pre_hook(turn: Turn) -> list[BaseFlow]:
     """Pop completed flows off the stack; more than one popped asks for a snapshot."""
     popped = turn.state.stack.pop_completed(turn.now)
     if len(popped) > 1:
-        turn.state.meta["snapshot"] = True
+        turn.snapshot = True
     return popped
 
 
@@ -52,14 +57,19 @@ def reprompt(turn: Turn) -> str:
     """The question still pending, to repeat after a digression or an invalid answer."""
     state = turn.state
     active = state.active
-    if state.pending_approval:
+    pending = state.pending
+    if isinstance(pending, Approval):
         return turn.approval_question()
-    if state.meta.get("plan_review"):
+    if isinstance(pending, PlanReview):
         return turn.template("plan_confirm")
-    if state.pending_offer:
-        offered = state.stack.find(state.pending_offer)
+    if isinstance(pending, ResumeOffer):
+        offered = state.stack.find(pending.flow_id)
         if offered is not None:
             return turn.template("resume_offer", phrase=offered.label)
+    if isinstance(pending, (Confirmation, ChangeChoice)):
+        asked = confirmation.question(turn, pending)
+        if asked:
+            return asked
     if active is not None and state.waiting_for_slot in active.slots:
         return turn.agent.pex.prompt_for(active, state.waiting_for_slot)
     return ""
@@ -73,7 +83,7 @@ def offer_resume(turn: Turn) -> str:
     top = state.stack.top
     if top is None or top.state is not FlowState.PAUSED or not top.can_be_resumed:
         return ""
-    state.pending_offer = top.flow_id
+    state.pending = ResumeOffer(flow_id=top.flow_id)
     state.waiting_for_slot = None
     return turn.template("resume_offer", phrase=top.label)
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..state.dialogue import DialogueState
 from ..state.flows import BaseFlow, FlowState
+from ..state.pending import Approval, RetryOffer
 from ..state.slots import SlotContext
 from .outcomes import ToolCallResult, Uncertain
 from .render import render, slot_values
@@ -46,6 +47,8 @@ class Turn:
     slot_snapshot: dict[str, dict[str, Any]] = field(default_factory=dict)
     ended: list[BaseFlow] = field(default_factory=list)
     audit: list[dict[str, Any]] = field(default_factory=list)
+    refused: dict[str, str] = field(default_factory=dict)  # flow_id -> a slot whose value was refused this turn
+    snapshot: bool = False  # several flows ended at once: store a snapshot with this turn
 
     # -- context for skills ---------------------------------------------------------
     def recent_context(self, turns: int = 3) -> dict[str, Any]:
@@ -72,8 +75,9 @@ class Turn:
         for flow in flows:
             self.transitions.setdefault(flow.state.value, []).append(flow.name)
             self.ended.append(flow)
-            if self.state.pending_offer == flow.flow_id:
-                self.state.pending_offer = None
+            pending = self.state.pending
+            if pending is not None and not isinstance(pending, Approval) and getattr(pending, "flow_id", None) == flow.flow_id:
+                self.state.pending = None  # a question about a flow that ended is no longer open
 
     def complete(self, flow: BaseFlow) -> None:
         self.state.stack.complete(flow.flow_id, now=self.now)
@@ -123,16 +127,19 @@ class Turn:
         if deferred is None:
             return False
         self.agent.deferred_approval = None
-        self.state.pending_approval = {**deferred, "flow_id": flow.flow_id}
+        self.state.pending = Approval(tool=deferred["tool"], args=deferred.get("args", {}),
+                                      reason=deferred.get("reason", ""), flow_id=flow.flow_id)
         self.approval_requested = deferred["tool"]
         return True
 
     def approval_question(self) -> str:
-        pending = self.state.pending_approval or {}
-        return approval_prompt(pending.get("tool", "this tool"), pending.get("args", {}), pending.get("reason", ""))
+        pending = self.state.awaiting(Approval)
+        if pending is None:
+            return ""
+        return approval_prompt(pending.tool, pending.args, pending.reason)
 
     def offer_retry(self, flow: BaseFlow) -> None:
-        self.state.meta.setdefault("retry_offers", {})[flow.flow_id] = True
+        self.state.pending = RetryOffer(flow_id=flow.flow_id)
 
     async def recover(self, flow: BaseFlow, outcome: Uncertain) -> Execution:
         return await self.agent.recovery.recover(self, flow, outcome)

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..state.flows import BaseFlow, FlowState
+from ..state.pending import Approval, CancelChoice, ChangeChoice, Confirmation, PlanReview, ResumeChoice, ResumeOffer
 from ..state.slots import Candidate
+from . import confirmation
 from . import lexicon as lx
 from .nlu import ActiveView, NLUView, Understanding
 
@@ -26,13 +28,14 @@ class Interpreter:
     async def understand(self, turn: Turn) -> Understanding:
         state = turn.state
         active = state.active
-        last = state.meta.get("last_filled") or {}
+        last = state.last_filled
         view = NLUView(
-            active=ActiveView(active.name, active.spec, active.slots, last.get("slot") if last.get("flow_id") == active.flow_id else None) if active else None,
+            active=ActiveView(active.name, active.spec, active.slots, last.slot if last and last.flow_id == active.flow_id else None) if active else None,
             waiting_for_slot=state.waiting_for_slot,
             paused=[(f.flow_id, f.name) for f in state.stack.paused],
-            pending_offer=state.pending_offer is not None or bool(state.meta.get("plan_review")),
-            pending_approval=state.pending_approval is not None,
+            pending_offer=isinstance(state.pending, (ResumeOffer, PlanReview, Confirmation, ChangeChoice)),
+            pending_approval=isinstance(state.pending, Approval),
+            recent=state.stack.archive[-1].name if active is None and state.stack.archive else None,
         )
         understanding = self.agent.understander.understand(turn.text, view, turn.slot_ctx)
         understanding = self.pending_choice(turn, understanding)
@@ -43,21 +46,24 @@ class Interpreter:
     def pending_choice(self, turn: Turn, u: Understanding) -> Understanding:
         """Answers to 'which one?' questions asked on the previous turn."""
         state = turn.state
-        resume_ids = state.meta.pop("resume_options", None)
-        if resume_ids:
-            options = [f for f in (state.stack.find(i) for i in resume_ids) if f is not None and f.state is FlowState.PAUSED]
+        pending = state.pending
+        if isinstance(pending, (Confirmation, ChangeChoice)):
+            return confirmation.slot_named(turn, pending, u)
+        if isinstance(pending, (ResumeChoice, CancelChoice)):
+            state.pending = None  # asked once: any answer closes the question
+        if isinstance(pending, ResumeChoice):
+            options = [f for f in (state.stack.find(i) for i in pending.flow_ids) if f is not None and f.state is FlowState.PAUSED]
             best = choose(options, turn.text)
             if best is not None:
                 return Understanding("resume", turn.text, flow=best.flow_id, confidence=u.confidence)
-        cancel = state.meta.pop("cancel_options", None)
-        if cancel:
-            options = [f for f in (state.stack.find(i) for i in cancel["ids"]) if f is not None and f.live]
+        if isinstance(pending, CancelChoice):
+            options = [f for f in (state.stack.find(i) for i in pending.flow_ids) if f is not None and f.live]
             best = choose(options, turn.text)
             if best is not None:
                 turn.cancel(best, "cancelled to make room")
                 turn.replies.append(turn.template("cancelled", phrase=best.label))
-                labels = {k: Candidate(v, str(v), 0, 0, 1.0) for k, v in cancel.get("labels", {}).items()}
-                return Understanding("start", turn.text, flow=cancel["flow"], labels=labels, confidence=u.confidence)
+                labels = {k: Candidate(v, str(v), 0, 0, 1.0) for k, v in pending.labels.items()}
+                return Understanding("start", turn.text, flow=pending.flow, labels=labels, confidence=u.confidence)
         return u
 
     async def contemplate(self, turn: Turn, u: Understanding) -> Understanding:

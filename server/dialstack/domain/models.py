@@ -142,6 +142,10 @@ class FlowSpec(_Model):
     )
     python: str | None = Field(default=None, description="module:Class of a flow subclass with hooks")
     label: str = Field(default="", description="short phrase for replies: 'booking a new flight'")
+    confirm: Literal["auto", "always", "never"] = Field(
+        default="auto",
+        description="ask for a yes before the tools run: auto = when a tool changes state and is not idempotent",
+    )
 
     @property
     def phrase(self) -> str:

@@ -1,0 +1,175 @@
+"""Confirmation before irreversible actions.
+
+A flow whose tool changes state and cannot be safely repeated (the manifest says
+``changes_state`` and ``idempotent: false``) says what it will do in one line and waits for a
+yes before the tool runs. A no asks which value to change; a new value given instead ("no,
+make it the 14th") changes it and asks again. ``confirm: always | never`` in the pack
+overrides the manifest; a flow with its own yes/no ``confirmation`` slot is never asked twice.
+
+What the user said yes to is kept as a digest of the flow's values: changing any of them
+asks again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from ..domain.models import FlowSpec, ToolSpec
+from ..state.dialogue import DialogueState
+from ..state.flows import BaseFlow, FlowState
+from ..state.pending import ChangeChoice, Confirmation
+from ..state.slots import BaseSlot
+from . import lexicon as lx
+from .nlu import Understanding
+from .render import render
+
+if TYPE_CHECKING:
+    from .turn import Turn
+
+
+def irreversible(spec: FlowSpec, tools: Mapping[str, ToolSpec]) -> bool:
+    """One of the flow's tools changes state and is not idempotent (book, cancel, modify, send)."""
+    return any(t in tools and "changes_state" in tools[t].tags and not tools[t].idempotent for t in spec.tools)
+
+
+def needed(spec: FlowSpec, tools: Mapping[str, ToolSpec]) -> bool:
+    """Whether the flow asks for a yes before its tools run (``confirm`` in the pack, default auto)."""
+    if spec.confirm == "never" or any(s.params.get("confirmation") for s in spec.slots):
+        return False
+    return spec.confirm == "always" or irreversible(spec, tools)
+
+
+def digest(flow: BaseFlow) -> str:
+    """The values the user is asked to confirm (defaults left out: they change only by a value said)."""
+    said = {n: s.value for n, s in sorted(flow.slots.items()) if s.filled and s.source != "default"}
+    return hashlib.sha256(json.dumps(said, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def remember(state: DialogueState, flow: BaseFlow) -> None:
+    """The user said yes to ``flow``'s current values."""
+    state.confirmed[flow.flow_id] = digest(flow)
+
+
+def ask(turn: Turn, flow: BaseFlow) -> str | None:
+    """The confirmation question for ``flow``, or None when it may run now."""
+    if not needed(flow.spec, turn.agent.domain.tools):
+        return None
+    current = digest(flow)
+    if turn.state.confirmed.get(flow.flow_id) == current:
+        return None
+    turn.state.pending = Confirmation(flow_id=flow.flow_id, digest=current)
+    turn.state.waiting_for_slot = None
+    return line(turn, flow)
+
+
+def shown_slots(flow: BaseFlow) -> list[BaseSlot]:
+    return [s for s in flow.slots.values() if s.filled and not s.params.get("confirmation")]
+
+
+def line(turn: Turn, flow: BaseFlow) -> str:
+    """'Booking a new flight: origin Boston, destination Paris, date Dec 12, passengers 2 — shall I go
+    ahead?', or the flow's own ``responses.confirm`` line rendered with its values."""
+    own = flow.spec.responses.get("confirm")
+    if own:
+        summary = render(own, turn.values(flow))
+    else:
+        parts = [shown(s) for s in shown_slots(flow)]
+        label = flow.label[:1].upper() + flow.label[1:]
+        summary = f"{label}: {', '.join(parts)}" if parts else label
+    return turn.template("confirm", summary=summary)
+
+
+def shown(slot: BaseSlot) -> str:
+    """'origin Boston', '2 passengers' (a display that names its slot needs no label)."""
+    display = str(slot.display or slot.value)
+    named = {lx.stem(w) for w in lx.tokens(slot.label)} <= {lx.stem(w) for w in lx.tokens(display)}
+    return display if named else f"{slot.label} {display}"
+
+
+def change_question(turn: Turn, flow: BaseFlow) -> str:
+    names = [s.label for s in shown_slots(flow)] or [s.label for s in flow.slots.values()]
+    options = ", ".join(names[:-1]) + (" or " if len(names) > 1 else "") + names[-1] if names else "the details"
+    return turn.template("ask_change_which", options=options)
+
+
+def question(turn: Turn, pending: Confirmation | ChangeChoice) -> str:
+    """The question to repeat after a digression."""
+    flow = turn.state.stack.find(pending.flow_id)
+    if flow is None or not flow.live:
+        return ""
+    return line(turn, flow) if isinstance(pending, Confirmation) else change_question(turn, flow)
+
+
+def answered(turn: Turn, *, yes: bool) -> bool | None:
+    """A yes or no to the pending confirmation: None when none is pending for the active flow,
+    else whether the active flow should run now (a yes runs it; a no asks what to change)."""
+    state = turn.state
+    pending = state.pending
+    if not isinstance(pending, (Confirmation, ChangeChoice)):
+        return None
+    flow = state.active
+    if flow is None or flow.flow_id != pending.flow_id or flow.state is not FlowState.ACTIVE:
+        return None
+    state.pending = None
+    if isinstance(pending, ChangeChoice):
+        return True  # nothing to change after all: the flow asks for its confirmation again
+    if not yes:
+        state.pending = ChangeChoice(flow_id=flow.flow_id)
+        turn.replies.append(change_question(turn, flow))
+        return False
+    if digest(flow) == pending.digest:
+        live = {f.flow_id for f in state.stack.flows}
+        for stale in [k for k in state.confirmed if k not in live]:
+            del state.confirmed[stale]
+        remember(state, flow)
+    return True
+
+
+def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understanding) -> Understanding:
+    """An answer to 'shall I go ahead?' or 'what would you like to change?' that names what to change.
+
+    'no, make it the 14th' changes the date (and the flow asks again); 'the date' or 'no, the
+    date' clears the date so that it is asked for; anything else is left as understood.
+    """
+    state = turn.state
+    flow = state.active
+    if flow is None or flow.flow_id != pending.flow_id or u.labels:
+        return u
+    lead = lx.YES_NO_LEAD.match(u.text)
+    said_no = lead is not None and lx.tokens(u.text)[:1] in (["no"], ["nope"], ["nah"])
+    if isinstance(pending, Confirmation) and not said_no:
+        return u
+    rest = lead["rest"] if lead is not None else u.text
+    if said_no and rest.strip():
+        labels, rejected = turn.agent.understander.read_slots(flow.spec, flow.slots, rest, turn.slot_ctx, None)
+        if labels or rejected:
+            return Understanding("correct", u.text, flow=flow.name, labels=labels, rejected=rejected,
+                                 confidence=u.confidence)
+    slot = named_slot(flow, rest)
+    if slot is None:
+        return u
+    slot.clear()  # asked for again by the flow, then confirmed again
+    state.pending = None
+    return Understanding("fill", u.text, flow=flow.name, confidence=u.confidence)
+
+
+def named_slot(flow: BaseFlow, text: str) -> BaseSlot | None:
+    """The one slot whose label or name the text says ('the date', 'number of passengers', 'from')."""
+    said = {lx.stem(w) for w in lx.tokens(text) if w not in lx.STOPWORDS or w in lx.CUE_SYNONYMS}
+    cued = {syn for w in lx.tokens(text) for syn in lx.CUE_SYNONYMS.get(w, ())} if len(said) == 1 else set()
+    scores: list[tuple[int, BaseSlot]] = []
+    for slot in flow.slots.values():
+        if slot.params.get("confirmation"):
+            continue
+        words = {lx.stem(w) for w in lx.tokens(f"{slot.label} {slot.name.replace('_', ' ')}")} - {lx.stem(w) for w in lx.STOPWORDS}
+        score = len(said & words) + (1 if words & {lx.stem(c) for c in cued} else 0)
+        if score:
+            scores.append((score, slot))
+    if not scores:
+        return None
+    best = max(s for s, _ in scores)
+    top = [slot for s, slot in scores if s == best]
+    return top[0] if len(top) == 1 else None
