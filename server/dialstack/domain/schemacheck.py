@@ -22,6 +22,7 @@ rules the instance out), plus annotations.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -44,6 +45,32 @@ _KEYWORDS = frozenset({
 
 class _Unsupported(Exception):
     pass
+
+
+@functools.lru_cache(maxsize=512)
+def ecma_pattern(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled with the meaning JSON Schema gives it (ECMA-262), not Python's.
+
+    ``$`` matches only at the very end (Python's also matches before a trailing newline)
+    and ``\\d``, ``\\w``, ``\\b`` are ASCII (Python's match any Unicode digit or letter).
+    """
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"
+        out.append(char)
+        i += 1
+    return re.compile("".join(out), re.ASCII)
 
 
 def compile_check(schema: Any) -> Check | None:
@@ -74,8 +101,8 @@ def _compile(schema: Any) -> Check:
         return lambda v: True
     if schema is False:
         return lambda v: False
-    if not isinstance(schema, dict) or not _KEYWORDS.issuperset(schema):
-        raise _Unsupported
+    if not isinstance(schema, dict) or not _KEYWORDS.issuperset(k for k in schema if not k.startswith("x-")):
+        raise _Unsupported  # x-* keys (x-dialstack-role) are annotations: they constrain nothing
     checks: list[Check] = []
 
     kind = schema.get("type")
@@ -185,7 +212,7 @@ def _string_checks(schema: dict[str, Any]) -> list[Check]:
         if not isinstance(pattern, str):
             raise _Unsupported
         try:
-            search = re.compile(pattern).search
+            search = ecma_pattern(pattern).search
         except re.error as exc:
             raise _Unsupported from exc
         out.append(lambda v: type(v) is not str or search(v) is not None)
@@ -264,6 +291,8 @@ def schema_certainly_valid(schema: Any) -> bool:
 
 
 def _keyword_certainly_valid(key: str, value: Any) -> bool:
+    if key.startswith("x-"):  # an extension annotation (x-dialstack-role): any JSON value is valid
+        return True
     if key in _ANNOTATION_TYPES:
         allowed = _ANNOTATION_TYPES[key]
         return allowed is None or type(value) in allowed

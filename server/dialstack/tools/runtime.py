@@ -52,7 +52,7 @@ from ..domain.loader import resolve
 from ..domain.models import DomainPack, ToolSpec
 from ..domain.schemacheck import Check, compile_check
 from ..store.protocol import Receipt, Store
-from . import gate
+from . import arguments, gate
 from ..store.guard import Claim, Guard
 from .components import COMPONENT_SPECS
 from .context import ToolContext, ToolInputError, TransientToolError, utc_now
@@ -284,6 +284,7 @@ class ToolRuntime:
         self.tools: dict[str, ToolSpec] = {**domain.tools, **{t.tool_id: t for t in extra_tools}}
         self._validators: dict[str, tuple[Draft202012Validator, Draft202012Validator]] = {}
         self._fast_checks: dict[str, tuple[Check, Check]] = {}
+        self._integers: dict[str, bool] = {}  # per tool: does its input schema say "integer" anywhere
         self._added: dict[str, frozenset[str]] = {}  # gate.kinds_added per tool (a function of its static spec)
         self._external = {t.tool_id for t in self.tools.values() if "communicates_externally" in t.tags}
         self._handlers: dict[str, tuple[Callable[..., Any], bool, bool]] = {}
@@ -340,9 +341,7 @@ class ToolRuntime:
         """The full validators, built (and ``jsonschema`` imported) only when a fast check is unsure."""
         pair = self._validators.get(spec.tool_id)
         if pair is None:
-            from jsonschema import Draft202012Validator
-
-            pair = (Draft202012Validator(strict_schema(spec.input_schema)), Draft202012Validator(spec.output_schema))
+            pair = (arguments.validator(strict_schema(spec.input_schema)), arguments.validator(spec.output_schema))
             self._validators[spec.tool_id] = pair
         return pair
 
@@ -406,7 +405,19 @@ class ToolRuntime:
 
     # -- checks before running ----------------------------------------------
     def check_arguments(self, spec: ToolSpec, args: Any) -> CallOutcome | None:
-        """A failed outcome if ``args`` may not be passed to ``spec``, else None."""
+        """A failed outcome if ``args`` may not be passed to ``spec``, else None.
+
+        Valid ``args`` are normalized in place for the handler: an integral float where the
+        schema says ``integer`` becomes an ``int`` (``2.0`` -> ``2``).
+        """
+        failed = self._check(spec, args)
+        if failed is None and self._integers.setdefault(spec.tool_id, arguments.has_integer(spec.input_schema)):
+            normal = arguments.integral(spec.input_schema, args)
+            args.clear()
+            args.update(normal)
+        return failed
+
+    def _check(self, spec: ToolSpec, args: Any) -> CallOutcome | None:
         if not isinstance(args, dict):
             return CallOutcome.failed(spec.tool_id, "invalid_arguments", f"{spec.tool_id}: arguments must be a JSON object")
         if _size_bound(args) > self.max_input_bytes:
