@@ -167,3 +167,29 @@ def test_the_mcpb_cli_accepts_the_bundle_manifest(unpacked: Path) -> None:
                              timeout=120, env={**os.environ, "NO_COLOR": "1"})
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "passes" in checked.stdout
+
+
+async def test_a_bundle_of_a_pack_folder_carries_its_handlers_and_serves_them(tmp_path: Path) -> None:
+    pack, out = tmp_path / "pack", tmp_path / "out"
+    assert main(["init", str(pack), "--domain", "bundledclinic"]) == 0
+    assert main(["pack", "mcpb", "--pack", str(pack), "--domain", "bundledclinic", "--out", str(out)]) == 0
+    [bundle] = out.glob("*.mcpb")
+    names = zipfile.ZipFile(bundle).namelist()
+    assert "server/pack/bundledclinic_handlers.py" in names and "server/pack/flows/bundledclinic.yaml" in names
+    assert not [n for n in names if n.startswith(("server/pack/tests/", "server/lib/dialstack/_bundled/"))]
+    zipfile.ZipFile(bundle).extractall(tmp_path / "unpacked")
+    data = tmp_path / "data"
+
+    async with ToolClient([sys.executable, "-S", "-I", str(tmp_path / "unpacked" / "server" / "main.py"), "serve",
+                           "--domain", "bundledclinic"], env={"DIALSTACK_DATA_DIR": str(data)}) as tools:
+        listed = await tools.call("list_appointments", {}, session="bundle")
+
+    assert listed.ok and listed.data["count"] == 1, listed.text
+    assert (data / "bundledclinic_appointments.json").is_file()
+
+
+def test_a_dependency_missing_from_this_python_stops_the_bundle_with_the_fix() -> None:
+    from dialstack.distribution.mcpb import BundleError, runtime_distributions
+
+    with pytest.raises(BundleError, match="no-such-dependency-xyz, not installed in this Python.*pip install -e ."):
+        runtime_distributions(["pyyaml>=6", "no-such-dependency-xyz>=1"])

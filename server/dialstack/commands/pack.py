@@ -74,14 +74,14 @@ def run_skills(args: argparse.Namespace) -> int:
 
 def run_mcpb(args: argparse.Namespace) -> int:
     from ..distribution.archive import ArchiveError
-    from ..distribution.mcpb import build_bundle
+    from ..distribution.mcpb import BundleError, build_bundle
 
     domains = _load(args, [args.domain])
     if domains is None:
         return 1
     try:
         bundle = build_bundle(domains[0], args.out)
-    except ArchiveError as exc:
+    except (ArchiveError, BundleError) as exc:
         print(f"dialstack pack mcpb: {exc}", file=sys.stderr)
         return 1
     size = bundle.path.stat().st_size / 1e6

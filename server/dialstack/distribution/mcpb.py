@@ -43,16 +43,49 @@ class Bundle:
     files: int
 
 
-def runtime_distributions(root: str = "dialstack") -> list[metadata.Distribution]:
-    """The installed distributions ``root`` needs at run time (transitively), ``root`` excluded.
+class BundleError(Exception):
+    """The bundle cannot be built as asked; the message says why and what to do."""
+
+
+def dialstack_requirements() -> list[str]:
+    """dialstack's runtime requirements: from ``pyproject.toml`` in a checkout (the installed
+    metadata of an editable install lags behind it), else from the installed metadata."""
+    pyproject = PACKAGE.parent.parent / "pyproject.toml"
+    if pyproject.is_file():
+        import tomllib
+
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
+        if project.get("name") == "dialstack":
+            return list(project.get("dependencies", []))
+    return [r for r in metadata.distribution("dialstack").requires or [] if "extra ==" not in r]
+
+
+def runtime_distributions(requirements: list[str] | None = None) -> list[metadata.Distribution]:
+    """The installed distributions dialstack needs at run time (transitively).
 
     A requirement behind an extra counts only when a requirer asked for that extra
     (``pyjwt[crypto]``); one whose environment marker excluded it here is not installed,
-    and so not found.
+    and so not found. A direct requirement that is not installed is an error.
     """
+    direct = dialstack_requirements() if requirements is None else requirements
+    missing = []
+    for requirement in direct:
+        match = _REQUIREMENT.match(requirement)
+        if match and not match.group(3):
+            try:
+                metadata.distribution(match.group(1))
+            except metadata.PackageNotFoundError:
+                missing.append(match.group(1))
+    if missing:
+        raise BundleError(f"dialstack needs {', '.join(missing)}, not installed in this Python ({sys.executable}); "
+                          "install dialstack's dependencies first (pip install -e . in a checkout)")
     seen: dict[str, metadata.Distribution] = {}
     extras_done: set[tuple[str, str]] = set()
-    todo: list[tuple[str, frozenset[str]]] = [(root, frozenset())]
+    todo: list[tuple[str, frozenset[str]]] = []
+    for requirement in direct:
+        match = _REQUIREMENT.match(requirement)
+        if match:
+            todo.append((match.group(1), frozenset(e.strip() for e in (match.group(2) or "").split(",") if e.strip())))
     while todo:
         raw, extras = todo.pop()
         name = _normalize(raw)
@@ -74,7 +107,6 @@ def runtime_distributions(root: str = "dialstack") -> list[metadata.Distribution
             if extra and extra.group(1) not in fresh:
                 continue
             todo.append((needed, frozenset(e.strip() for e in wanted.split(",") if e.strip())))
-    seen.pop(_normalize(root), None)
     return sorted(seen.values(), key=lambda d: _normalize(d.metadata["Name"]))
 
 
