@@ -147,8 +147,9 @@ def test_a_build_that_fails_leaves_no_database_and_no_temporary_file(
 
 def test_a_handler_without_a_prepared_database_says_so_and_creates_nothing(tmp_path: Path) -> None:
     ctx = ToolContext(session_id="s", tool="list_cities", domain="travel", data_dir=tmp_path)
-    with pytest.raises(DataNotPrepared, match="has not been set up yet"):
+    with pytest.raises(DataNotPrepared, match="has not been set up yet") as raised:
         handlers.list_cities(ctx=ctx)
+    assert str(tmp_path) not in str(raised.value)  # no local path reaches a client
     assert list(tmp_path.iterdir()) == []
 
 

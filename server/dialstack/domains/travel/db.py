@@ -76,9 +76,9 @@ def open_database(ctx: Any = None) -> sqlite3.Connection:
     """Connect to the call's travel database; it must have been prepared (see :func:`prepare`)."""
     path = resolve_db_path(ctx)
     if not path.is_file() or path.stat().st_size == 0:
-        raise DataNotPrepared(
-            f"The travel database ({path}) has not been set up yet. Restart dialstack (chat, serve or test), "
-            "which prepares it before the first turn.")
+        raise DataNotPrepared(  # the file's name only: no local paths leave the server
+            f"The travel database ({path.name} in the data folder) has not been set up yet. dialstack chat, serve, "
+            "test and Agent build it when they start; a server built in Python needs tools.prepare.prepare_domain() first.")
     return connect(path)
 
 
