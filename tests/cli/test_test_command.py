@@ -30,8 +30,8 @@ def test_each_conversation_gets_a_pass_or_fail_line_before_the_totals(run_cli: R
     assert run.code == 1
     assert lines[0].startswith("PASS mixed.yaml::interruption and resume") and lines[0].endswith("s)")
     assert lines[1].startswith("FAIL mixed.yaml::")
-    assert lines[2].startswith("  FAIL mixed.yaml::") and "turn 1" in lines[2]
-    assert "    expected stack: ['check_booking']" in lines
+    assert lines[2] == "  turn 1 ('I want to book a flight'): expected stack: ['check_booking']"
+    assert lines[3].startswith("    got: ['book_flight'")
     assert run.last_line == "1 passed, 1 failed"
 
 

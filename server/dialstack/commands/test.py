@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     def progress(outcome: Outcome) -> None:
         print(f"{'PASS' if outcome.passed else 'FAIL'} {outcome.name} ({outcome.seconds:.2f}s)", flush=True)
         for failure in outcome.failures:
-            print("  " + str(failure).replace("\n", "\n  "), flush=True)
+            print(f"  turn {failure.turn} ({failure.user!r}): expected {failure.expectation}: {failure.expected!r}\n"
+                  f"    got: {failure.actual!r}", flush=True)
 
     report = Report()
     selected = 0
