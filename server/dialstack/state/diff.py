@@ -215,11 +215,11 @@ def _diff(path: str, old: Any, new: Any, ops: Patch) -> None:
     if type(old) is dict and type(new) is dict:
         _diff_dict(path, old, new, ops)
     elif type(old) is list and type(new) is list:
-        start = len(ops)
-        _diff_list(path, old, new, ops)
-        if len(ops) - start > 1 and _small(new):  # one replace says it shorter (e.g. a confidence table)
-            del ops[start:]
-            ops.append({"op": "replace", "path": path, "value": _copy(new)})
+        if _small(new):  # one replace says it shorter than item-by-item edits (e.g. a confidence table)
+            if old != new:
+                ops.append({"op": "replace", "path": path, "value": _copy(new)})
+        else:
+            _diff_list(path, old, new, ops)
     elif type(old) is not type(new) or old != new:
         ops.append({"op": "replace", "path": path, "value": _copy(new)})
 
@@ -236,22 +236,20 @@ def _small(items: list[Any]) -> bool:
     return True
 
 
+_MISSING = object()
+
+
 def _diff_dict(path: str, old: dict[str, Any], new: dict[str, Any], ops: Patch) -> None:
     if len(old) > len(new) or old.keys() != new.keys():
         for key in old.keys() - new.keys():
             ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
-    for key, value in new.items():
-        if key not in old:
-            ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": _copy(value)})
-            continue
-        prior = old[key]
-        if prior is value:
-            continue
-        if prior == value:  # equal, perhaps only by ``==`` (True == 1): the final check decides
-            if type(prior) is not type(value):
-                ops.append({"op": "replace", "path": f"{path}/{_escape(key)}", "value": _copy(value)})
-            continue
-        _diff(f"{path}/{_escape(key)}", prior, value, ops)
+    # equal by ``==`` is skipped even where only ``==`` says so (True == 1): ``advance`` checks the result
+    for key in [key for key, value in new.items() if old.get(key, _MISSING) != value]:
+        prior = old.get(key, _MISSING)
+        if prior is _MISSING:
+            ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": _copy(new[key])})
+        else:
+            _diff(f"{path}/{_escape(key)}", prior, new[key], ops)
 
 
 def _diff_list(path: str, old: list[Any], new: list[Any], ops: Patch) -> None:

@@ -1,0 +1,298 @@
+"""dialstack's store and turn against LangGraph's ``SqliteSaver``, side by side in one run.
+
+    pip install -e ".[bench]"        # langgraph + langgraph-checkpoint-sqlite
+    python benchmarks/vs_langgraph.py [--turns 10000] [--conversation 200]
+
+Both databases are SQLite files in WAL mode with ``synchronous=NORMAL`` (equal
+durability: a commit survives a process crash, not necessarily a power loss).
+
+The states are real: the scripted travel conversation of ``benchmarks/turns.py`` is run
+through ``Agent.handle`` for ``--turns`` turns and every committed ``TurnRecord`` is
+captured (dialogue state, user text, reply, meta, frame, audit). Then:
+
+- **commit vs put**: each turn's state, user text and reply (the information both sides
+  hold: the turn's frame, audit entries and meta, which LangGraph would not keep, are
+  left out) are committed to a fresh ``SQLiteStore`` and, as a checkpoint whose channels
+  hold the same, ``put`` into a fresh ``SqliteSaver``; the two alternate turn by turn so
+  machine-load drift hits both alike.
+- **state at a turn vs get_tuple**: ``store.state_at(s, n)`` against
+  ``saver.get_tuple(config of checkpoint n)``, alternating, median of many.
+- **rollback**: ``store.rollback(s, n)`` on a fresh copy of the database each time
+  (median of a few); LangGraph's own time travel, a fork, is ``get_tuple`` at n plus a
+  ``put`` of a new checkpoint whose parent is n.
+- **database size**: both files (and WAL) after a checkpoint.
+- **a turn**: ``Agent.handle`` (offline understanding, in-memory MCP, SQLite on disk)
+  against ``invoke`` of a one-node LangGraph graph with a ``SqliteSaver`` on the same
+  ``--conversation`` turns; the node only returns that turn's captured state and reply,
+  so LangGraph's figure is its bookkeeping alone. Alternating turn by turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TypedDict
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from turns import REFERENCE, script  # noqa: E402  (the scripted travel conversation)
+
+INSTALL = 'pip install -e ".[bench]"   (or: pip install "langgraph>=1.0,<2" "langgraph-checkpoint-sqlite>=3.0,<4")'
+SESSION = "bench"
+
+try:
+    from langgraph.checkpoint.base import create_checkpoint, empty_checkpoint
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.graph import END, START, StateGraph
+except ImportError:  # the peer is a bench extra, never a runtime dependency
+    print(f"benchmarks/vs_langgraph.py needs LangGraph and its SQLite checkpointer:\n    {INSTALL}", file=sys.stderr)
+    raise SystemExit(2) from None
+
+from dialstack import Agent  # noqa: E402
+from dialstack.agent.agent import Clock  # noqa: E402
+from dialstack.store import SQLiteStore, TurnRecord  # noqa: E402
+
+
+# -- the conversation ---------------------------------------------------------------
+
+
+@dataclass
+class Capture:
+    """Every ``TurnRecord`` the agent commits in one session, and each ``handle``'s time."""
+
+    records: list[TurnRecord] = field(default_factory=list)
+
+    def install(self) -> Callable[[], None]:
+        original = SQLiteStore.commit_turn
+        records = self.records
+
+        def capturing(store: SQLiteStore, session_id: str, record: TurnRecord, **kwargs: Any) -> int:
+            if session_id == SESSION:
+                records.append(record)
+            return original(store, session_id, record, **kwargs)
+
+        SQLiteStore.commit_turn = capturing  # type: ignore[method-assign]
+        return lambda: setattr(SQLiteStore, "commit_turn", original)
+
+
+def run_conversation(turns: int, folder: Path, each: Callable[[int, TurnRecord, float], None] | None = None) -> list[TurnRecord]:
+    """Run ``turns`` scripted turns through ``Agent.handle``; ``each(i, record, seconds)`` after every turn."""
+    capture = Capture()
+    undo = capture.install()
+    clock = Clock(datetime(2025, 11, 1, 9, 0, tzinfo=timezone.utc))
+    ref = "BK-12345"
+    try:
+        with Agent("travel", db=folder / "agent.db", clock=clock) as agent:
+            agent.handle("warm-up", "hello")  # connects the MCP client, lists tools, loads vocabularies
+            for i, (text, _expected) in enumerate(script(turns)):
+                start = time.perf_counter()
+                result = agent.handle(SESSION, text.replace("{ref}", ref))
+                elapsed = time.perf_counter() - start
+                found = REFERENCE.search(result.reply)
+                if found:
+                    ref = found.group(1)
+                clock.advance(5)
+                if each is not None:
+                    each(i, capture.records[-1], elapsed)
+                if turns >= 2000 and (i + 1) % 2000 == 0:
+                    print(f"  ... {i + 1:,} turns captured", file=sys.stderr)
+    finally:
+        undo()
+    return capture.records
+
+
+# -- LangGraph -------------------------------------------------------------------------
+
+
+def open_saver(path: Path) -> SqliteSaver:
+    conn = sqlite3.connect(path, check_same_thread=False)
+    saver = SqliteSaver(conn)
+    saver.setup()  # sets WAL
+    conn.execute("PRAGMA synchronous=NORMAL")
+    return saver
+
+
+def checkpoint_for(previous: Any, record: TurnRecord, step: int) -> Any:
+    checkpoint = create_checkpoint(previous, None, step)
+    checkpoint["channel_values"] = {"state": record.state, "user": record.user_text, "reply": record.reply}
+    checkpoint["channel_versions"] = {"state": step, "user": step, "reply": step}
+    return checkpoint
+
+
+class GraphState(TypedDict, total=False):
+    user: str
+    reply: str
+    state: dict[str, Any]
+
+
+def one_node_graph(saver: SqliteSaver, answers: list[TurnRecord]) -> Any:
+    """A graph whose single node answers with the next captured reply and state."""
+
+    def respond(_state: GraphState) -> GraphState:
+        if not answers:  # the warm-up call
+            return {"reply": "", "state": {}}
+        record = answers[-1]
+        return {"reply": record.reply, "state": record.state}
+
+    builder = StateGraph(GraphState)
+    builder.add_node("respond", respond)
+    builder.add_edge(START, "respond")
+    builder.add_edge("respond", END)
+    return builder.compile(checkpointer=saver)
+
+
+# -- measurements ------------------------------------------------------------------------
+
+
+def median_us(samples: list[float]) -> float:
+    return statistics.median(samples) * 1e6
+
+
+def commit_vs_put(records: list[TurnRecord], folder: Path) -> tuple[SQLiteStore, SqliteSaver, list[dict[str, Any]], dict[str, float]]:
+    store = SQLiteStore(folder / "dialstack.db")
+    store.ensure_session(SESSION, "travel")
+    saver = open_saver(folder / "langgraph.db")
+    config: Any = {"configurable": {"thread_id": SESSION, "checkpoint_ns": ""}}
+    configs: list[dict[str, Any]] = []
+    checkpoint = empty_checkpoint()
+    ours: list[float] = []
+    theirs: list[float] = []
+    for step, captured in enumerate(records):
+        record = TurnRecord(captured.user_text, captured.reply, captured.state, snapshot=captured.snapshot)
+        checkpoint = checkpoint_for(checkpoint, record, step)
+        metadata = {"source": "loop", "step": step, "parents": {}}
+        for side in ((0, 1) if step % 2 else (1, 0)):
+            start = time.perf_counter()
+            if side == 0:
+                store.commit_turn(SESSION, record)
+                ours.append(time.perf_counter() - start)
+            else:
+                config = saver.put(config, checkpoint, metadata, {"state": step})
+                theirs.append(time.perf_counter() - start)
+        configs.append(config)
+    return store, saver, configs, {"ours": median_us(ours), "theirs": median_us(theirs)}
+
+
+def read_vs_get_tuple(store: SQLiteStore, saver: SqliteSaver, configs: list[dict[str, Any]], turn: int, repeat: int) -> dict[str, float]:
+    ours: list[float] = []
+    theirs: list[float] = []
+    for i in range(repeat):
+        for side in ((0, 1) if i % 2 else (1, 0)):
+            start = time.perf_counter()
+            if side == 0:
+                store.state_at(SESSION, turn)
+                ours.append(time.perf_counter() - start)
+            else:
+                saver.get_tuple(configs[turn - 1])
+                theirs.append(time.perf_counter() - start)
+    return {"ours": median_us(ours), "theirs": median_us(theirs)}
+
+
+def rollback_vs_fork(folder: Path, saver: SqliteSaver, configs: list[dict[str, Any]], turn: int, repeat: int) -> dict[str, float]:
+    ours: list[float] = []
+    theirs: list[float] = []
+    source = folder / "dialstack.db"
+    for i in range(repeat):
+        copy = folder / f"rollback-{i}.db"
+        shutil.copyfile(source, copy)
+        with SQLiteStore(copy) as store:
+            store.state_at(SESSION, 1)  # opened and warm, like a running agent
+            start = time.perf_counter()
+            store.rollback(SESSION, turn)
+            ours.append(time.perf_counter() - start)
+        copy.unlink()
+        start = time.perf_counter()
+        found = saver.get_tuple(configs[turn - 1])
+        fork = create_checkpoint(found.checkpoint, None, 100_000 + i)
+        saver.put(configs[turn - 1], fork, {"source": "fork", "step": turn, "parents": {}}, {})
+        theirs.append(time.perf_counter() - start)
+    return {"ours": median_us(ours), "theirs": median_us(theirs)}
+
+
+def file_size(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    wal = path.with_name(path.name + "-wal")
+    return path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+
+
+def handle_vs_invoke(turns: int, folder: Path) -> dict[str, float]:
+    saver = open_saver(folder / "graph.db")
+    answers: list[TurnRecord] = []
+    graph = one_node_graph(saver, answers)
+    config = {"configurable": {"thread_id": SESSION}}
+    graph.invoke({"user": "hello"}, config={"configurable": {"thread_id": "warm-up"}})
+    ours: list[float] = []
+    theirs: list[float] = []
+
+    def after(i: int, record: TurnRecord, seconds: float) -> None:
+        ours.append(seconds)
+        answers.append(record)
+        start = time.perf_counter()
+        graph.invoke({"user": record.user_text}, config=config)
+        theirs.append(time.perf_counter() - start)
+
+    run_conversation(turns, folder, after)
+    return {"ours": median_us(ours), "theirs": median_us(theirs)}
+
+
+# -- the table -----------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=10_000, help="turns of captured history for the store figures")
+    parser.add_argument("--conversation", type=int, default=200, help="turns of the Agent.handle vs invoke figure")
+    parser.add_argument("--repeat", type=int, default=300, help="reads per figure")
+    options = parser.parse_args()
+    if options.turns < 20:
+        parser.error("--turns must be at least 20")
+    rows: list[tuple[str, str, str, str, str]] = []
+
+    def add(name: str, figures: dict[str, float], goal: str, unit: str = "us") -> None:
+        ratio = figures["ours"] / figures["theirs"]
+        scale = 1000.0 if unit == "ms" else 1.0
+        rows.append((name, f"{figures['ours'] / scale:,.1f} {unit}", f"{figures['theirs'] / scale:,.1f} {unit}", f"{ratio:.2f}x", goal))
+
+    n = options.turns
+    late, early = n - 1, 10
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        print(f"capturing {n:,} turns of the scripted travel conversation through Agent.handle ...", file=sys.stderr)
+        (folder / "capture").mkdir()
+        records = run_conversation(n, folder / "capture")
+        store, saver, configs, commit = commit_vs_put(records, folder)
+        add("commit one turn vs put", commit, "<= 1.0x")
+        add(f"state at turn {late:,} vs get_tuple", read_vs_get_tuple(store, saver, configs, late, options.repeat), "<= 2x")
+        add(f"state at turn {early} vs get_tuple", read_vs_get_tuple(store, saver, configs, early, options.repeat), "<= 2x")
+        store.close()
+        for turn in (late, early):
+            add(f"roll back to turn {turn:,} vs a fork", rollback_vs_fork(folder, saver, configs, turn, 5), "<= 5 ms", unit="ms")
+        saver.conn.close()
+        ours_size, theirs_size = file_size(folder / "dialstack.db"), file_size(folder / "langgraph.db")
+        rows.append(("database size", f"{ours_size / 1e6:,.2f} MB", f"{theirs_size / 1e6:,.2f} MB", f"{ours_size / theirs_size:.2f}x", "<= 0.2x"))
+        print(f"running {options.conversation} turns through Agent.handle and a one-node LangGraph invoke ...", file=sys.stderr)
+        (folder / "turns").mkdir()
+        add("Agent.handle vs one-node invoke (median)", handle_vs_invoke(options.conversation, folder / "turns"), "<= 1.0x", unit="ms")
+    widths = [max(len(row[i]) for row in rows + [("figure", "dialstack", "LangGraph", "ratio", "goal")]) for i in range(5)]
+    header = ("figure", "dialstack", "LangGraph", "ratio", "goal")
+    print(f"{n:,} turns of real travel dialogue state; both SQLite WAL, synchronous=NORMAL")
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in rows:
+        print("| " + " | ".join(cell.ljust(w) for cell, w in zip(row, widths)) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
