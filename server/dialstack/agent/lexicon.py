@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import snowballstemmer
+
 STOPWORDS = frozenset(
     """
     a an the i im i'm me my mine to of for and or is are am be been it its it's this that these those
@@ -111,6 +113,27 @@ YES_NO_LEAD = re.compile(
 READ_QUESTION = re.compile(
     r"^\s*(what|which|how many|how much|is there|are there|do you have|have you got|any)\b", re.IGNORECASE
 )
+# Phrases that carry a dialogue act, not a task: they never speak for a flow ("sounds good, book it":
+# only "book it" does; "I changed my mind" is no request to change a booking)
+ACT_PHRASES = re.compile(
+    r"\b(?:(?:that|this|it)(?:'s| is| was| would be| will be| sounds| looks| seems)?\s+(?:sounds?|looks?|seems?|works?|is)?\s*"
+    r"(?:good|great|fine|perfect|nice|wonderful|awesome|excellent|ok|okay|alright|correct|right|cool|lovely)(?:\s+(?:to|for) me)?"
+    r"|sounds? (?:good|great|fine|perfect|nice|wonderful|awesome|excellent|ok|okay|alright|right|correct|cool|lovely)(?:\s+(?:to|for) me)?"
+    r"|(?:that|this)(?:'s| is| was| will| would)? (?:all|it|everything)(?: (?:i|we) (?:need|needed|wanted|want))?(?: for (?:now|today))?"
+    r"|(?:i|we)(?:'ve| have)? changed? (?:my|our) minds?|on second thought|never ?mind|no wait|hold on"
+    r"|thanks?(?: you)?(?: (?:so|very) much| a lot| a bunch)?(?: for (?:your|the|all (?:your|the)) (?:help|assistance|time))?"
+    r"|(?:i )?appreciate (?:it|that|your help)|no problem|you'?re welcome|have a (?:good|great|nice) (?:day|one|night)"
+    r"|good ?bye|bye|cheers|(?:yes|yeah|yep|yup|sure|no|nope|nah|ok|okay|alright|great|perfect|cool|awesome|excellent)(?=[\s,.!?]|$)"
+    r"|(?:please )?go ahead|let'?s do (?:it|that)|do it|i'?m (?:good|fine|all set)|not (?:now|yet|right now))\b",
+    re.IGNORECASE,
+)
+
+
+def act_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` only says yes, no, thanks or goodbye: those words speak for no flow."""
+    return [m.span() for m in ACT_PHRASES.finditer(text)]
+
+
 APPROVE_COMMAND = re.compile(r"^\s*/approve\s*$", re.IGNORECASE)
 DENY_COMMAND = re.compile(r"^\s*/deny\s*$", re.IGNORECASE)
 
@@ -145,14 +168,14 @@ def opener(text: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=8192)
+_SNOWBALL = snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=16384)
 def stem(word: str) -> str:
-    """A light stemmer: enough to match 'bookings'/'booking'/'booked' with 'book'."""
+    """The Snowball (Porter 2) stem: 'bookings'/'booked' meet 'book', 'reservation' meets 'reserve'."""
     w = word.lower().replace("'s", "")
-    for suffix, repl, minimum in (("ies", "y", 5), ("ing", "", 6), ("ed", "", 5), ("es", "", 5), ("s", "", 4)):
-        if w.endswith(suffix) and len(w) >= minimum and not w.endswith("ss"):
-            return w[: -len(suffix)] + repl
-    return w
+    return _SNOWBALL.stemWord(w) if len(w) > 2 else w
 
 
 NEGATORS = frozenset({"not", "don't", "dont", "won't", "wont", "can't", "cant", "isn't", "doesn't", "didn't", "never"})

@@ -18,10 +18,16 @@ from ..domain.models import FlowSpec, SlotSpec
 from ..state.slots import BaseSlot, Candidate, FreeTextSlot, LevelSlot, RangeSlot, SlotContext
 from ..state.text import parse_number, word_pattern
 from . import lexicon as lx
+from .embedding import Embedder
 
 UNKNOWN_WEIGHT = 0.3  # a word no flow mentions: maybe a value, maybe filler; it dilutes a little
 SHARPNESS = 1.5  # > 1 lets a word only one flow uses outweigh one that many flows share
 VALUE_WEIGHT = 0.36  # a value only one flow can hold is, alone, enough to start it
+TEXT_SCALE = 1.0  # the flow-text score on the scale of the example/keyword score
+EXAMPLE_WEIGHT = 1.0  # examples and keywords on top of the flow's own text
+IMPUTED_EXAMPLES = 2.0  # what examples would add, for a flow that has none (measured on the SGD kit)
+SEMANTIC_WEIGHT = 1.0  # cosine of the sentence embedding to the flow's purpose, above the floor
+SEMANTIC_FLOOR = 0.1  # unrelated sentences still share some direction; below this, nothing
 READ_BONUS = 0.1  # 'what flights are there?': a question asks to read, not to change
 
 
@@ -66,6 +72,7 @@ class FlowProfile:
         # 'book ... with a max price of $500': words naming the flow's own slots, not its topic
         self.slot_words = {lx.stem(t) for s in spec.slots for t in s.name.split("_")} - lx.STOPWORDS \
             - self.keywords - self.name
+        self.text = flow_text(spec)
         openers = {lx.opener(e) for e in spec.examples}
         first = spec.name.split("_")[0].lower()
         self.verb = first if first in openers and first not in lx.STOPWORDS else None
@@ -75,11 +82,48 @@ class FlowProfile:
         return set().union(*self.examples, self.keywords, self.name, self.description, *(p for _, p in self.phrases))
 
 
+# How much each part of a flow's YAML says about what the flow is for: its own name and label
+# most, then its description and keywords, then its slots' names and descriptions, least the
+# options and prompts (they mostly name values, not the task).
+TEXT_FIELDS = (("name", 3.0), ("label", 3.0), ("description", 2.0), ("keywords", 2.0),
+               ("slot_names", 1.0), ("slot_descriptions", 1.0), ("prompts", 0.5), ("options", 0.5))
+TEXT_SATURATION = 1.0  # a word said once in the name is nearly as good as said thrice (BM25's k)
+
+
+def flow_text(spec: FlowSpec) -> dict[str, float]:
+    """The flow's words (stemmed) with how prominently its YAML uses them."""
+    fields = {
+        "name": [spec.name.replace("_", " ")],
+        "label": [spec.label],
+        "description": [spec.description],
+        "keywords": list(spec.keywords),
+        "slot_names": [s.name.replace("_", " ") for s in spec.slots],
+        "slot_descriptions": [s.description for s in spec.slots],
+        "prompts": [s.prompt for s in spec.slots],
+        "options": [str(o) for s in spec.slots for o in s.params.get("options") or ()
+                    if isinstance(o, (str, int, float))],
+    }
+    weights: dict[str, float] = {}
+    for field, factor in TEXT_FIELDS:
+        for text in fields[field]:
+            for word in lx.content_stems(text):
+                weights[word] = weights.get(word, 0.0) + factor
+    return weights
+
+
+def semantic_text(spec: FlowSpec) -> str:
+    """What a flow is for, in words, for the sentence embedding."""
+    return f"{spec.label or spec.name.replace('_', ' ')}. {spec.description}"
+
+
 class FlowScorer:
     """Scores every flow of a domain for an utterance; weights come from the whole domain."""
 
-    def __init__(self, flows: Sequence[FlowSpec], make_slot: Any, readers: frozenset[str] = frozenset()) -> None:
+    def __init__(self, flows: Sequence[FlowSpec], make_slot: Any, readers: frozenset[str] = frozenset(),
+                 embedder: Embedder | None = None) -> None:
         self.profiles = {f.name: FlowProfile(f) for f in flows}
+        self.embedder = embedder
+        self.flow_vectors = embedder.embed([semantic_text(f) for f in flows]) if embedder and flows else None
         self.readers = readers  # flows whose intent's role is 'read' 
         count = max(len(self.profiles), 1)
         df: dict[str, int] = {}
@@ -88,6 +132,11 @@ class FlowScorer:
                 df[word] = df.get(word, 0) + 1
         top = math.log(1 + count)
         self.weights = {w: (math.log(1 + count / n) / top) ** SHARPNESS for w, n in df.items()}
+        text_df: dict[str, int] = {}
+        for profile in self.profiles.values():
+            for word in profile.text:
+                text_df[word] = text_df.get(word, 0) + 1
+        self.text_weights = {w: (math.log(1 + count / n) / top) ** SHARPNESS for w, n in text_df.items()}
         self.keywords = set().union(*(p.keywords for p in self.profiles.values()),
                                     *(w for p in self.profiles.values() for _, w in p.phrases))
         holders: dict[str, int] = {}
@@ -163,17 +212,26 @@ class FlowScorer:
         words_left = lx.content_stems(mask(text, [*ignore, *spans])) if spans else plain
         reading = bool(lx.READ_QUESTION.match(text))
         left_text = mask(text, [*ignore, *spans])
+        semantic = self.semantic(left_text)
         scores = []
-        for name, profile in self.profiles.items():
+        for index, (name, profile) in enumerate(self.profiles.items()):
             said = [stems for pattern, stems in profile.phrases if pattern.search(left_text)]
             words = self._words(profile, words_left, frozenset().union(*said))
             if reading and name in self.readers and words > 0:
                 words += READ_BONUS
             values = sum(self.value_weights[k] for k in profile.value_keys & keys)
             evidence = VALUE_WEIGHT * min(values, 1.5)
+            if semantic is not None and words > 0:
+                words += SEMANTIC_WEIGHT * max(0.0, float(semantic[index]) - SEMANTIC_FLOOR)
             scores.append((name, words + evidence if words > 0 or values_alone else 0.0))
         scores.sort(key=lambda pair: pair[1], reverse=True)
         return scores
+
+    def semantic(self, text: str) -> Any:
+        """Cosine similarity of ``text`` to every flow's purpose, or None without an embedder."""
+        if self.embedder is None or self.flow_vectors is None or not lx.tokens(text):
+            return None
+        return self.flow_vectors @ self.embedder.embed([text])[0]
 
     def trigger_words(self, name: str) -> frozenset[str]:
         """The words that ask for flow ``name`` (stemmed): its keywords, name, description and the
@@ -225,7 +283,22 @@ class FlowScorer:
         keywords = sum(self.weight(s) for s in stems & (profile.keywords | phrased))
         name = sum(self.weight(s) for s in stems & profile.name)
         description = sum(self.weight(s) for s in stems & profile.description) / total
-        return 0.6 * example + 0.25 * min(keywords, 2.0) + 0.1 * name + 0.1 * description
+        lexical = 0.6 * example + 0.25 * min(keywords, 2.0) + 0.1 * name + 0.1 * description
+        # the flow's own text decides; examples and keywords only add to it, so a flow that has
+        # none (a new service) is not outvoted by one that has many
+        text = self._text(profile, stems)
+        if not profile.spec.examples and not profile.spec.keywords:
+            lexical = IMPUTED_EXAMPLES * text  # a new flow: its own text stands in for examples
+        return text + EXAMPLE_WEIGHT * lexical
+
+    def _text(self, profile: FlowProfile, stems: set[str]) -> float:
+        """How much of what was said the flow's own YAML text covers, rarer words counting more."""
+        said = sum(self.text_weights.get(s, UNKNOWN_WEIGHT) for s in stems)
+        if not said:
+            return 0.0
+        covered = sum(self.text_weights[s] * tf / (tf + TEXT_SATURATION)
+                      for s in stems if (tf := profile.text.get(s, 0.0)) > 0)
+        return TEXT_SCALE * covered / said
 
 
 def mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
