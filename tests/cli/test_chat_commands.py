@@ -146,3 +146,26 @@ async def test_a_turn_cancelled_in_progress_is_not_saved_and_the_session_continu
     finally:
         handlers.RELEASE.set()
         agent.close()
+
+
+# -- colour ---------------------------------------------------------------------------------
+
+
+class _Terminal:
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_is_used_on_a_terminal_unless_no_color_or_a_dumb_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dialstack.commands.chat_terminal import Style, supports_color
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert supports_color(_Terminal())  # type: ignore[arg-type]
+    assert Style(color=True).bot("hi") == "\033[1;36mbot>\033[0m hi"
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not supports_color(_Terminal())  # type: ignore[arg-type]
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setenv("TERM", "dumb")
+    assert not supports_color(_Terminal())  # type: ignore[arg-type]
+    assert Style(color=False).bot("hi") == "bot> hi" and Style(color=False).dim("x") == "x"

@@ -100,3 +100,11 @@ def test_exporting_an_unknown_session_says_so_and_writes_nothing(run_cli: RunCli
 
     assert run.code == 1 and "no session 'nobody'" in run.err
     assert not (workdir / "x.yaml").exists()
+
+
+def test_a_folder_named_like_a_test_file_is_not_read_as_one(run_cli: RunCli, tmp_path: Path) -> None:
+    (tmp_path / "odd.yaml").mkdir()
+
+    run = run_cli("test", str(tmp_path))
+
+    assert run.code == 1 and "no tests found" in run.err and "Traceback" not in run.err

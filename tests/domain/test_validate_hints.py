@@ -162,3 +162,10 @@ def test_validate_with_a_pack_that_is_a_file_says_so(tmp_path: Path, capsys) -> 
     (tmp_path / "pack.yaml").write_text("domain: x\n")
     assert main(["validate", "--pack", str(tmp_path / "pack.yaml")]) == 2
     assert "is not a folder" in capsys.readouterr().err
+
+
+def test_a_file_where_a_skill_folder_should_be_is_named_as_such(tmp_path: Path) -> None:
+    root = write_pack(tmp_path, skill=None)
+    (root / "skills" / "mini").mkdir(parents=True)
+    (root / "skills" / "mini" / "paint").write_text("---\nname: paint\n---\n")
+    assert any("paint is a file, not a folder" in e for e in errors_of(root))

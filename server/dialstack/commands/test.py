@@ -26,7 +26,7 @@ def _test_files(paths: list[Path]) -> list[Path] | str:
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files.extend(sorted(path.glob("*.yaml")) + sorted(path.glob("*.yml")))
+            files.extend(p for p in sorted(path.glob("*.yaml")) + sorted(path.glob("*.yml")) if p.is_file())
         elif path.is_file():
             files.append(path)
         else:

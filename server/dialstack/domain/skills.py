@@ -30,6 +30,8 @@ def check_skill_name(name: object) -> str | None:
 def load_skill(skill_dir: Path, display: str) -> tuple[SkillSpec | None, list[Problem]]:
     """Parse ``skill_dir/SKILL.md``; return the skill (None if unusable) and every problem found."""
     path = skill_dir / "SKILL.md"
+    if skill_dir.is_file():
+        return None, [Problem(display, "", f"{skill_dir.name} is a file, not a folder", f"a folder {skill_dir.name}/ holding SKILL.md")]
     if path.is_dir():
         return None, [Problem(display, "", "SKILL.md is a folder, not a file", "a Markdown file SKILL.md with YAML frontmatter")]
     if not path.is_file():
