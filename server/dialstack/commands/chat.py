@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -116,48 +117,52 @@ def _continuing_notice(agent: Any, session: str, style: Any) -> None:
 
 
 def _piped(agent: Any, args: argparse.Namespace, records: TextIO) -> None:
-    from .chat_commands import ChatCommands, is_command
     from .chat_terminal import Style, plain_lines, terminal_width
 
     width = terminal_width if records.isatty() else (lambda: PIPED_WIDTH)
-    commands = ChatCommands(agent, args.session, width)
-    for text in plain_lines(sys.stdin):
-        if is_command(text):
-            answer = commands.run(text)
-            if answer.leave:
-                return
-            print(answer.text)
-            continue
-        result = agent.handle(args.session, text)
-        commands.saw(result.frame)
-        _show(result, args.json, records, Style(), width())
+    _converse(agent, args, plain_lines(sys.stdin), lambda text: agent.handle(args.session, text), Style(), width, records)
 
 
 def _interactive(agent: Any, args: argparse.Namespace, style: Any, records: TextIO) -> None:
-    from .chat_commands import ChatCommands, is_command
     from .chat_terminal import LineEditor, terminal_width
 
     editor = LineEditor(Path(agent.data_dir) / "chat_history" if agent.data_dir else None)
-    commands = ChatCommands(agent, args.session, terminal_width)
-    while True:
+
+    def lines() -> Iterator[str]:
+        while True:
+            try:
+                yield editor.read()
+            except EOFError:  # Ctrl-D
+                print(style.dim("bye"))
+                return
+
+    def take_turn(text: str) -> Any:
         try:
-            text = editor.read()
-        except EOFError:  # Ctrl-D
-            print(style.dim("bye"))
-            return
+            return asyncio.run(agent.ahandle(args.session, text))
+        except KeyboardInterrupt:  # Ctrl-C during a turn: the turn is cancelled before it commits
+            print(style.note("(cancelled: that turn was not saved; the conversation is where it was before it)"))
+            return None
+
+    _converse(agent, args, lines(), take_turn, style, terminal_width, records)
+
+
+def _converse(agent: Any, args: argparse.Namespace, lines: Iterable[str], take_turn: Callable[[str], Any],
+              style: Any, width: Callable[[], int], records: TextIO) -> None:
+    """Slash commands answered here; every other line is a turn (None: it was cancelled)."""
+    from .chat_commands import ChatCommands, is_command
+
+    commands = ChatCommands(agent, args.session, width)
+    for text in lines:
         if is_command(text):
             answer = commands.run(text)
             if answer.leave:
                 return
             print(answer.text)
             continue
-        try:
-            result = asyncio.run(agent.ahandle(args.session, text))
-        except KeyboardInterrupt:  # Ctrl-C during a turn: the turn is cancelled before it commits
-            print(style.note("(cancelled: that turn was not saved; the conversation is where it was before it)"))
-            continue
-        commands.saw(result.frame)
-        _show(result, args.json, records, style, terminal_width())
+        result = take_turn(text)
+        if result is not None:
+            commands.saw(result.frame)
+            _show(result, args.json, records, style, width())
 
 
 def _describe(exc: BaseException) -> str:
