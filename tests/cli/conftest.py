@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from dialstack.cli import main
-from dialstack.domains.travel.db import fresh_copy, template_database
+from dialstack.domain import load_domain
+from dialstack.tools.prepare import prepare_domain
 
 
 @dataclass
@@ -37,19 +38,14 @@ class Run:
 RunCli = Callable[..., Run]
 
 
-@pytest.fixture(scope="session")
-def travel_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One generated travel database per test session; chats get a copy (generation takes a second)."""
-    return template_database(tmp_path_factory.mktemp("travel-template"), date.today())
-
-
 @pytest.fixture
-def workdir(tmp_path: Path, travel_template: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A folder holding the chat database and a fresh travel database next to it.
 
+    The travel database is a copy of the one the suite prepares once (see tests/conftest.py);
     ``DIALSTACK_DB`` points here too, so nothing reaches the user's data folder.
     """
-    fresh_copy(travel_template, tmp_path)
+    prepare_domain(load_domain("travel"), tmp_path, date.today())
     monkeypatch.setenv("DIALSTACK_DB", str(tmp_path / "dialstack.db"))
     return tmp_path
 
