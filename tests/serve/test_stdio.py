@@ -72,3 +72,61 @@ async def test_malformed_json_rpc_leaves_the_server_answering_ping_and_stdout_st
     finally:
         proc.stdin.close()
         await asyncio.wait_for(proc.wait(), READ_TIMEOUT)
+
+
+PROBE_LINES = [  # the probe's malformed lines whose id is readable, and the code each must get
+    ('{"id": 10, "method": "ping"}', -32600),
+    ('{"jsonrpc": "1.0", "id": 11, "method": "ping"}', -32600),
+    ('{"jsonrpc": "2.0", "id": 12, "method": "tools/list", "params": "all"}', -32600),
+    ('{"jsonrpc": "2.0", "id": 13, "method": "tools/list", "params": [1, 2]}', -32600),
+    ('{"jsonrpc": "2.0", "id": 14, "method": 42}', -32600),
+    ('{"jsonrpc": "2.0", "id": 15, "method": "ping", "params": {"a": "\\ud800"}}', -32700),
+    ('{"jsonrpc": "2.0", "id": 16, "method": "ping", "params": ' + '{"a": ' * 1000 + "1" + "}" * 1001, -32600),
+    ('{"jsonrpc": "2.0", "id": 17, "method": "ping", ', -32700),
+]
+
+
+@pytest.mark.parametrize("line, code", PROBE_LINES)
+def test_a_malformed_line_with_a_readable_id_gets_a_json_rpc_error(line: str, code: int) -> None:
+    from dialstack.serve.stdio import LineCheck
+
+    check = LineCheck()
+    check.initialized = True
+    reply = check.check(line)
+    assert reply is not None and reply.code == code and reply.id == json.loads(line.split('"id": ')[1].split(",")[0])
+
+
+def test_a_request_before_initialize_is_told_to_initialize_first() -> None:
+    from dialstack.serve.stdio import LineCheck
+
+    check = LineCheck()
+    early = check.check('{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}')
+    assert early is not None and early.code == -32602 and "initialize first" in early.message
+    assert check.check('{"jsonrpc": "2.0", "id": 2, "method": "ping"}') is None
+    assert check.check('{"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {}}') is None
+    assert check.check('{"jsonrpc": "2.0", "id": 4, "method": "tools/list"}') is None
+
+
+async def test_the_stdio_server_answers_every_malformed_line_that_has_an_id(tmp_path: Path) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        *command(tmp_path), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+    )
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}\n')
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}}).encode() + b"\n")
+        for line, _code in PROBE_LINES:
+            proc.stdin.write(line.encode() + b"\n")
+        proc.stdin.write(b'{"jsonrpc": "2.0", "id": 99, "method": "ping"}\n')
+        await proc.stdin.drain()
+        answers: dict = {}
+        while 99 not in answers:
+            message = await _line(proc)
+            answers[message["id"]] = message
+        assert answers[1]["error"]["code"] == -32602 and "initialize first" in answers[1]["error"]["message"]
+        assert [answers[10 + n]["error"]["code"] for n in range(len(PROBE_LINES))] == [code for _, code in PROBE_LINES]
+        assert answers[99]["result"] == {}
+    finally:
+        proc.stdin.close()
+        await asyncio.wait_for(proc.wait(), READ_TIMEOUT)

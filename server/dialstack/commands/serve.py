@@ -120,7 +120,9 @@ def handler(args: argparse.Namespace) -> int:
             import anyio
 
             _flush_and_exit_on_sigterm(server.dialstack.runtime)  # type: ignore[attr-defined]
-            anyio.run(server.run_stdio_async)
+            from ..serve.stdio import run_stdio
+
+            anyio.run(run_stdio, server)  # a JSON-RPC line check in front of the SDK's reader
         else:
             import anyio
 
