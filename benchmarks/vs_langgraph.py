@@ -17,9 +17,10 @@ captured (dialogue state, user text, reply, meta, frame, audit). Then:
   machine-load drift hits both alike.
 - **state at a turn vs get_tuple**: ``store.state_at(s, n)`` against
   ``saver.get_tuple(config of checkpoint n)``, alternating, median of many.
-- **rollback**: ``store.rollback(s, n)`` on a fresh copy of the database each time
-  (median of a few); LangGraph's own time travel, a fork, is ``get_tuple`` at n plus a
-  ``put`` of a new checkpoint whose parent is n.
+- **rollback**: ``store.rollback(s, n)`` on a fresh copy of the database each time,
+  opened and warmed by a read and a write like a running agent's (median of a few);
+  LangGraph's own time travel, a fork, is ``get_tuple`` at n plus a ``put`` of a new
+  checkpoint whose parent is n.
 - **database size**: both files (and WAL) after a checkpoint.
 - **a turn**: ``Agent.handle`` (offline understanding, in-memory MCP, SQLite on disk)
   against ``invoke`` of a one-node LangGraph graph with a ``SqliteSaver`` on the same
@@ -205,7 +206,8 @@ def rollback_vs_fork(folder: Path, saver: SqliteSaver, configs: list[dict[str, A
         copy = folder / f"rollback-{i}.db"
         shutil.copyfile(source, copy)
         with SQLiteStore(copy) as store:
-            store.state_at(SESSION, 1)  # opened and warm, like a running agent
+            store.state_at(SESSION, 1)  # opened and warm, like a running agent: it has read and
+            store.set_preferences("someone", {"seat": "aisle"})  # written (the first write creates the WAL file)
             start = time.perf_counter()
             store.rollback(SESSION, turn)
             ours.append(time.perf_counter() - start)
