@@ -87,13 +87,16 @@ def test_the_hook_gets_the_data_folder_and_the_day(tmp_path: Path) -> None:
 def test_with_templates_the_hook_builds_once_and_every_folder_gets_a_copy(tmp_path: Path) -> None:
     pack, hooks = _pack(tmp_path, "prepare")
     domain = load_domain("mini", pack)
-    for name in ("a", "b", "c"):
+    prepare_domain(domain, tmp_path / "a", DAY, templates=tmp_path / "templates")
+    (template,) = (tmp_path / "templates").iterdir()
+    (template / ".data-crashed.txt").write_text("half a build")  # hidden files are not data
+    for name in ("b", "c"):
         prepare_domain(domain, tmp_path / name, DAY, templates=tmp_path / "templates")
     built = [folder for folder, _ in hooks.CALLS if folder.parent == tmp_path / "templates"]  # type: ignore[union-attr]
     assert len({*built}) == 1
     for name in ("a", "b", "c"):
         assert (tmp_path / name / "data.txt").read_text() == f"built for {DAY}"
-        assert not any(p.name.endswith(".copy") for p in (tmp_path / name).iterdir())
+        assert sorted(p.name for p in (tmp_path / name).iterdir()) == [LOCK_NAME, "data.txt"]
 
 
 def test_two_threads_preparing_one_folder_run_the_hook_one_at_a_time(tmp_path: Path) -> None:

@@ -68,9 +68,9 @@ def build_file(target: Path, build: Callable[[Path], None], is_valid: Callable[[
     """Build ``target`` unless it is valid already; True if it was built.
 
     ``build(tmp)`` writes a temporary file in the same folder, which is then renamed over
-    ``target`` in one step, so a reader never sees half a file. A ``target`` that exists but
-    is not valid is left alone: ``is_valid`` should raise (saying how to fix it) for a file
-    that holds data, and return False only for one that holds none.
+    ``target`` in one step, so a reader never sees half a file. A file holding data is never
+    replaced: ``is_valid`` returns True for a usable one, raises (saying how to fix it) for
+    one it cannot use, and returns False only for one that holds nothing (an empty file).
     """
     if target.exists() and is_valid(target):
         return False
@@ -126,10 +126,13 @@ def _template_key(domain: DomainPack, target: str, today: date) -> str:
 
 
 def _copy_missing(template: Path, data_dir: Path) -> None:
-    """Copy every file the template holds and ``data_dir`` lacks (each renamed into place)."""
+    """Copy every file the template holds and ``data_dir`` lacks (each renamed into place).
+
+    Hidden files (the lock, a crashed build's temporary file) are not data and stay behind.
+    """
     for source in sorted(template.iterdir()):
         target = data_dir / source.name
-        if source.name == LOCK_NAME or not source.is_file() or target.exists():
+        if source.name.startswith(".") or not source.is_file() or target.exists():
             continue
         tmp = data_dir / f".{source.name}.copy"
         shutil.copyfile(source, tmp)
