@@ -19,7 +19,7 @@ def test_init_writes_a_pack_that_validates_and_whose_conversation_tests_pass(run
     assert created.code == 0, created.err
     assert "created the clinic pack" in created.out and f"dialstack chat --pack {pack} --domain clinic" in created.out
     assert validated.code == 0 and "clinic: ok (2 flows, 2 tools, 2 skills)" in validated.out, validated.out
-    assert tested.code == 0 and tested.last_line == "3 passed, 0 failed", tested.out
+    assert tested.code == 0 and tested.last_line == "4 passed, 0 failed", tested.out
 
 
 def test_the_new_pack_has_one_skill_per_flow_and_handlers_next_to_flows(run_cli: RunCli, tmp_path: Path) -> None:

@@ -31,11 +31,33 @@ def test_a_day_alone_is_a_date_when_the_time_is_optional() -> None:
     assert slot().check("Dec 15", CTX).value == "2026-12-15"
 
 
-def test_a_required_time_is_asked_for_and_the_slot_stays_empty() -> None:
+def test_a_required_time_keeps_the_day_asks_for_the_time_and_a_time_alone_completes_it() -> None:
     when = slot(time="required")
-    checked = when.fill("next Friday", CTX)
-    assert not checked.ok and "What time on December 4?" in checked.reason
-    assert when.value is None
+    when.prompt = "When would you like to come?"
+
+    assert when.fill("next Friday", CTX).ok
+    assert not when.filled and when.prompt == "What time on December 4? (for example 9:30 or 3pm)"
+    [candidate] = when.extract("3pm please", CTX)
+    assert candidate.value == "2026-12-04T15:00"
+    assert when.fill("3pm", CTX).ok and when.filled and when.value == "2026-12-04T15:00"
+    assert when.prompt == "When would you like to come?"
+
+
+def test_a_new_day_keeps_the_time_already_given() -> None:
+    when = slot()
+    when.fill("Dec 15 at 10:30", CTX)
+
+    assert when.fill("make it Friday", CTX).value == "2026-12-04T10:30"
+
+
+def test_a_slot_waiting_for_its_time_round_trips_with_its_declared_prompt() -> None:
+    when = DateTimeSlot("when", {"time": "required"}, prompt="When?")
+    when.fill("Dec 15", CTX)
+
+    restored = DateTimeSlot.from_dict(when.to_dict())
+
+    assert restored.to_dict()["prompt"] == "When?" and not restored.filled
+    assert restored.prompt.startswith("What time on December 15?")
 
 
 def test_time_none_keeps_the_day_only() -> None:

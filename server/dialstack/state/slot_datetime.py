@@ -4,8 +4,10 @@ Reads what people write ("Dec 15", "next Friday", "tomorrow at 3pm", "2026-12-15
 relative to ``ctx.now`` (never a clock of its own). The value is ISO: ``YYYY-MM-DD``, or
 ``YYYY-MM-DDTHH:MM`` when a time is given. Params:
 
-- ``time``: ``optional`` (default), ``required`` (ask for the time when only a day is
-  given) or ``none`` (a day only; a time said with it is ignored);
+- ``time``: ``optional`` (default), ``required`` or ``none`` (a day only; a time said with
+  it is ignored). With ``required``, a day said alone is kept and the slot asks "What time
+  on <day>?" (it is not filled until the time comes); a time said alone completes it, and a
+  new day for a slot that had a time keeps that time ("make it Friday");
 - ``past``: false (default) refuses a moment before now; true accepts it (a birth date).
 """
 
@@ -68,6 +70,35 @@ class DateTimeSlot(BaseSlot):
         mode = str(self.params.get("time", "optional"))
         return mode if mode in TIME_MODES else "optional"
 
+    @property
+    def filled(self) -> bool:
+        return self.value is not None and not self._day_only_awaiting_time()
+
+    @property
+    def prompt(self) -> str:
+        if self._day_only_awaiting_time():
+            return f"What time on {self.display}? (for example 9:30 or 3pm)"
+        return self._prompt
+
+    @prompt.setter
+    def prompt(self, text: str) -> None:
+        self._prompt = text
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data.pop("prompt", None)
+        if self._prompt:
+            data["prompt"] = self._prompt  # the declared prompt, not the time question
+        return data
+
+    def _day_only_awaiting_time(self) -> bool:
+        return self.time_mode == "required" and self.value is not None and "T" not in str(self.value)
+
+    def _known(self) -> tuple[date | None, time | None]:
+        """The day and time this slot holds now (a kept day, or a full value)."""
+        parsed = _parse_iso(str(self.value)) if self.value is not None else None
+        return parsed if parsed is not None else (None, None)
+
     def _display(self, day: date, moment: time | None, today: date) -> str:
         label = spoken(day, today)
         return f"{label} at {_clock(moment)}" if moment is not None else label
@@ -76,12 +107,12 @@ class DateTimeSlot(BaseSlot):
         today = ctx.now.date()
         if self.time_mode == "none":
             moment = None
-        if moment is None and self.time_mode == "required":
-            return Check.reject(f"What time on {spoken(day, today)}? (for example 9:30 or 3pm)")
         if not self.params.get("past", False):
             now = ctx.now.replace(tzinfo=None)
             if day < today or (moment is not None and datetime.combine(day, moment) < now):
                 return Check.reject(f"{self._display(day, moment, today)} is in the past — which upcoming {self.label}?")
+        if moment is None and self.time_mode == "required":
+            return Check.accept(day.isoformat(), spoken(day, today))  # kept; the slot now asks for the time
         value = day.isoformat() if moment is None else f"{day.isoformat()}T{moment.strftime('%H:%M')}"
         return Check.accept(value, self._display(day, moment, today))
 
@@ -96,14 +127,21 @@ class DateTimeSlot(BaseSlot):
         if iso is not None:
             return self._accept(*iso, ctx)
         days = find_dates(text, today)
+        times = find_times(text)
+        known_day, known_time = self._known()
+        if not days and times and known_day is not None:
+            return self._accept(known_day, times[0][0], ctx)  # "3pm", answering "What time on Friday?"
         if not days:
             return Check.reject(f"I couldn't read '{text}' as a date. Try 'Dec 15', 'next Friday' or {today.year}-12-15.")
-        times = find_times(text)
-        return self._accept(days[0][0], times[0][0] if times else None, ctx)
+        return self._accept(days[0][0], times[0][0] if times else known_time, ctx)
 
     def extract(self, text: str, ctx: SlotContext) -> list[Candidate]:
         today = ctx.now.date()
         times = find_times(text)
+        known_day, _ = self._known()
+        if times and known_day is not None and not find_dates(text, today):
+            checked = self._accept(known_day, times[0][0], ctx)
+            return [Candidate(checked.value, checked.display, times[0][1], times[0][2], 0.9)] if checked.ok else []
         out = []
         for day, start, end in find_dates(text, today):
             near = min(times, key=lambda t: abs(t[1] - end), default=None)
