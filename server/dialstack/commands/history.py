@@ -16,6 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from . import db_file
+
 TEXT_WIDTH = 36
 
 
@@ -50,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _db_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, metavar="PATH", help="the database file (default: $DIALSTACK_DB or the user data dir)")
+    parser.add_argument("--db", type=db_file, metavar="PATH", help="the database file (default: $DIALSTACK_DB or the user data dir)")
 
 
 def _positive(text: str) -> int:
