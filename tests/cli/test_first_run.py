@@ -61,3 +61,15 @@ def test_history_json_into_a_closed_pipe_ends_quietly(
     monkeypatch.setattr(sys, "stdout", ClosedPipe())
     assert main(["history", "trip", "--db", str(db), "--json"]) == 141
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("command", [["history"], ["rollback", "s", "--to-turn", "1"], ["serve"]])
+def test_every_db_option_refuses_a_missing_folder(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "no" / "x.db"
+    with pytest.raises(SystemExit) as exited:
+        main([*command, "--db", str(missing)])
+    assert exited.value.code == 2
+    assert f"argument --db: the folder {missing.parent} does not exist" in capsys.readouterr().err
+    assert not missing.parent.exists()
