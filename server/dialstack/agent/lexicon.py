@@ -77,6 +77,13 @@ QUESTION_START = re.compile(
     re.IGNORECASE,
 )
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
+# 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
+REQUEST_ANYWHERE = re.compile(
+    r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and)\s+)(?:please\s+)?(?:can|could|would|will) (?:you|i|we)\s+(?:please\s+)?"
+    r"(?!tell\b|let me know\b|give me (?:the|their|its)\b|say\b|confirm\b|check (?:if|whether)\b)\w+"
+    r"|\b(?:i|we)(?:'d| would| want| wanna| need)\b|\b(?:please|let'?s)\s+\w+",
+    re.IGNORECASE,
+)
 HELP = re.compile(
     r"^\s*(help|help me|i need help|what can you do|how does (?:this|it) work|what do you do|"
     r"i'?m (?:confused|lost)|how do i use this)\b[\s?!.]*$",

@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..domain.models import DomainPack, FlowSpec
-from ..state.slots import BaseSlot, Candidate, SlotContext
+from ..state.slots import BaseSlot, Candidate, FreeTextSlot, SlotContext
 from . import lexicon as lx
+from .embedding import load_embedder
+from .freetext import cued_values, not_a_value
 from .scoring import FlowScorer, cue_score, duration_candidates, negated, plural_candidates, strip_cues
 
 
@@ -36,6 +38,7 @@ class NLUView:
     paused: Sequence[tuple[str, str]]  # (flow_id, name), most recent last
     pending_offer: bool = False
     pending_approval: bool = False
+    recent: str | None = None  # the flow that ended last, when none is active: the conversation's focus
 
 
 @dataclass
@@ -71,7 +74,7 @@ class Understander:
         flows = [f for f in domain.ontology.flows if f.intent != "Internal"]
         intents = domain.ontology.intents
         readers = frozenset(f.name for f in flows if f.intent in intents and intents[f.intent].role == "read")
-        self.scorer = FlowScorer(flows, make_slot, readers)
+        self.scorer = FlowScorer(flows, make_slot, readers, load_embedder())
         self._examples = {
             _normal(example): spec.name
             for spec in domain.ontology.flows if spec.intent != "Internal"
@@ -88,7 +91,7 @@ class Understander:
         A text that is word for word one of a flow's examples ranks that flow first.
         """
         ranked = self.scorer.rank(text, ignore, ctx, values_alone)
-        exact = self._examples.get(_normal(text))
+        exact = self._examples.get(_normal(text)) if not not_a_value(text) else None
         if exact is not None and ranked and ranked[0][0] != exact:
             top = ranked[0][1]
             ranked = [(exact, max(top, self.threshold) + 0.01)] + [(n, v) for n, v in ranked if n != exact]
@@ -117,17 +120,22 @@ class Understander:
         # an answer to a free-text question is any text: it is taken only if nothing else is meant
         # (a question, small talk, giving up, another task), so it masks nothing for scoring
         free_answer = None
-        if waiting is not None and waiting.type_name == "FreeTextSlot" and view.waiting_for_slot in own_labels:
+        if isinstance(waiting, FreeTextSlot) and view.waiting_for_slot in own_labels \
+                and own_labels[view.waiting_for_slot].score < CUED:
             free_answer = own_labels.pop(view.waiting_for_slot)
             if not holds_whole_request(active.spec, active.spec.slot(waiting.name) or waiting):
                 free_answer = self._task_words_dropped(free_answer, active.name)
-        spans = [(c.start, c.end) for c in own_labels.values()]
-        ranked = self.rank(text, spans, ctx, values_alone=active is None)
+        spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text)
+        ranked = self.prefer_reading(self.rank(text, spans, ctx, values_alone=active is None))
         top3 = [(n, round(s, 3)) for n, s in ranked[:3]]
         best, best_score = ranked[0] if ranked else (None, 0.0)
         best_spec = self.domain.flow(best) if best else None
-        strong = best_score >= self.threshold
+        # the flow in focus keeps it unless another is clearly better, not merely a little
+        incumbent = active.name if active else view.recent
+        held = dict(ranked).get(incumbent, 0.0) if incumbent else None
         is_question = text.endswith("?") or bool(lx.QUESTION_START.match(text))
+        strong = best_score >= self.threshold and (best == incumbent or self._takes_focus(
+            text, spans, best, best_score, held, is_question and not lx.REQUEST_ANYWHERE.search(text)))
 
         def result(act: str, **kw: Any) -> Understanding:
             return Understanding(act, text, confidence=top3, **kw)
@@ -214,6 +222,27 @@ class Understander:
             return result("cancel", flow=active.name, confident=False)
         return result("unknown", confident=False)
 
+    def _takes_focus(self, text: str, spans: Sequence[tuple[int, int]], best: str, score: float,
+                     held: float | None, asks: bool) -> bool:
+        """Whether flow ``best`` takes the focus from the flow in focus (which scored ``held``): it
+        must score clearly better, the words said must name its task (not only give values), and a
+        question ('is it pet friendly?') asks about the task in focus unless it is clearly a lookup."""
+        if held is None:
+            return True
+        if score < held + SWITCH_MARGIN or not self.scorer.names_task(text, spans, best):
+            return False
+        return not asks or (best in self.scorer.readers and score >= held + QUESTION_MARGIN)
+
+    def prefer_reading(self, ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """Between two nearly equal readings, the flow that only reads goes first: a misread
+        search costs a question, a misread booking costs a real booking."""
+        if len(ranked) < 2:
+            return ranked
+        (first, top), (second, next_) = ranked[0], ranked[1]
+        if top - next_ < TIE_MARGIN and second in self.scorer.readers and first not in self.scorer.readers:
+            return [(second, top), (first, next_), *ranked[2:]]
+        return ranked
+
     def _task_words_dropped(self, answer: Candidate, flow: str) -> Candidate | None:
         """'I want to borrow Dune' to 'Which book?' -> 'Dune'; 'I want to borrow a book' -> nothing
         (the task restated); 'The Hobbit' stays whole."""
@@ -230,7 +259,7 @@ class Understander:
         """'I changed my mind', 'I don't want to book anymore', 'forget the flight': the user gives up
         the task in progress, naming it by its own words or not at all (no value of it is given)."""
         m = lx.ABANDON.match(text)
-        if m is None or any(active.slots[k].type_name != "FreeTextSlot" for k in own_labels):
+        if m is None or any(not isinstance(active.slots[k], FreeTextSlot) for k in own_labels):
             return False
         what = m["about"] or m["what"] or m["task"] or ""
         said = lx.content_stems(what) - lx.ABANDON_FILLER
@@ -296,9 +325,13 @@ class Understander:
             slot = slots.get(slot_spec.name)
             if slot is None:
                 continue
-            if slot.type_name == "FreeTextSlot":
-                continue  # free text is taken whole only when it is the question being asked
             if slot_spec.params.get("confirmation") and waiting != slot_spec.name:
+                continue
+            if isinstance(slot, FreeTextSlot):
+                if not holds_whole_request(spec, slot_spec):  # pointed at: 'from Seattle', 'at Hotel Iris'
+                    for cue, cand in cued_values(slot_spec, text):
+                        if not negated(text, cand):
+                            found.append((cue + (1.0 if slot_spec.name == waiting else 0.0), slot_spec.name, cand))
                 continue
             cands = slot.extract(text, ctx)
             if not cands and slot.criteria in ("category", "multiple"):
@@ -334,15 +367,19 @@ class Understander:
                     and not lx.YES_NO_LEAD.match(text):
                 del labels[slot_spec.name]  # 'make that Main Street, not Oak Park' changes a value, it answers nothing
         taken = [(c.start, c.end) for c in labels.values()]
-        if waiting and waiting not in labels and waiting in slots and slots[waiting].type_name == "FreeTextSlot":
-            # the answer to the question asked; beside other values ('Dune, at Harbor') only what they leave
-            answer = remainder(text, taken, frozenset()) if taken else Candidate(text, text, 0, len(text), 1.0)
+        if waiting and waiting not in labels and isinstance(slots.get(waiting), FreeTextSlot) and not not_a_value(text):
+            # the answer to the question asked: what it says besides other values and its lead-in
+            # ('Dune, at Harbor'; 'I'd like Hotel Iris please' -> 'Hotel Iris')
+            whole = holds_whole_request(spec, spec.slot(waiting) or slots[waiting])
+            answer = remainder(text, [*taken, *lx.act_spans(text)], frozenset()) if taken or not whole \
+                else Candidate(text, text, 0, len(text), 0.5)
             if answer is not None:
                 labels[waiting] = answer
         for slot_spec in spec.slots:
             if slot_spec.name in labels or slot_spec.name in slots and slots[slot_spec.name].filled:
                 continue
-            if slot_spec.type != "FreeTextSlot" or waiting is not None and slot_spec.name != waiting:
+            if not isinstance(slots.get(slot_spec.name) or self.make_slot(slot_spec), FreeTextSlot) \
+                    or waiting is not None and slot_spec.name != waiting:
                 continue
             if holds_whole_request(spec, slot_spec):
                 if slot_spec.name in WHOLE_REQUEST or _sole_required(spec, slot_spec.name):
@@ -354,6 +391,12 @@ class Understander:
                     labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
         return labels, {}
 
+
+SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focus
+TIE_MARGIN = 0.05  # closer than this, two flows are a tie
+QUESTION_MARGIN = 0.5  # a question moves the focus only to a lookup that wins by this much
+
+CUED = 0.6  # a free-text value at or above this parser score was pointed at, not guessed
 
 WHOLE_REQUEST = ("question", "query", "request", "message")  # taken whole even when optional
 _WHOLE_NAMES = frozenset({*WHOLE_REQUEST, "description", "details", "detail", "requests", "questions", "messages"})

@@ -156,6 +156,7 @@ class FlowScorer:
         self.verbs = {verb: names[0] for verb, names in verbs.items() if len(names) == 1}
         self._last_values: tuple[Any, Any] = (None, None)
         self._triggers: dict[str, frozenset[str]] = {}
+        self._declared: dict[str, frozenset[str]] = {}
 
     def weight(self, word: str) -> float:
         return self.weights.get(word, UNKNOWN_WEIGHT)
@@ -259,6 +260,25 @@ class FlowScorer:
             return set()
         slots = {lx.stem(t) for s in profile.spec.slots for t in s.name.split("_")}
         return set().union(*profile.examples, profile.keywords, profile.name) - slots
+
+    def declared_task_words(self, name: str) -> frozenset[str]:
+        """The words the pack itself uses for flow ``name``'s task: its name, label, description
+        and keywords, less the words of its slots' names ('a one way flight', not 'date')."""
+        cached = self._declared.get(name)
+        if cached is None:
+            profile = self.profiles.get(name)
+            cached = frozenset()
+            if profile is not None:
+                spec = profile.spec
+                slots = {lx.stem(t) for s in spec.slots for t in s.name.split("_")}
+                said = profile.name | profile.keywords | lx.content_stems(spec.label) | profile.description
+                cached = frozenset(said - slots)
+            self._declared[name] = cached
+        return cached
+
+    def names_task(self, text: str, ignore: Sequence[tuple[int, int]], name: str) -> bool:
+        """Whether ``text``, besides its values and act phrases, says a word of flow ``name``'s task."""
+        return bool(lx.content_stems(mask(text, ignore)) & self.declared_task_words(name))
 
     def own_slot_words(self, text: str) -> list[tuple[int, int]]:
         """'book a flight ... with a max price of $500': a request opening with one flow's strong

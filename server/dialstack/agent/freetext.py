@@ -1,0 +1,172 @@
+"""Free-text values found in a sentence: 'from Seattle', 'around SD', 'at Hotel Iris', '"Fight Song"'.
+
+A free-text slot takes any text, so its value is found by what points at it, never by what it
+is: a preposition whose role fits the slot's own name or description ('from' for an origin,
+'in' for a city), a quoted span, or, when the assistant just asked for this very slot, what the
+answer says besides its lead-in ('Hotel Iris, please' -> 'Hotel Iris'). A question, a yes or
+no, thanks, a goodbye or small talk is never a free-text value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..domain.models import SlotSpec
+from ..state.slots import Candidate
+from . import lexicon as lx
+
+# A role a free-text slot can play, the words in a slot's name or description that give it
+# that role (stemmed), and the words that point at a value in that role.
+ROLE_WORDS: dict[str, frozenset[str]] = {
+    "origin": frozenset(lx.stem(w) for w in "origin source from departure depart leaving start pickup".split()),
+    "destination": frozenset(lx.stem(w) for w in "destination to arrival arrive dropoff going".split()),
+    "place": frozenset(lx.stem(w) for w in "location city area place address where town region locality "
+                                           "neighborhood neighbourhood venue street".split()),
+    "name": frozenset(lx.stem(w) for w in "name title called named".split()),
+    "maker": frozenset(lx.stem(w) for w in "artist author director singer band performer writer".split()),
+}
+ROLE_CUES: dict[str, tuple[str, ...]] = {
+    "origin": ("from", "leaving", "departing", "out of", "starting at", "starting in", "pick me up at",
+               "pick me up from", "pickup at", "pick up at", "pick up from"),
+    "destination": ("to", "into", "towards", "heading to", "going to", "get to", "arriving in", "arriving at",
+                    "drop me off at", "drop off at", "dropoff at"),
+    "place": ("in", "at", "near", "around", "nearby", "close to", "within", "located in", "based in", "downtown"),
+    "name": ("called", "named", "titled", "the name is", "name is", "name's"),
+    "maker": ("by",),
+}
+_CUE = re.compile(
+    r"\b(?P<cue>" + "|".join(sorted({re.escape(c) for cues in ROLE_CUES.values() for c in cues},
+                                    key=len, reverse=True)) + r")\s+",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r"[\"“”‘’']([^\"“”‘’']{2,80})[\"“”‘’']")
+# inside a capitalised name: 'Bank of America', 'Barba & Co.', 'Seattle, WA'
+_JOINERS = frozenset({"of", "de", "la", "le", "del", "da", "di", "the", "and", "&", "'n", "n", "du", "van", "von"})
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.&-]*|&|,")
+_STATE = re.compile(r"[A-Z]{2}\b")
+_NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "one", "home", "me", "us", "you",
+                          "somewhere", "anywhere", "everywhere", "which", "what", "where", "the", "a", "an"})
+_MAX_WORDS = 6
+
+
+@dataclass(frozen=True)
+class SlotRoles:
+    """What a free-text slot is: its roles, and the words of its own name ('hotel' of hotel_name)."""
+
+    roles: tuple[str, ...]
+    name_words: frozenset[str]
+
+
+def roles_of(spec: SlotSpec) -> SlotRoles:
+    """The roles a slot's name gives it; its description only when the name gives none."""
+    name = {lx.stem(w) for w in spec.name.split("_")}
+    roles = [r for r, words in ROLE_WORDS.items() if name & words]
+    if not roles:
+        described = {lx.stem(w) for w in lx.tokens(spec.description)}
+        roles = [r for r, words in ROLE_WORDS.items() if described & words][:1]
+    if any(r in roles for r in ("origin", "destination")):
+        roles = [r for r in roles if r != "place"]  # 'origin city': 'from' says it, 'in' does not
+    generic = frozenset().union(*ROLE_WORDS.values()) | {"number", "type", "id"}
+    return SlotRoles(tuple(roles), frozenset(name - generic - lx.STOPWORDS))
+
+
+def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tuple[float, Candidate]]:
+    """Values a role word points at ('from Seattle'), with how strongly (2 = its own cue)."""
+    roles = roles_of(spec)
+    out: list[tuple[float, Candidate]] = []
+    for m in _QUOTED.finditer(text):
+        if not _overlaps(m.start(1), m.end(1), taken):
+            value = m.group(1).strip()
+            out.append((1.0, Candidate(value, value, m.start(1), m.start(1) + len(value), 0.7)))
+    for m in _CUE.finditer(text):
+        cue = m["cue"].lower()
+        role = next((r for r in roles.roles if cue in ROLE_CUES[r]), None)
+        span = _span_after(text, m.end(), taken)
+        if span is None:
+            continue
+        start, end = span
+        value = text[start:end]
+        words = {lx.stem(w) for w in lx.tokens(value)}
+        score = 2.0 if role else 0.0
+        if roles.name_words and words & roles.name_words:
+            score += 1.5  # 'at Hotel Iris' for the hotel's name: the value says what it is
+        if score > 0:
+            out.append((score, Candidate(value, value, start, end, 0.7)))
+    return out
+
+
+def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
+    """The name that starts at ``at``: a run of capitalised words (with 'of', '&', ', WA'),
+    or up to three plain words when written in lower case ('from san jose')."""
+    words = list(_WORD.finditer(text, at))
+    if not words or words[0].start() != _skip_space(text, at):
+        return None
+    first = words[0].group()
+    if first.lower() in _NOT_A_VALUE or first.lower() in lx.STOPWORDS or first == ",":
+        if first.lower() != "the" or len(words) < 2 or not words[1].group()[:1].isupper():
+            return None
+        words = words[1:]  # 'at The Grand': keep 'Grand', leave the article
+    start = words[0].start()
+    end = None
+    capital = words[0].group()[:1].isupper() or words[0].group()[:1].isdigit()
+    count = 0
+    for i, w in enumerate(words):
+        token = w.group()
+        if _overlaps(w.start(), w.end(), taken) or count >= _MAX_WORDS:
+            break
+        if capital:
+            if token[:1].isupper() or token[:1].isdigit():
+                end, count = w.end(), count + 1
+                continue
+            nxt = words[i + 1].group() if i + 1 < len(words) else ""
+            if token.lower() in _JOINERS and nxt[:1].isupper():
+                continue
+            if token == "," and i + 1 < len(words) and _STATE.fullmatch(nxt):
+                end = words[i + 1].end()  # 'Seattle, WA'
+            break
+        if token == "," or token.lower() in lx.STOPWORDS or token.lower() in _NOT_A_VALUE or count >= 3:
+            break
+        end, count = w.end(), count + 1
+    if end is None:
+        return None
+    value = text[start:end].rstrip(".,")
+    if not value or value.lower() in _NOT_A_VALUE or _is_time_or_date_word(value):
+        return None
+    return start, start + len(value)
+
+
+_CALENDAR = re.compile(
+    r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|"
+    r"september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|"
+    r"tomorrow|tonight|noon|midnight|morning|afternoon|evening|night|next|this|\d+(?:st|nd|rd|th|am|pm)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_time_or_date_word(value: str) -> bool:
+    return bool(_CALENDAR.match(value))
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
+
+
+def _overlaps(start: int, end: int, taken: Sequence[tuple[int, int]]) -> bool:
+    return any(start < e and s < end for s, e in taken)
+
+
+def not_a_value(text: str) -> bool:
+    """A question, yes/no, thanks, goodbye or small talk: never the answer a free-text slot keeps."""
+    stripped = text.strip()
+    if not stripped:
+        return True
+    if stripped.endswith("?") or lx.QUESTION_START.match(stripped):
+        return True
+    if lx.AFFIRM.match(stripped) or lx.DENY.match(stripped) or lx.SMALL_TALK.match(stripped):
+        return True
+    rest = lx.ACT_PHRASES.sub(" ", stripped)
+    return not lx.content_stems(rest)
