@@ -72,7 +72,8 @@ def roles_of(spec: SlotSpec) -> SlotRoles:
     return SlotRoles(tuple(roles), frozenset(name - generic - lx.STOPWORDS))
 
 
-def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tuple[float, Candidate]]:
+def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = (), asked: bool = False,
+                ) -> list[tuple[float, Candidate]]:
     """Values a role word points at ('from Seattle'), with how strongly (2 = its own cue)."""
     roles = roles_of(spec)
     out: list[tuple[float, Candidate]] = []
@@ -83,7 +84,8 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
     for m in _CUE.finditer(text):
         cue = m["cue"].lower()
         role = next((r for r in roles.roles if cue in ROLE_CUES[r]), None)
-        span = _span_after(text, m.end(), taken)
+        # a name in lower case ('from san jose') only where the cue cannot start a verb ('to fly')
+        span = _span_after(text, m.end(), taken, lower_ok=asked and cue != "to")
         if span is None:
             continue
         start, end = span
@@ -97,7 +99,7 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
     return out
 
 
-def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
+def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: bool = False) -> tuple[int, int] | None:
     """The name that starts at ``at``: a run of capitalised words (with 'of', '&', ', WA'),
     or up to three plain words when written in lower case ('from san jose')."""
     words = list(_WORD.finditer(text, at))
@@ -129,6 +131,8 @@ def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]]) -> tuple[i
         if token == "," or token.lower() in lx.STOPWORDS or token.lower() in _NOT_A_VALUE or count >= 3:
             break
         end, count = w.end(), count + 1
+    if end is not None and not capital and not lower_ok:
+        return None
     if end is None:
         return None
     value = text[start:end].rstrip(".,")
@@ -157,6 +161,19 @@ def _skip_space(text: str, at: int) -> int:
 
 def _overlaps(start: int, end: int, taken: Sequence[tuple[int, int]]) -> bool:
     return any(start < e and s < end for s, e in taken)
+
+
+def bare_answer(answer: Candidate | None, text: str, whole: bool) -> Candidate | None:
+    """What an answer to 'which hotel?' says besides its lead-in, when it names something: short
+    ('Captain Marvel.', 'san jose please'), or a name written with capitals; a long sentence
+    without one is a request or a remark, not the value."""
+    if answer is None or whole:
+        return answer
+    words = lx.tokens(answer.value)
+    capital = any(w[:1].isupper() or w[:1].isdigit() for w in _WORD.findall(answer.value))
+    if len(words) > _MAX_WORDS or (not capital and len(lx.tokens(text)) > 4):
+        return None
+    return answer
 
 
 def not_a_value(text: str) -> bool:

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..domain.models import DomainPack, FlowSpec
-from ..state.slots import BaseSlot, Candidate, FreeTextSlot, SlotContext
+from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
 from . import lexicon as lx
 from .embedding import load_embedder
-from .freetext import cued_values, not_a_value
+from .freetext import bare_answer, cued_values, not_a_value
+from .options import count_value, flag_value, is_count, is_flag
 from .scoring import FlowScorer, cue_score, duration_candidates, negated, plural_candidates, strip_cues
 
 
@@ -329,11 +330,19 @@ class Understander:
                 continue
             if isinstance(slot, FreeTextSlot):
                 if not holds_whole_request(spec, slot_spec):  # pointed at: 'from Seattle', 'at Hotel Iris'
-                    for cue, cand in cued_values(slot_spec, text):
+                    for cue, cand in cued_values(slot_spec, text, asked=slot_spec.name == waiting):
                         if not negated(text, cand):
                             found.append((cue + (1.0 if slot_spec.name == waiting else 0.0), slot_spec.name, cand))
                 continue
-            cands = slot.extract(text, ctx)
+            options = slot_spec.params.get("options") or []
+            if isinstance(slot, CategorySlot) and is_flag(options):
+                flag = flag_value(slot_spec, options, text)  # 'a shared ride' -> True
+                cands = [flag] if flag else []
+            elif isinstance(slot, CategorySlot) and is_count(options):
+                count = count_value(slot_spec, options, text, slot_spec.name == waiting)  # 'for two people'
+                cands = [count] if count else []
+            else:
+                cands = slot.extract(text, ctx)
             if not cands and slot.criteria in ("category", "multiple"):
                 cands = plural_candidates(slot, text, ctx)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
@@ -371,8 +380,8 @@ class Understander:
             # the answer to the question asked: what it says besides other values and its lead-in
             # ('Dune, at Harbor'; 'I'd like Hotel Iris please' -> 'Hotel Iris')
             whole = holds_whole_request(spec, spec.slot(waiting) or slots[waiting])
-            answer = remainder(text, [*taken, *lx.act_spans(text)], frozenset()) if taken or not whole \
-                else Candidate(text, text, 0, len(text), 0.5)
+            answer = Candidate(text, text, 0, len(text), 0.5) if whole and not taken \
+                else bare_answer(remainder(text, [*taken, *lx.act_spans(text)], frozenset()), text, whole)
             if answer is not None:
                 labels[waiting] = answer
         for slot_spec in spec.slots:

@@ -272,7 +272,7 @@ class FlowScorer:
                 spec = profile.spec
                 slots = {lx.stem(t) for s in spec.slots for t in s.name.split("_")}
                 said = profile.name | profile.keywords | lx.content_stems(spec.label) | profile.description
-                cached = frozenset(said - slots)
+                cached = frozenset((said - slots) | self.task_words(name))
             self._declared[name] = cached
         return cached
 

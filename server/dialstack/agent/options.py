@@ -1,0 +1,114 @@
+"""Option values said in other words: a yes/no option by the slot's own words ('a shared ride'
+-> True), a count option by its unit ('for two people', 'a group of 12', 'three tickets').
+
+These complement the slot types' own parsers (which match an option said as written): they
+read what only the slot's name and description can tell, so they live with understanding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..domain.models import SlotSpec
+from ..state.slots import Candidate
+from ..state.text import parse_number
+from . import lexicon as lx
+
+# words in a yes/no slot's name that say nothing about what it is ('is_unisex', 'has_live_music')
+_FLAG_FILLER = frozenset(lx.stem(w) for w in (
+    "is are has have allow allowed allows available serve serves offer offers include includes need needs "
+    "require requires with whether can do does it the option flag enabled want wants".split()))
+_TRUE = ("true", "yes")
+_FALSE = ("false", "no")
+# how people count people: the unit words of a group size
+PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "adults", "adult", "passengers",
+                    "passenger", "travelers", "travellers", "riders", "rider", "pax", "individuals", "of us"})
+_GROUP_SLOT = frozenset(lx.stem(w) for w in (
+    "party size people person passengers passenger adults guests riders travelers group seats".split()))
+_COUNT = r"\d{{1,4}}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|" \
+         r"sixteen|seventeen|eighteen|nineteen|twenty|a couple of|a couple|couple of|a pair of"
+_NUMBER = r"(?P<{}>" + _COUNT + r")"  # a format string: the group's name goes in the braces
+_GROUP = re.compile(
+    r"\b(?:a (?:group|party|family|team) of\s+" + _NUMBER.format("n1")
+    + r"|(?:we are|we're|there are|there's|there will be)\s+" + _NUMBER.format("n2")
+    + r"|(?:(?P<n3>" + _COUNT.format() + r"|a|an|one)\s+(?:of us|(?P<unit>[a-z]+)))"
+    + r"|for\s+" + _NUMBER.format("n4") + r"(?!\s*(?:am|pm|a\.m|p\.m|o'clock|:|\d|(?:days?|nights?|hours?|weeks?|months?|years?|minutes?|dollars?"
+    + r"|bucks|usd|euros?|percent|stars?|miles?|km|kilometers?)\b))"
+    + r")\b|\b(?P<alone>just me|only me|myself|alone|solo|by myself)\b",
+    re.IGNORECASE,
+)
+_WORD_COUNTS = {"a": 1, "an": 1, "by myself": 1, "just me": 1, "only me": 1, "myself": 1, "alone": 1, "solo": 1,
+                "a couple of": 2, "a couple": 2, "couple of": 2, "a pair of": 2}
+
+
+def is_flag(options: Sequence[object]) -> bool:
+    """Options that are exactly a yes and a no ('True'/'False')."""
+    low = sorted(str(o).lower() for o in options)
+    return low in (["false", "true"], ["no", "yes"])
+
+
+def flag_words(spec: SlotSpec) -> frozenset[str]:
+    """What a yes/no slot is about, from its name: 'shared_ride' -> {share, ride}."""
+    return frozenset(lx.stem(w) for w in spec.name.split("_")) - _FLAG_FILLER - lx.STOPWORDS
+
+
+def flag_value(spec: SlotSpec, options: Sequence[object], text: str) -> Candidate | None:
+    """'I'd like a shared ride' -> True; 'not furnished' -> False; nothing said of it -> None."""
+    words = flag_words(spec)
+    if not words:
+        return None
+    found = [(m.start(), m.end()) for m in lx.TOKEN.finditer(text) if lx.stem(m.group().lower()) in words]
+    if {lx.stem(text[a:b].lower()) for a, b in found} != set(words):
+        return None
+    start, end = min(a for a, _ in found), max(b for _, b in found)
+    if end - start > 40:  # the words must be said together, not across the sentence
+        return None
+    before = text[max(0, start - 25):start].lower()
+    negative = bool(re.search(r"\b(?:not|no|non|without|don't|doesn't|dont|isn't|never)\b[\w\s-]*$", before)) \
+        or text[end:end + 6].lower().startswith(("-free", " free"))
+    by_case = {str(o).lower(): o for o in options}
+    value = next(by_case[k] for k in (_FALSE if negative else _TRUE) if k in by_case)
+    return Candidate(value, str(value), start, end, 0.8)
+
+
+def is_count(options: Sequence[object]) -> bool:
+    """Options that are all whole numbers ('1', '2', '3')."""
+    return bool(options) and all(str(o).strip().isdigit() for o in options)
+
+
+def count_units(spec: SlotSpec) -> frozenset[str]:
+    """The words that count for this slot: its own nouns ('tickets', 'rooms') and, for a group
+    size ('party_size', 'number_of_riders'), the words for people."""
+    words = {lx.stem(w) for w in [*spec.name.split("_"), *lx.tokens(spec.description)]}
+    own = {w for w in (lx.stem(t) for t in spec.name.split("_")) if w not in ("number", "of", "num", "count", "total")}
+    units = set(own)
+    if words & _GROUP_SLOT:
+        units |= {lx.stem(w) for w in PEOPLE}
+    return frozenset(units)
+
+
+def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: bool) -> Candidate | None:
+    """'for two people', 'a group of 12', 'three tickets'; a bare number only when it was asked."""
+    allowed = {int(str(o)) for o in options} if options else None
+    units = count_units(spec)
+    for m in _GROUP.finditer(text):
+        unit = (m["unit"] or "").lower()
+        said = (m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["alone"] or "").lower()
+        if m["unit"] is not None and lx.stem(unit) not in units:
+            continue
+        if m["unit"] is None and not (units & {lx.stem(w) for w in PEOPLE}):
+            continue
+        n = _WORD_COUNTS.get(said)
+        if n is None:
+            n = parse_number(said)
+        if n is None or (allowed is not None and int(n) not in allowed):
+            continue
+        return Candidate(str(int(n)), str(int(n)), m.start(), m.end(), 0.85)
+    if asked:
+        bare = re.fullmatch(r"\s*(?:just |only )?" + _NUMBER.format("n") + r"(?:\s+please)?[.!]?\s*", text, re.IGNORECASE)
+        if bare:
+            n = _WORD_COUNTS.get(bare["n"].lower()) or parse_number(bare["n"])
+            if n is not None and (allowed is None or int(n) in allowed):
+                return Candidate(str(int(n)), str(int(n)), bare.start("n"), bare.end("n"), 0.7)
+    return None
