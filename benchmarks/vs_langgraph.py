@@ -58,8 +58,6 @@ except ImportError:  # the peer is a bench extra, never a runtime dependency
     print(f"benchmarks/vs_langgraph.py needs LangGraph and its SQLite checkpointer:\n    {INSTALL}", file=sys.stderr)
     raise SystemExit(2) from None
 
-from dialstack import Agent  # noqa: E402
-from dialstack.agent.agent import Clock  # noqa: E402
 from dialstack.store import SQLiteStore, TurnRecord  # noqa: E402
 
 
@@ -87,6 +85,9 @@ class Capture:
 
 def run_conversation(turns: int, folder: Path, each: Callable[[int, TurnRecord, float], None] | None = None) -> list[TurnRecord]:
     """Run ``turns`` scripted turns through ``Agent.handle``; ``each(i, record, seconds)`` after every turn."""
+    from dialstack import Agent
+    from dialstack.agent.agent import Clock
+
     capture = Capture()
     undo = capture.install()
     clock = Clock(datetime(2025, 11, 1, 9, 0, tzinfo=timezone.utc))
@@ -158,44 +159,41 @@ def median_us(samples: list[float]) -> float:
     return statistics.median(samples) * 1e6
 
 
+def alternate(count: int, ours: Callable[[int], object], theirs: Callable[[int], object]) -> dict[str, float]:
+    """Median microseconds of ``ours(i)`` and ``theirs(i)`` for i < count, the order swapped every round."""
+    samples: tuple[list[float], list[float]] = ([], [])
+    for i in range(count):
+        for side in ((0, 1) if i % 2 else (1, 0)):
+            action = ours if side == 0 else theirs
+            start = time.perf_counter()
+            action(i)
+            samples[side].append(time.perf_counter() - start)
+    return {"ours": median_us(samples[0]), "theirs": median_us(samples[1])}
+
+
 def commit_vs_put(records: list[TurnRecord], folder: Path) -> tuple[SQLiteStore, SqliteSaver, list[dict[str, Any]], dict[str, float]]:
     store = SQLiteStore(folder / "dialstack.db")
     store.ensure_session(SESSION, "travel")
     saver = open_saver(folder / "langgraph.db")
-    config: Any = {"configurable": {"thread_id": SESSION, "checkpoint_ns": ""}}
-    configs: list[dict[str, Any]] = []
+    plain = [TurnRecord(r.user_text, r.reply, r.state, snapshot=r.snapshot) for r in records]
+    checkpoints = []
     checkpoint = empty_checkpoint()
-    ours: list[float] = []
-    theirs: list[float] = []
-    for step, captured in enumerate(records):
-        record = TurnRecord(captured.user_text, captured.reply, captured.state, snapshot=captured.snapshot)
+    for step, record in enumerate(plain):
         checkpoint = checkpoint_for(checkpoint, record, step)
-        metadata = {"source": "loop", "step": step, "parents": {}}
-        for side in ((0, 1) if step % 2 else (1, 0)):
-            start = time.perf_counter()
-            if side == 0:
-                store.commit_turn(SESSION, record)
-                ours.append(time.perf_counter() - start)
-            else:
-                config = saver.put(config, checkpoint, metadata, {"state": step})
-                theirs.append(time.perf_counter() - start)
-        configs.append(config)
-    return store, saver, configs, {"ours": median_us(ours), "theirs": median_us(theirs)}
+        checkpoints.append(checkpoint)
+    configs: list[dict[str, Any]] = [{"configurable": {"thread_id": SESSION, "checkpoint_ns": ""}}]
+
+    metadata = [{"source": "loop", "step": step, "parents": {}} for step in range(len(plain))]
+
+    def put(step: int) -> None:
+        configs.append(saver.put(configs[-1], checkpoints[step], metadata[step], {"state": step}))
+
+    figures = alternate(len(plain), lambda step: store.commit_turn(SESSION, plain[step]), put)
+    return store, saver, configs[1:], figures
 
 
 def read_vs_get_tuple(store: SQLiteStore, saver: SqliteSaver, configs: list[dict[str, Any]], turn: int, repeat: int) -> dict[str, float]:
-    ours: list[float] = []
-    theirs: list[float] = []
-    for i in range(repeat):
-        for side in ((0, 1) if i % 2 else (1, 0)):
-            start = time.perf_counter()
-            if side == 0:
-                store.state_at(SESSION, turn)
-                ours.append(time.perf_counter() - start)
-            else:
-                saver.get_tuple(configs[turn - 1])
-                theirs.append(time.perf_counter() - start)
-    return {"ours": median_us(ours), "theirs": median_us(theirs)}
+    return alternate(repeat, lambda _: store.state_at(SESSION, turn), lambda _: saver.get_tuple(configs[turn - 1]))
 
 
 def rollback_vs_fork(folder: Path, saver: SqliteSaver, configs: list[dict[str, Any]], turn: int, repeat: int) -> dict[str, float]:

@@ -66,3 +66,8 @@ def test_operations_the_differ_never_emits_still_apply() -> None:
 def test_a_patch_that_does_not_fit_names_the_operation_and_path() -> None:
     with pytest.raises(PatchError, match=r"replace '/a/3': index 3 is out of a list of 2"):
         apply_patch({"a": [1, 2]}, [{"op": "replace", "path": "/a/3", "value": 0}])
+
+
+def test_an_escaped_pointer_never_matches_a_key_spelled_like_the_escape() -> None:
+    doc = {"a~1b": {"x": 1}, "a/b": {"x": 2}}
+    assert apply_patch(doc, [{"op": "replace", "path": "/a~1b/x", "value": 3}]) == {"a~1b": {"x": 1}, "a/b": {"x": 3}}

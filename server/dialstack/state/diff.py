@@ -120,10 +120,12 @@ def _apply_op(doc: Any, op: dict[str, Any]) -> Any:
     if parts[0] != "":
         raise PatchError(f"{kind} {path!r}: a JSON pointer starts with '/'")
     target = doc
-    last = len(parts) - 1
-    for index in range(1, last):
-        target = _child(target, parts[index], path)
-    key = parts[last]
+    for part in parts[1:-1]:
+        if type(target) is dict and "~" not in part and part in target:  # the common case, without a call
+            target = target[part]
+        else:
+            target = _child(target, part, path)
+    key = parts[-1]
     if "~" in key:
         key = _unescape(key)
     if type(target) is dict:
