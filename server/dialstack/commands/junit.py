@@ -5,8 +5,10 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from itertools import groupby
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..agent.conversation import Report
+if TYPE_CHECKING:  # the cli imports every commands module at start: keep this one light
+    from ..agent.conversation import Report
 
 
 def junit_tree(report: Report) -> ET.ElementTree:
