@@ -81,7 +81,9 @@ REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get
 REQUEST_ANYWHERE = re.compile(
     r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and)\s+)(?:please\s+)?(?:can|could|would|will) (?:you|i|we)\s+(?:please\s+)?"
     r"(?!tell\b|let me know\b|give me (?:the|their|its)\b|say\b|confirm\b|check (?:if|whether)\b)\w+"
-    r"|\b(?:i|we)(?:'d| would| want| wanna| need)\b|\b(?:please|let'?s)\s+\w+",
+    r"|\b(?:i|we)(?:'d| would| want| wanna| need)\b|\b(?:please|let'?s|go ahead and)\s+\w+"
+    r"|(?:^|[.!?]\s+)(?:(?:ok|okay|great|sure|yes|so|now|then|and|also)[\s,]+)*"
+    r"(?:get|book|reserve|find|buy|make|add|schedule|search|look|show|check|purchase|order|arrange|set up|call)\b",
     re.IGNORECASE,
 )
 HELP = re.compile(
@@ -117,6 +119,11 @@ SMALL_TALK_LEAD = re.compile(
 YES_NO_LEAD = re.compile(
     r"^\s*(?:yes|yeah|yep|yup|sure|ok|okay|no|nope|nah)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE
 )
+# 'are there any buses to Boston?': asking whether things exist is asking to look them up
+EXISTENTIAL = re.compile(
+    r"\b(?:is there|are there|do you have|have you got|can i get|could i get|can you find|any (?:\w+ )?available)\b",
+    re.IGNORECASE,
+)
 READ_QUESTION = re.compile(
     r"^\s*(what|which|how many|how much|is there|are there|do you have|have you got|any)\b", re.IGNORECASE
 )
@@ -124,8 +131,9 @@ READ_QUESTION = re.compile(
 # only "book it" does; "I changed my mind" is no request to change a booking)
 ACT_PHRASES = re.compile(
     r"\b(?:(?:that|this|it)(?:'s| is| was| would be| will be| sounds| looks| seems)?\s+(?:sounds?|looks?|seems?|works?|is)?\s*"
+    r"(?:real |really |very |pretty |so |super |quite |just )?"
     r"(?:good|great|fine|perfect|nice|wonderful|awesome|excellent|ok|okay|alright|correct|right|cool|lovely)(?:\s+(?:to|for) me)?"
-    r"|sounds? (?:good|great|fine|perfect|nice|wonderful|awesome|excellent|ok|okay|alright|right|correct|cool|lovely)(?:\s+(?:to|for) me)?"
+    r"|sounds? (?:real |really |very |pretty |so |super |quite |just )?(?:good|great|fine|perfect|nice|wonderful|awesome|excellent|ok|okay|alright|right|correct|cool|lovely)(?:\s+(?:to|for) me)?"
     r"|(?:that|this)(?:'s| is| was| will| would)? (?:all|it|everything)(?: (?:i|we) (?:need|needed|wanted|want))?(?: for (?:now|today))?"
     r"|(?:i|we)(?:'ve| have)? changed? (?:my|our) minds?|on second thought|never ?mind|no wait|hold on"
     r"|thanks?(?: you)?(?: (?:so|very) much| a lot| a bunch)?(?: for (?:your|the|all (?:your|the)) (?:help|assistance|time))?"

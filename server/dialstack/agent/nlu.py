@@ -136,7 +136,7 @@ class Understander:
         held = dict(ranked).get(incumbent, 0.0) if incumbent else None
         is_question = text.endswith("?") or bool(lx.QUESTION_START.match(text))
         strong = best_score >= self.threshold and (best == incumbent or self._takes_focus(
-            text, spans, best, best_score, held, is_question and not lx.REQUEST_ANYWHERE.search(text)))
+            text, spans, best, best_score, held, self._asks_about(text, is_question)))
 
         def result(act: str, **kw: Any) -> Understanding:
             return Understanding(act, text, confidence=top3, **kw)
@@ -224,7 +224,7 @@ class Understander:
         return result("unknown", confident=False)
 
     def _takes_focus(self, text: str, spans: Sequence[tuple[int, int]], best: str, score: float,
-                     held: float | None, asks: bool) -> bool:
+                     held: float | None, asks: str | None) -> bool:
         """Whether flow ``best`` takes the focus from the flow in focus (which scored ``held``): it
         must score clearly better, the words said must name its task (not only give values), and a
         question ('is it pet friendly?') asks about the task in focus unless it is clearly a lookup."""
@@ -232,7 +232,16 @@ class Understander:
             return True
         if score < held + SWITCH_MARGIN or not self.scorer.names_task(text, spans, best):
             return False
-        return not asks or (best in self.scorer.readers and score >= held + QUESTION_MARGIN)
+        return asks is None or (asks == "lookup" and best in self.scorer.readers)
+
+    @staticmethod
+    def _asks_about(text: str, is_question: bool) -> str | None:
+        """What a question asks: None for a request ('can you book it?', 'Go ahead and get tickets'),
+        'lookup' for whether things exist ('are there any buses?'), 'detail' for a detail of the
+        task in focus ('is it pet friendly?', 'how much does it cost?')."""
+        if not is_question or lx.REQUEST_ANYWHERE.search(text):
+            return None
+        return "lookup" if lx.EXISTENTIAL.search(text) else "detail"
 
     def prefer_reading(self, ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
         """Between two nearly equal readings, the flow that only reads goes first: a misread
@@ -403,7 +412,6 @@ class Understander:
 
 SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focus
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
-QUESTION_MARGIN = 0.5  # a question moves the focus only to a lookup that wins by this much
 
 CUED = 0.6  # a free-text value at or above this parser score was pointed at, not guessed
 
