@@ -85,13 +85,13 @@ class Understander:
     # -- scoring -------------------------------------------------------------
     def rank(
         self, text: str, ignore: Sequence[tuple[int, int]] = (), ctx: SlotContext | None = None,
-        values_alone: bool = True,
+        values_alone: bool = True, question: bool = False,
     ) -> list[tuple[str, float]]:
         """Every user-facing flow with its score for ``text``, best first (values need ``ctx``).
 
         A text that is word for word one of a flow's examples ranks that flow first.
         """
-        ranked = self.scorer.rank(text, ignore, ctx, values_alone)
+        ranked = self.scorer.rank(text, ignore, ctx, values_alone, question)
         exact = self._examples.get(_normal(text)) if not not_a_value(text) else None
         if exact is not None and ranked and ranked[0][0] != exact:
             top = ranked[0][1]
@@ -127,16 +127,17 @@ class Understander:
             if not holds_whole_request(active.spec, active.spec.slot(waiting.name) or waiting):
                 free_answer = self._task_words_dropped(free_answer, active.name)
         spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text)
-        ranked = self.prefer_reading(self.rank(text, spans, ctx, values_alone=active is None))
+        is_question = text.endswith("?") or bool(lx.QUESTION_START.match(text))
+        asks = self._asks_about(text, is_question)
+        ranked = self.prefer_reading(self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None))
         top3 = [(n, round(s, 3)) for n, s in ranked[:3]]
         best, best_score = ranked[0] if ranked else (None, 0.0)
         best_spec = self.domain.flow(best) if best else None
         # the flow in focus keeps it unless another is clearly better, not merely a little
         incumbent = active.name if active else view.recent
         held = dict(ranked).get(incumbent, 0.0) if incumbent else None
-        is_question = text.endswith("?") or bool(lx.QUESTION_START.match(text))
         strong = best_score >= self.threshold and (best == incumbent or self._takes_focus(
-            text, spans, best, best_score, held, self._asks_about(text, is_question)))
+            text, spans, best, best_score, held, asks))
 
         def result(act: str, **kw: Any) -> Understanding:
             return Understanding(act, text, confidence=top3, **kw)
@@ -244,14 +245,17 @@ class Understander:
         return "lookup" if lx.EXISTENTIAL.search(text) else "detail"
 
     def prefer_reading(self, ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
-        """Between two nearly equal readings, the flow that only reads goes first: a misread
-        search costs a question, a misread booking costs a real booking."""
-        if len(ranked) < 2:
+        """Between nearly equal readings the flow that only reads goes first: a misread search
+        costs a question, a misread booking costs a real booking."""
+        if len(ranked) < 2 or ranked[0][0] in self.scorer.readers:
             return ranked
-        (first, top), (second, next_) = ranked[0], ranked[1]
-        if top - next_ < TIE_MARGIN and second in self.scorer.readers and first not in self.scorer.readers:
-            return [(second, top), (first, next_), *ranked[2:]]
-        return ranked
+        top = ranked[0][1]
+        tied = [pair for pair in ranked if top - pair[1] < TIE_MARGIN]
+        reader = next((pair for pair in tied if pair[0] in self.scorer.readers), None)
+        if reader is None:
+            return ranked
+        return [(reader[0], top)] + [pair for pair in ranked if pair[0] != reader[0]]
+
 
     def _task_words_dropped(self, answer: Candidate, flow: str) -> Candidate | None:
         """'I want to borrow Dune' to 'Which book?' -> 'Dune'; 'I want to borrow a book' -> nothing

@@ -8,6 +8,7 @@ only one flow's slots can hold ('the printer', 'R-1234') points at that flow.
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import re
@@ -157,6 +158,17 @@ class FlowScorer:
         self._last_values: tuple[Any, Any] = (None, None)
         self._triggers: dict[str, frozenset[str]] = {}
         self._declared: dict[str, frozenset[str]] = {}
+        self._mended: dict[str, str] = {}
+        # every word the pack uses for its flows, as written and as its stem: typos are mended to them
+        self.spelled: dict[str, str] = {}
+        for profile in self.profiles.values():
+            spec = profile.spec
+            for text in [spec.name.replace("_", " "), spec.label, spec.description, *spec.keywords, *spec.examples,
+                         *(s.name.replace("_", " ") for s in spec.slots), *(s.description for s in spec.slots)]:
+                for token in lx.tokens(text):
+                    if len(token) >= 4 and token not in lx.STOPWORDS:
+                        self.spelled.setdefault(token, lx.stem(token))
+                        self.spelled.setdefault(lx.stem(token), lx.stem(token))
 
     def weight(self, word: str) -> float:
         return self.weights.get(word, UNKNOWN_WEIGHT)
@@ -200,17 +212,22 @@ class FlowScorer:
         return any(s.params.get("vocabulary") for s in self.value_slots.values())
 
     def rank(
-        self, text: str, ignore: Sequence[tuple[int, int]] = (), ctx: SlotContext | None = None, values_alone: bool = True
+        self, text: str, ignore: Sequence[tuple[int, int]] = (), ctx: SlotContext | None = None, values_alone: bool = True,
+        question: bool = False,
     ) -> list[tuple[str, float]]:
-        """Scores for every flow, best first; ``values_alone``: a value with no words may start a flow."""
+        """Scores for every flow, best first; ``values_alone``: a value with no words may start a flow.
+
+        A ``question`` ('where am I flying on BK-12345?', 'do you fly to Honolulu?') asks to read,
+        never to change anything: flows that change state score nothing, and a value said (the
+        booking asked about) counts double."""
         if ctx is not None:
             self.mask_example_values(ctx)
         keys, spans = self.values_in(text, ctx)
         ignore = [*ignore, *self.own_slot_words(text)]
-        plain = lx.content_stems(mask(text, ignore))
+        plain = self.stems(mask(text, ignore))
         # values are not words for a flow, unless a flow lists the whole value as a keyword ('vegetarian')
         spans = [(a, b) for a, b in spans if not lx.content_stems(text[a:b]) <= self.keywords]
-        words_left = lx.content_stems(mask(text, [*ignore, *spans])) if spans else plain
+        words_left = self.stems(mask(text, [*ignore, *spans])) if spans else plain
         reading = bool(lx.READ_QUESTION.match(text))
         left_text = mask(text, [*ignore, *spans])
         semantic = self.semantic(left_text)
@@ -220,13 +237,35 @@ class FlowScorer:
             words = self._words(profile, words_left, frozenset().union(*said))
             if reading and name in self.readers and words > 0:
                 words += READ_BONUS
+            if question and not (name in self.readers or profile.spec.metadata.digression):
+                scores.append((name, 0.0))
+                continue
             values = sum(self.value_weights[k] for k in profile.value_keys & keys)
-            evidence = VALUE_WEIGHT * min(values, 1.5)
+            evidence = VALUE_WEIGHT * min(values, 1.5) * (2.0 if question else 1.0)
             if semantic is not None and words > 0:
                 words += SEMANTIC_WEIGHT * max(0.0, float(semantic[index]) - SEMANTIC_FLOOR)
             scores.append((name, words + evidence if words > 0 or values_alone else 0.0))
         scores.sort(key=lambda pair: pair[1], reverse=True)
         return scores
+
+    def stems(self, text: str) -> frozenset[str]:
+        """``lx.content_stems`` with typos mended: a word the pack never uses, close to one it
+        does ('reservaton', 'bookng'), counts as that word."""
+        found = lx.content_stems(text)
+        unknown = [w for w in found if w not in self.weights and w not in self.text_weights and len(w) >= 4
+                   and not w.startswith("not-")]
+        if not unknown:
+            return found
+        return frozenset((found - set(unknown)) | {self.mend(w) for w in unknown})
+
+    def mend(self, word: str) -> str:
+        """The pack's word closest in spelling to ``word`` (one or two letters off), else ``word``."""
+        cached = self._mended.get(word)
+        if cached is None:
+            close = difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8)
+            cached = self.spelled[close[0]] if close else word
+            self._mended[word] = cached
+        return cached
 
     def semantic(self, text: str) -> Any:
         """Cosine similarity of ``text`` to every flow's purpose, or None without an embedder."""
@@ -278,7 +317,7 @@ class FlowScorer:
 
     def names_task(self, text: str, ignore: Sequence[tuple[int, int]], name: str) -> bool:
         """Whether ``text``, besides its values and act phrases, says a word of flow ``name``'s task."""
-        return bool(lx.content_stems(mask(text, ignore)) & self.declared_task_words(name))
+        return bool(self.stems(mask(text, ignore)) & self.declared_task_words(name))
 
     def own_slot_words(self, text: str) -> list[tuple[int, int]]:
         """'book a flight ... with a max price of $500': a request opening with one flow's strong
