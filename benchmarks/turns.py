@@ -12,7 +12,9 @@ The script is a cycle of short episodes (bookings with digressions, interruption
 resumes, checks, modifications, cancels, corrections, preferences, help and chitchat,
 an approval); ``{ref}`` stands for the reference of the latest booking made. Every reply
 is checked: an error or a "didn't understand" reply fails the run, so the numbers are of
-a conversation that works.
+a conversation that works. Where the agent asks to confirm an irreversible action ("shall I
+go ahead?") instead of giving the expected answer, the user says "yes" in one more (timed)
+turn and that reply is checked.
 """
 
 from __future__ import annotations
@@ -84,6 +86,7 @@ EPISODES: list[list[Step]] = [
         ("Show my bookings", ("bookings",)),
     ],
 ]
+CONFIRMATION = "shall i go ahead"  # the agent asks before an irreversible tool call
 BAD_REPLIES = ("didn't understand", "something went wrong", "couldn't finish", "couldn't read", "not run")
 REFERENCE = re.compile(r"Reference (BK-\d+)")
 
@@ -141,18 +144,24 @@ def run(turns: int, db: Path, profile: str | None) -> dict[str, Any]:
 
                 profiler = cProfile.Profile()
                 agent._run(_in_loop(profiler.enable))
-            for i, (text, expected) in enumerate(script(turns)):
-                said = text.replace("{ref}", ref)
+            def timed(said: str) -> str:
                 spent[0], counts[0] = 0.0, 0
                 start = time.perf_counter()
                 result = agent.handle("bench", said)
-                elapsed = time.perf_counter() - start
-                totals.append(elapsed)
+                totals.append(time.perf_counter() - start)
                 tools.append(spent[0])
                 calls.append(counts[0])
-                reply = result.reply
+                return result.reply
+
+            for i, (text, expected) in enumerate(script(turns)):
+                said = text.replace("{ref}", ref)
+                reply = timed(said)
+                missing = [e for e in expected if e.replace("{ref}", ref).lower() not in reply.lower()]
+                if missing and CONFIRMATION in reply.lower():
+                    clock.advance(5)
+                    said, reply = "yes", timed("yes")
+                    missing = [e for e in expected if e.replace("{ref}", ref).lower() not in reply.lower()]
                 lowered = reply.lower()
-                missing = [e for e in expected if e.replace("{ref}", ref).lower() not in lowered]
                 if missing or any(bad in lowered for bad in BAD_REPLIES):
                     raise SystemExit(f"turn {i + 1} {said!r}: unexpected reply {reply!r} (expected {missing or 'no error'})")
                 found = REFERENCE.search(reply)

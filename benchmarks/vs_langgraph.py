@@ -45,7 +45,7 @@ from typing import Any, TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from turns import REFERENCE, script  # noqa: E402  (the scripted travel conversation)
+from turns import CONFIRMATION, REFERENCE, script  # noqa: E402  (the scripted travel conversation)
 
 INSTALL = 'pip install -e ".[bench]"   (or: pip install "langgraph>=1.0,<2" "langgraph-checkpoint-sqlite>=3.0,<4")'
 SESSION = "bench"
@@ -95,10 +95,14 @@ def run_conversation(turns: int, folder: Path, each: Callable[[int, TurnRecord, 
     try:
         with Agent("travel", db=folder / "agent.db", clock=clock) as agent:
             agent.handle("warm-up", "hello")  # connects the MCP client, lists tools, loads vocabularies
-            for i, (text, _expected) in enumerate(script(turns)):
+            steps = iter(script(2 * turns))
+            confirming = False
+            for i in range(turns):
+                said = "yes" if confirming else next(steps)[0].replace("{ref}", ref)  # "yes": confirms what it asked
                 start = time.perf_counter()
-                result = agent.handle(SESSION, text.replace("{ref}", ref))
+                result = agent.handle(SESSION, said)
                 elapsed = time.perf_counter() - start
+                confirming = CONFIRMATION in result.reply.lower() and not confirming
                 found = REFERENCE.search(result.reply)
                 if found:
                     ref = found.group(1)
