@@ -163,12 +163,23 @@ def _overlaps(start: int, end: int, taken: Sequence[tuple[int, int]]) -> bool:
     return any(start < e and s < end for s, e in taken)
 
 
+_SHORT_ANSWER = re.compile(
+    r"\s*(?:(?:ok|okay|sure|yes|yeah|um+|uh|well|hmm+|how about|what about|let'?s (?:say|do|try)|maybe|"
+    r"i'?d like|i want|i'?ll take|i'?ll go with|go with|try)[\s,]+)*"
+    r"(?P<value>[^\s,.!?][^,.!?]*?)[\s,]*(?:,?\s*(?:please|thanks|thank you|then)[\s.!]*)?[\s.!]*",
+    re.IGNORECASE,
+)
+
+
 def bare_answer(answer: Candidate | None, text: str, whole: bool) -> Candidate | None:
     """What an answer to 'which hotel?' says besides its lead-in, when it names something: short
     ('Captain Marvel.', 'san jose please'), or a name written with capitals; a long sentence
     without one is a request or a remark, not the value."""
     if answer is None or whole:
         return answer
+    short = _SHORT_ANSWER.fullmatch(text)
+    if short and len(lx.tokens(short["value"])) <= _MAX_WORDS:  # 'The Hobbit', 'Captain Marvel, please'
+        return Candidate(short["value"], short["value"], short.start("value"), short.end("value"), answer.score)
     words = lx.tokens(answer.value)
     capital = any(w[:1].isupper() or w[:1].isdigit() for w in _WORD.findall(answer.value))
     if len(words) > _MAX_WORDS or (not capital and len(lx.tokens(text)) > 4):

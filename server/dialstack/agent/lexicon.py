@@ -71,6 +71,12 @@ CORRECTION = re.compile(
     r"\b(actually|make it|change (?:it|that)|i meant|i mean|sorry|correction|not .+ but|instead)\b|^\s*no,",
     re.IGNORECASE,
 )
+# 'from Chicago - no wait, from Boston': what follows takes back what came before
+SELF_REPAIR = re.compile(
+    r"\b(?:no,? wait|wait,? no|no no|i mean|i meant|sorry|actually|or rather|rather|scratch that|make (?:it|that)|"
+    r"correction|oops|my (?:bad|mistake))\b",
+    re.IGNORECASE,
+)
 QUESTION_START = re.compile(
     r"^\s*(what|which|where|when|why|how|who|whose|do you|does|did you|can you|could you|are you|is there|"
     r"is it|are there|will you|have you)\b",
@@ -193,7 +199,7 @@ def stem(word: str) -> str:
     return _SNOWBALL.stemWord(w) if len(w) > 2 else w
 
 
-NEGATORS = frozenset({"not", "don't", "dont", "won't", "wont", "can't", "cant", "isn't", "doesn't", "didn't", "never"})
+NEGATORS = frozenset({"not", "without", "don't", "dont", "won't", "wont", "can't", "cant", "isn't", "doesn't", "didn't", "never"})
 
 
 @lru_cache(maxsize=4096)

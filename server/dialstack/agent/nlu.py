@@ -319,6 +319,25 @@ class Understander:
                 return name
         return None
 
+    @staticmethod
+    def _repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
+                  text: str) -> list[tuple[float, str, Candidate]]:
+        """Self-repairs: the slot whose value the user rules out ('Rome, not Paris') takes the new
+        value; after 'no wait' / 'I mean' the value said last replaces the one said before it
+        ('from Chicago - no wait, from Boston')."""
+        repair = max((m.end() for m in lx.SELF_REPAIR.finditer(text)), default=None)
+        out = []
+        for score, name, cand in found:
+            if name in ruled_out:
+                score += 4.0
+            if repair is not None:
+                if cand.start >= repair:
+                    score += 0.75
+                elif any(n == name and c.start >= repair for _, n, c in found):
+                    continue  # said, then taken back
+            out.append((score, name, cand))
+        return out
+
     def _fresh_slots(self, spec: FlowSpec) -> dict[str, BaseSlot]:
         return {s.name: self.make_slot(s) for s in spec.slots}
 
@@ -335,6 +354,7 @@ class Understander:
         """Assign values found in ``text`` to the flow's slots; one span feeds one slot."""
         correcting = last_filled if last_filled and lx.CORRECTION.search(text) else None
         found: list[tuple[float, str, Candidate]] = []
+        ruled_out: set[str] = set()
         for slot_spec in spec.slots:
             slot = slots.get(slot_spec.name)
             if slot is None:
@@ -361,11 +381,14 @@ class Understander:
             cands = [*cands, *duration_candidates(slot, text, ctx)]
             for cand in cands:
                 if negated(text, cand):
+                    if slot.filled and cand.value == slot.value:
+                        ruled_out.add(slot_spec.name)  # 'I meant Rome, not Paris': Paris's slot changes
                     continue
                 score = cue_score(text, cand, slot_spec, waiting, slot.label)
                 if slot_spec.name == correcting and slot_spec.name != waiting:
                     score += 1.5  # "actually make it Boston": the value just given, not the question asked
                 found.append((score, slot_spec.name, cand))
+        found = self._repaired(found, ruled_out, text)
         # best (cue score, span length, parser score) first; each span and each slot used once
         # best cue first; among equally cued values the one said first ("Rome London": Rome is the
         # origin), and at one position the longer reading ("New York" over "York")

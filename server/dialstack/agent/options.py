@@ -19,8 +19,6 @@ from . import lexicon as lx
 _FLAG_FILLER = frozenset(lx.stem(w) for w in (
     "is are has have allow allowed allows available serve serves offer offers include includes need needs "
     "require requires with whether can do does it the option flag enabled want wants".split()))
-_TRUE = ("true", "yes")
-_FALSE = ("false", "no")
 # how people count people: the unit words of a group size
 PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "adults", "adult", "passengers",
                     "passenger", "travelers", "travellers", "riders", "rider", "pax", "individuals", "of us"})
@@ -43,9 +41,9 @@ _WORD_COUNTS = {"a": 1, "an": 1, "by myself": 1, "just me": 1, "only me": 1, "my
 
 
 def is_flag(options: Sequence[object]) -> bool:
-    """Options that are exactly a yes and a no ('True'/'False')."""
-    low = sorted(str(o).lower() for o in options)
-    return low in (["false", "true"], ["no", "yes"])
+    """Options 'True'/'False': whether the thing the slot names is wanted (a 'yes'/'no' slot is
+    the answer to a question instead, read by its own parser)."""
+    return sorted(str(o).lower() for o in options) == ["false", "true"]
 
 
 def flag_words(spec: SlotSpec) -> frozenset[str]:
@@ -68,7 +66,7 @@ def flag_value(spec: SlotSpec, options: Sequence[object], text: str) -> Candidat
     negative = bool(re.search(r"\b(?:not|no|non|without|don't|doesn't|dont|isn't|never)\b[\w\s-]*$", before)) \
         or text[end:end + 6].lower().startswith(("-free", " free"))
     by_case = {str(o).lower(): o for o in options}
-    value = next(by_case[k] for k in (_FALSE if negative else _TRUE) if k in by_case)
+    value = by_case["false" if negative else "true"]
     return Candidate(value, str(value), start, end, 0.8)
 
 

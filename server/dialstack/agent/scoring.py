@@ -62,11 +62,10 @@ class FlowProfile:
         # 'how much', 'running out': a keyword that needs its function words counts only as a phrase
         self.phrases: list[tuple[re.Pattern[str], frozenset[str]]] = []
         for keyword in spec.keywords:
-            words = lx.tokens(keyword)
-            if len(words) > 1 and any(w in lx.STOPWORDS for w in words):
+            if _phrase(keyword):
                 self.phrases.append((word_pattern(keyword), lx.content_stems(keyword)))
             else:
-                self.keywords |= {lx.stem(w) for w in words} - lx.STOPWORDS
+                self.keywords |= {lx.stem(w) for w in lx.tokens(keyword)} - lx.STOPWORDS
         self.name = {lx.stem(t) for t in spec.name.split("_")} - lx.STOPWORDS
         self.description = lx.content_stems(spec.description)
         self.value_keys = {value_key(s) for s in spec.slots if scorable(s)}
@@ -91,13 +90,19 @@ TEXT_FIELDS = (("name", 3.0), ("label", 3.0), ("description", 2.0), ("keywords",
 TEXT_SATURATION = 1.0  # a word said once in the name is nearly as good as said thrice (BM25's k)
 
 
+def _phrase(keyword: str) -> bool:
+    """'how much', 'running out': a keyword that needs its function words to mean anything."""
+    words = lx.tokens(keyword)
+    return len(words) > 1 and any(w in lx.STOPWORDS for w in words)
+
+
 def flow_text(spec: FlowSpec) -> dict[str, float]:
     """The flow's words (stemmed) with how prominently its YAML uses them."""
     fields = {
         "name": [spec.name.replace("_", " ")],
         "label": [spec.label],
         "description": [spec.description],
-        "keywords": list(spec.keywords),
+        "keywords": [k for k in spec.keywords if not _phrase(k)],  # phrases count only when said whole
         "slot_names": [s.name.replace("_", " ") for s in spec.slots],
         "slot_descriptions": [s.description for s in spec.slots],
         "prompts": [s.prompt for s in spec.slots],
@@ -114,7 +119,7 @@ def flow_text(spec: FlowSpec) -> dict[str, float]:
 
 def semantic_text(spec: FlowSpec) -> str:
     """What a flow is for, in words, for the sentence embedding."""
-    return f"{spec.label or spec.name.replace('_', ' ')}. {spec.description}"
+    return " ".join(lx.tokens(f"{spec.label or spec.name.replace('_', ' ')}. {spec.description}"))
 
 
 class FlowScorer:
@@ -271,7 +276,8 @@ class FlowScorer:
         """Cosine similarity of ``text`` to every flow's purpose, or None without an embedder."""
         if self.embedder is None or self.flow_vectors is None or not lx.tokens(text):
             return None
-        return self.flow_vectors @ self.embedder.embed([text])[0]
+        said = " ".join(lx.tokens(text))  # case and punctuation say nothing about the task
+        return self.flow_vectors @ self.embedder.embed([said])[0]
 
     def trigger_words(self, name: str) -> frozenset[str]:
         """The words that ask for flow ``name`` (stemmed): its keywords, name, description and the
