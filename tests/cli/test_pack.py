@@ -10,6 +10,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import mcp.client.stdio  # noqa: F401 - imported at collection: stdio_client binds sys.stderr as its default errlog
 import pytest
 import skills_ref
 
