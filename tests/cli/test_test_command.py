@@ -108,3 +108,11 @@ def test_a_folder_named_like_a_test_file_is_not_read_as_one(run_cli: RunCli, tmp
     run = run_cli("test", str(tmp_path))
 
     assert run.code == 1 and "no tests found" in run.err and "Traceback" not in run.err
+
+
+def test_a_misspelt_key_in_a_test_file_gets_a_suggestion(run_cli: RunCli, tmp_path: Path) -> None:
+    (tmp_path / "t.yaml").write_text("domain: travel\nconversations:\n  - name: x\n    turns:\n      - user: hi\n        expct: {}\n")
+
+    run = run_cli("test", str(tmp_path / "t.yaml"))
+
+    assert run.code == 1 and "unknown key 'expct'; did you mean 'expect'?" in run.out

@@ -169,3 +169,8 @@ def test_a_file_where_a_skill_folder_should_be_is_named_as_such(tmp_path: Path) 
     (root / "skills" / "mini").mkdir(parents=True)
     (root / "skills" / "mini" / "paint").write_text("---\nname: paint\n---\n")
     assert any("paint is a file, not a folder" in e for e in errors_of(root))
+
+
+def test_a_misspelt_skill_frontmatter_key_gets_a_suggestion(tmp_path: Path) -> None:
+    skill = "---\nname: paint\ndescription: Paint things.\nlicence: MIT\n---\nDo it.\n"
+    assert any("unknown frontmatter key 'licence'; did you mean 'license'?" in e for e in errors_of(write_pack(tmp_path, skill=skill)))

@@ -20,6 +20,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from ..domain.suggest import did_you_mean
+
 DEFAULT_START = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 TERMINAL_KEYS = ("completed", "cancelled", "abandoned", "invalid")
 
@@ -116,7 +118,8 @@ def _explain(error: dict[str, Any]) -> str:
         return str(error["msg"])
     loc = [p for p in error["loc"][:-1] if isinstance(p, str)]
     model = _KEYS.get(loc[-1], ConversationFile) if loc else ConversationFile
-    return f"unknown key {error['loc'][-1]!r} (expected one of: {', '.join(model.model_fields)})"
+    key = error["loc"][-1]
+    return f"unknown key {key!r}{did_you_mean(key, model.model_fields)} (expected one of: {', '.join(model.model_fields)})"
 
 
 @dataclass

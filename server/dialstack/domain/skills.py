@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 from .models import SkillSpec
+from .suggest import did_you_mean
 from .yamlfile import Problem
 
 ALLOWED_FRONTMATTER = frozenset({"name", "description", "license", "compatibility", "metadata", "allowed-tools"})
@@ -59,7 +60,8 @@ def _check_frontmatter(front: dict[str, Any], folder: str, display: str) -> list
     problems: list[Problem] = []
     for key in front:
         if key not in ALLOWED_FRONTMATTER:
-            problems.append(Problem(display, f"frontmatter.{key}", f"unknown frontmatter key {key!r}", ", ".join(sorted(ALLOWED_FRONTMATTER))))
+            problems.append(Problem(display, f"frontmatter.{key}", f"unknown frontmatter key {key!r}" + did_you_mean(key, ALLOWED_FRONTMATTER),
+                                    ", ".join(sorted(ALLOWED_FRONTMATTER))))
     name = front.get("name")
     reason = check_skill_name(name)
     if reason:
