@@ -169,3 +169,20 @@ def test_colour_is_used_on_a_terminal_unless_no_color_or_a_dumb_terminal(monkeyp
     monkeypatch.setenv("TERM", "dumb")
     assert not supports_color(_Terminal())  # type: ignore[arg-type]
     assert Style(color=False).bot("hi") == "bot> hi" and Style(color=False).dim("x") == "x"
+
+
+def test_more_pages_through_the_last_table_then_says_there_is_no_more() -> None:
+    from dialstack.commands.chat_commands import PAGE, ChatCommands, table_lines
+
+    rows = [{"ref": f"BK-{i:05d}", "city": "Paris"} for i in range(PAGE + 3)]
+    frame = {"display_type": "table", "data": rows, "row_count": len(rows)}
+    commands = ChatCommands(agent=None, session="s", width=lambda: 80)
+
+    first = table_lines(frame, 80)
+    commands.saw(frame)
+    second = commands.run("/more").text
+
+    assert "BK-00007" in "\n".join(first) and "BK-00008" not in "\n".join(first)
+    assert first[-1].strip() == "... 3 more row(s) (/more shows them)"
+    assert [line.split()[0] for line in second.splitlines()[1:]] == ["BK-00008", "BK-00009", "BK-00010"]
+    assert commands.run("/more").text == "(no more rows)"
