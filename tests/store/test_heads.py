@@ -85,3 +85,15 @@ def test_replaying_to_any_turn_is_bounded_by_the_operation_budget(store: SQLiteS
     rows = store._conn.execute("SELECT t.turn FROM snapshots s JOIN turns t ON t.id = s.turn_id ORDER BY t.turn").fetchall()
     gaps = [b - a for (a,), (b,) in zip(rows, rows[1:])]
     assert max(gaps) <= 7 and store.state_at("s1", 39) == {"k": list(range(39))}
+
+
+def test_snapshots_written_zlib_compressed_by_an_early_v3_file_still_read(store: SQLiteStore) -> None:
+    import zlib
+
+    from dialstack.state.diff import encode
+
+    commit_states(store, "s1", numbered(3))
+    store._conn.execute(  # white-box: rewrite turn 1's snapshot as an early v3 release stored it
+        "UPDATE snapshots SET state=? WHERE turn_id=(SELECT id FROM turns WHERE turn=1)", (zlib.compress(encode(numbered(1)[0]), 1),)
+    )
+    assert store.state_at("s1", 2) == numbered(3)[1]

@@ -18,7 +18,7 @@ Version history:
   renamed); ``lines`` records where a line forked from its parent, ``branches`` names the
   abandoned ones (a line and a turn range); the patch sits on the turn row (no ``diffs``
   table); the head is a pointer (line, turn, version, patch operations since the last
-  snapshot), not a copy of the state; new snapshots are zlib-compressed JSON. Migrated in
+  snapshot), not a copy of the state; new snapshots are zstd-compressed JSON. Migrated in
   place: v2 branch B becomes line B, forked from line 0 just before its first turn.
 """
 
