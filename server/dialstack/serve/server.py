@@ -178,9 +178,10 @@ class DialstackTools:
             self.runtime.audit_call(session, spec, args, replayed, key, 0.0)
             return _result(replayed, session)
 
+        untrusted_args, private_args = self.runtime.sessions.argument_origins(session, spec, args)
         decision = gate.decide(
             spec, args, self.runtime.context_kinds(session, spec, caller), denied=self.denied,
-            untrusted_args=self.runtime.sessions.untrusted_args(session, spec, args),
+            untrusted_args=untrusted_args, private_args=private_args,
         )
         approval: str | None = None
         approved_by: str | None = None

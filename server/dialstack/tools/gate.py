@@ -17,12 +17,15 @@ Rules, in order:
    change acts on, was chosen by someone else.
 4. ``needs_approval`` (``provenance_state``) -- the tool ``changes_state`` and any of its
    arguments came from untrusted output.
-5. ``needs_approval`` (``trifecta_session``) -- the session trifecta, the fallback: the
+5. ``needs_approval`` (``provenance_private``) -- the tool ``communicates_externally``,
+   the session holds untrusted data, and an argument carries a value from private tool
+   output the user did not type (a passport number on its way out, wherever it goes).
+6. ``needs_approval`` (``trifecta_session``) -- the session trifecta, the fallback: the
    tool ``communicates_externally``, the session's context holds private and untrusted
    data, and either the tool marks no destination argument or no provenance was given.
    A tool whose destinations are marked is covered by rule 3 when provenance is known:
    private data may go where the user (not the untrusted text) said.
-6. ``allow`` otherwise.
+7. ``allow`` otherwise.
 
 The conversation itself is private, so ``decide`` always counts :data:`PRIVATE`, whatever
 the caller passes. A tool without a ``capabilities`` entry is treated as carrying all
@@ -46,7 +49,8 @@ KINDS: frozenset[str] = frozenset({PRIVATE, UNTRUSTED})
 INITIAL_KINDS: frozenset[str] = frozenset({PRIVATE})  # the conversation itself is private
 
 Action = Literal["allow", "needs_approval", "deny"]
-Rule = Literal["allowed", "denied", "manifest", "trifecta_tool", "trifecta_session", "provenance_target", "provenance_state"]
+Rule = Literal["allowed", "denied", "manifest", "trifecta_tool", "trifecta_session", "provenance_target", "provenance_state",
+               "provenance_private"]
 Role = Literal["destination", "target", "content"]
 ROLE_KEY = "x-dialstack-role"
 ROLES: frozenset[str] = frozenset({"destination", "target", "content"})
@@ -100,6 +104,7 @@ def decide(
     *,
     denied: frozenset[str] = frozenset(),
     untrusted_args: frozenset[str] | None = None,
+    private_args: frozenset[str] = frozenset(),
 ) -> GateDecision:
     """Decide whether ``tool`` may run with ``args`` in a session holding ``kinds``.
 
@@ -107,6 +112,7 @@ def decide(
     unknown kinds raise ``ValueError`` so that a typo can never silently weaken the gate.
     ``untrusted_args`` names the arguments whose values came from untrusted output; None
     means their provenance is unknown, and only the session rule judges the call.
+    ``private_args`` names the arguments carrying values from private tool output.
     """
     kinds = INITIAL_KINDS | frozenset(kinds)
     unknown = set(kinds) - KINDS
@@ -139,6 +145,14 @@ def decide(
                 f"{name!r} changes something, and its {shown} came from untrusted tool output, not from you",
                 "provenance_state",
             )
+    leaving = sorted(a for a in private_args if a in args)
+    if "communicates_externally" in tool.tags and UNTRUSTED in kinds and leaving:
+        return GateDecision(
+            "needs_approval",
+            f"{name!r} would send private data ({', '.join(repr(a) for a in leaving)}) out of a conversation that "
+            "holds untrusted input, and you did not type that data",
+            "provenance_private",
+        )
     vetted = untrusted_args is not None and any(r == "destination" for r in roles.values())
     if "communicates_externally" in tool.tags and {PRIVATE, UNTRUSTED} <= kinds and not vetted:
         return GateDecision(

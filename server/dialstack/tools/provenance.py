@@ -6,6 +6,10 @@ Pure functions; the store keeps the digests per session (``store.guard``), never
   error text) is recorded as: every string leaf whole, every token (a run of
   non-space characters, stripped of surrounding punctuation), and every run of 2-4
   words, so that an address or a name inside a longer text is found again.
+  Fields the tool's ``output_schema`` marks ``x-dialstack-origin: system`` (ids, timestamps
+  the system assigns, which no outsider chooses) are left out.
+- **Private output** (a tool tagged ``accesses_private_data`` and not
+  ``receives_untrusted_input``: a profile, a balance, a booking) is recorded the same way.
 - **User-typed** text (the user's turns) is recorded the same way.
 - An **argument value** is untrusted-derived when its whole value, or one of its
   identifier-like tokens (an address, a URL, an account number: tokens holding a digit,
@@ -24,8 +28,10 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+ORIGIN_KEY = "x-dialstack-origin"
 UNTRUSTED = "untrusted"
 USER = "user"
+PRIVATE = "private"  # from the output of a tool that reads private data and nothing from outside
 MAX_WORDS = 4
 MAX_DIGESTS = 20_000  # per recorded output: a bound on what one huge result can cost
 _TOKEN = re.compile(r"\S+")
@@ -41,7 +47,7 @@ def digest(text: str) -> str:
     return hashlib.sha256(normalize(text).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def _strings(value: Any) -> Iterator[str]:
+def _strings(value: Any, skip: frozenset[str] = frozenset()) -> Iterator[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, bool) or value is None:
@@ -49,18 +55,22 @@ def _strings(value: Any) -> Iterator[str]:
     elif isinstance(value, (int, float)):
         yield str(value)
     elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _strings(item)
+        for key, item in value.items():
+            if key not in skip:
+                yield from _strings(item, skip)
     elif isinstance(value, (list, tuple)):
         for item in value:
-            yield from _strings(item)
+            yield from _strings(item, skip)
 
 
-def text_digests(values: Iterable[Any]) -> set[str]:
-    """Digests of everything a reader could copy out of ``values``: whole strings, tokens, 2-4 word runs."""
+def text_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) -> set[str]:
+    """Digests of everything a reader could copy out of ``values``: whole strings, tokens, 2-4 word runs.
+
+    Object fields named in ``system`` (see :func:`system_fields`) are skipped.
+    """
     found: set[str] = set()
     for value in values:
-        for text in _strings(value):
+        for text in _strings(value, system):
             if len(found) >= MAX_DIGESTS:
                 return found
             if normalize(text):
@@ -87,14 +97,31 @@ def _candidates(value: Any) -> Iterator[str]:
                     yield word
 
 
+def system_fields(output_schema: Any) -> frozenset[str]:
+    """Names of the output fields marked ``x-dialstack-origin: system``, anywhere in ``output_schema``."""
+    found: set[str] = set()
+    stack = [output_schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            props = node.get("properties")
+            if isinstance(props, Mapping):
+                found |= {k for k, v in props.items() if isinstance(v, Mapping) and v.get(ORIGIN_KEY) == "system"}
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return frozenset(found)
+
+
 def argument_digests(args: Mapping[str, Any]) -> dict[str, set[str]]:
     """Per argument name, the digests to look up (see :func:`untrusted_arguments`)."""
     return {name: {digest(c) for c in _candidates(value)} for name, value in args.items()}
 
 
-def untrusted_arguments(per_arg: Mapping[str, set[str]], origins: Mapping[str, frozenset[str]]) -> frozenset[str]:
-    """The argument names one of whose digests was seen in untrusted output and never typed by the user."""
+def untrusted_arguments(per_arg: Mapping[str, set[str]], origins: Mapping[str, frozenset[str]],
+                        origin: str = UNTRUSTED) -> frozenset[str]:
+    """The argument names one of whose digests was seen with ``origin`` (untrusted output) and never typed by the user."""
     return frozenset(
         name for name, digests in per_arg.items()
-        if any(UNTRUSTED in origins.get(d, ()) and USER not in origins.get(d, ()) for d in digests)
+        if any(origin in origins.get(d, ()) and USER not in origins.get(d, ()) for d in digests)
     )

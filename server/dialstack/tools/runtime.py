@@ -52,7 +52,7 @@ from ..domain.loader import resolve
 from ..domain.models import DomainPack, ToolSpec
 from ..domain.schemacheck import Check, compile_check
 from ..store.protocol import Receipt, Store
-from . import arguments, gate
+from . import arguments, gate, provenance
 from ..store.guard import Claim, Guard
 from .components import COMPONENT_SPECS
 from .context import ToolContext, ToolInputError, TransientToolError, utc_now
@@ -401,7 +401,9 @@ class ToolRuntime:
         if outcome.ok or outcome.error in _HANDLER_RAN:
             added = self._kinds_added(spec)
             if added:
-                self.sessions.delivered(session_id, caller, added, [outcome.data, outcome.message])
+                self.sessions.delivered(session_id, caller, added, [outcome.data, outcome.message],
+                                        provenance.system_fields(spec.output_schema),
+                                        record_private=spec.tool_id in self.domain.tools)
 
     # -- checks before running ----------------------------------------------
     def check_arguments(self, spec: ToolSpec, args: Any) -> CallOutcome | None:

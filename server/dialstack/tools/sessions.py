@@ -87,8 +87,15 @@ class SessionGuard:
         if caller.connection is not None and self._connection(caller.connection):
             self.kinds(session_id, caller)
 
-    def delivered(self, session_id: str, caller: Caller, added: frozenset[str], values: Iterable[Any]) -> None:
-        """A result or error text of a tool adding ``added`` reached the client."""
+    def delivered(
+        self, session_id: str, caller: Caller, added: frozenset[str], values: Iterable[Any], system: frozenset[str] = frozenset(),
+        *, record_private: bool = False,
+    ) -> None:
+        """A result or error text of a tool adding ``added`` reached the client (``system``: its system-set fields).
+
+        ``record_private``: also keep digests of a private-only output (a domain tool's, not the
+        conversation's own component tools, whose text came from the user or the assistant).
+        """
         if not added:
             return
         self.guard.add_taint(session_id, caller.connection, added)
@@ -96,17 +103,26 @@ class SessionGuard:
             with self._lock:
                 self._connection_kinds[caller.connection] = self._connection(caller.connection) | added
         if gate.UNTRUSTED in added:
-            self.guard.record_values(session_id, provenance.UNTRUSTED, provenance.text_digests(values))
+            self.guard.record_values(session_id, provenance.UNTRUSTED, provenance.text_digests(values, system))
+        elif record_private and gate.PRIVATE in added:
+            self.guard.record_values(session_id, provenance.PRIVATE, provenance.text_digests(values, system))
 
 
-    def untrusted_args(self, session_id: str, spec: ToolSpec, args: Mapping[str, Any]) -> frozenset[str] | None:
-        """Arguments whose values came from untrusted output; None when no rule reads provenance for ``spec``."""
-        if not gate.argument_roles(spec) and "changes_state" not in spec.tags:
-            return None
+    def argument_origins(
+        self, session_id: str, spec: ToolSpec, args: Mapping[str, Any],
+    ) -> tuple[frozenset[str] | None, frozenset[str]]:
+        """``(untrusted, private)``: arguments whose values came from untrusted output (None when no
+        rule reads that for ``spec``) and, for an external tool, from private output."""
+        external = "communicates_externally" in spec.tags
+        reads_untrusted = bool(gate.argument_roles(spec)) or "changes_state" in spec.tags
+        if not external and not reads_untrusted:
+            return None, frozenset()
         per_arg = provenance.argument_digests(args)
         wanted = set().union(*per_arg.values()) if per_arg else set()
         origins = self.guard.origins(session_id, wanted) if wanted else {}
-        return provenance.untrusted_arguments(per_arg, origins)
+        untrusted = provenance.untrusted_arguments(per_arg, origins) if reads_untrusted else None
+        private = provenance.untrusted_arguments(per_arg, origins, provenance.PRIVATE) if external else frozenset()
+        return untrusted, private
 
 
 def record_user_text(store: Any, session_id: str, text: str) -> None:
