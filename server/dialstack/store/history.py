@@ -35,7 +35,7 @@ from dialstack.store import records
 from dialstack.store.protocol import JSON, StoreError, TurnRecord, TurnRow, UnknownSessionError
 
 LIVE = 0
-REPLAY_OPS = 40  # a snapshot once replaying from the last one would apply more operations than this
+REPLAY_OPS = 24  # a snapshot once replaying from the last one would apply more operations than this
 
 Segment = tuple[int, int, int | None]  # (line, after turn, up to turn or None = open): the turns a line owns
 
