@@ -186,3 +186,30 @@ def test_more_pages_through_the_last_table_then_says_there_is_no_more() -> None:
     assert first[-1].strip() == "... 3 more row(s) (/more shows them)"
     assert [line.split()[0] for line in second.splitlines()[1:]] == ["BK-00008", "BK-00009", "BK-00010"]
     assert commands.run("/more").text == "(no more rows)"
+
+
+# -- the approval question ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("typed", "allowed"), [("y\n", True), ("yes\n", True), ("\n", False), ("no\n", False)])
+async def test_the_approval_question_is_asked_on_the_chats_loop_and_only_yes_allows(typed: str, allowed: bool) -> None:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from dialstack.commands.chat_terminal import TerminalApprover
+
+    approver = TerminalApprover()
+    approver.loop = asyncio.get_running_loop()  # what the chat sets for the turn in progress
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        keys.send_text(typed)
+        # the Agent awaits its approver on its own loop, in another thread
+        answer = await asyncio.to_thread(asyncio.run, approver("send_message", {"to": "bob"}, "external"))
+
+    assert answer is allowed
+
+
+async def test_without_a_turn_in_progress_the_approver_refuses_without_reading_stdin() -> None:
+    from dialstack.commands.chat_terminal import TerminalApprover
+
+    assert await TerminalApprover()("send_message", {"to": "bob"}, "external") is False

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from ..domain import PackError
     from ..store.protocol import StoreError
     from ..tools.prepare import PrepareError
-    from .chat_terminal import Style, ask_approval, spinner, supports_color
+    from .chat_terminal import Style, TerminalApprover, spinner, supports_color
 
     if args.pack is not None:
         if not args.pack.is_dir():
@@ -65,8 +65,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..serve.principal import os_user
 
+        approver = TerminalApprover() if interactive else None
         agent = Agent(args.domain, pack=args.pack, db=args.db, llm=args.llm, mcp=args.mcp,
-                      approver=ask_approval if interactive else None, user_id=args.user or os_user())
+                      approver=approver, user_id=args.user or os_user())
     except PackError as exc:
         print(f"dialstack chat: the domain pack has errors:\n{exc}", file=sys.stderr)
         return 1
@@ -83,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:  # stdout carries the records only: anything a tool handler prints goes to stderr
         sys.stdout = sys.stderr
     try:
-        if interactive:
-            _interactive(agent, args, style, records)
+        if approver is not None:
+            _interactive(agent, args, style, records, approver)
         else:
             _piped(agent, args, records)
     except KeyboardInterrupt:
@@ -123,7 +124,7 @@ def _piped(agent: Any, args: argparse.Namespace, records: TextIO) -> None:
     _converse(agent, args, plain_lines(sys.stdin), lambda text: agent.handle(args.session, text), Style(), width, records)
 
 
-def _interactive(agent: Any, args: argparse.Namespace, style: Any, records: TextIO) -> None:
+def _interactive(agent: Any, args: argparse.Namespace, style: Any, records: TextIO, approver: Any) -> None:
     from .chat_terminal import LineEditor, terminal_width
 
     editor = LineEditor(Path(agent.data_dir) / "chat_history" if agent.data_dir else None)
@@ -136,9 +137,16 @@ def _interactive(agent: Any, args: argparse.Namespace, style: Any, records: Text
                 print(style.dim("bye"))
                 return
 
+    async def turn(text: str) -> Any:
+        approver.loop = asyncio.get_running_loop()  # approval questions are asked here, on the main thread
+        try:
+            return await agent.ahandle(args.session, text)
+        finally:
+            approver.loop = None
+
     def take_turn(text: str) -> Any:
         try:
-            return asyncio.run(agent.ahandle(args.session, text))
+            return asyncio.run(turn(text))
         except KeyboardInterrupt:  # Ctrl-C during a turn: the turn is cancelled before it commits
             print(style.note("(cancelled: that turn was not saved; the conversation is where it was before it)"))
             return None

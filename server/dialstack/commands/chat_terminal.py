@@ -93,20 +93,38 @@ _QUIET = threading.Event()  # set while the terminal is asking the user somethin
 _DRAWING = threading.Lock()
 
 
-async def ask_approval(tool: str, args: dict[str, Any], reason: str) -> bool:
-    """Ask the person at the terminal. (Piped input answers on the next line: /approve or /deny.)"""
-    from ..tools.gate import shown_arguments, visible
+class TerminalApprover:
+    """Asks the person at the terminal whether a tool may run (the Agent's ``approver``).
 
-    prompt = f"Allow {tool} to run with {shown_arguments(args)}? ({visible(reason)}) [y/N] "
-    with _DRAWING:  # the spinner must not draw over the question
-        _QUIET.set()
-        sys.stderr.write("\r" + " " * 60 + "\r")
-        sys.stderr.flush()
-    try:
-        answer = await asyncio.get_running_loop().run_in_executor(None, lambda: input(prompt))
-    finally:
-        _QUIET.clear()
-    return answer.strip().lower() in ("y", "yes")
+    The Agent awaits it on its own event loop thread. The question itself is put on the main
+    thread's loop (``loop``, set by the chat for the turn in progress) with prompt_toolkit, so
+    that Ctrl-C there cancels the turn cleanly and no stray reader is left on stdin.
+    """
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    async def __call__(self, tool: str, args: dict[str, Any], reason: str) -> bool:
+        from ..tools.gate import shown_arguments, visible
+
+        prompt = f"Allow {tool} to run with {shown_arguments(args)}? ({visible(reason)}) [y/N] "
+        if self.loop is None:
+            return False  # no turn is being watched from the terminal: refuse rather than read stdin behind its back
+        with _DRAWING:  # the spinner must not draw over the question
+            _QUIET.set()
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
+        try:
+            answer = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(_ask(prompt), self.loop))
+        finally:
+            _QUIET.clear()
+        return answer.strip().lower() in ("y", "yes")
+
+
+async def _ask(prompt: str) -> str:
+    from prompt_toolkit import PromptSession
+
+    return str(await PromptSession().prompt_async(prompt))
 
 
 @contextlib.contextmanager
