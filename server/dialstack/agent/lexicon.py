@@ -85,7 +85,8 @@ QUESTION_START = re.compile(
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
-    r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and)\s+)(?:please\s+)?(?:can|could|would|will) (?:you|i|we)\s+(?:please\s+)?"
+    r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and)\s+)(?:please\s+)?(?:can|could|would|will) (?:you|u|i|we|someone|"
+    r"somebody|anyone|a [a-z]+)\s+(?:please\s+)?"
     r"(?!tell\b|let me know\b|give me (?:the|their|its)\b|say\b|confirm\b|check (?:if|whether)\b)\w+"
     r"|\b(?:i|we)(?:'d| would| want| wanna| need)\b|\b(?:please|let'?s|go ahead and)\s+\w+"
     r"|(?:^|[.!?]\s+)(?:(?:ok|okay|great|sure|yes|so|now|then|and|also)[\s,]+)*"
@@ -145,7 +146,10 @@ ACT_PHRASES = re.compile(
     r"|thanks?(?: you)?(?: (?:so|very) much| a lot| a bunch)?(?: for (?:your|the|all (?:your|the)) (?:help|assistance|time))?"
     r"|(?:i )?appreciate (?:it|that|your help)|no problem|you'?re welcome|have a (?:good|great|nice) (?:day|one|night)"
     r"|good ?bye|bye|cheers|(?:yes|yeah|yep|yup|sure|no|nope|nah|ok|okay|alright|great|perfect|cool|awesome|excellent)(?=[\s,.!?]|$)"
-    r"|(?:please )?go ahead|let'?s do (?:it|that)|do it|i'?m (?:good|fine|all set)|not (?:now|yet|right now))\b",
+    r"|(?:please )?go ahead|let'?s do (?:it|that)|do it|i'?m (?:good|fine|all set)|not (?:now|yet|right now)"
+    # 'could you help me book a flight': help as a way of asking, when a task follows it
+    r"|(?:(?:can|could|would|will) you (?:please )?)?help (?:me|us)(?: out)?(?: (?:to|with))?(?= [a-z])"
+    r"|(?:i'?d )?appreciate (?:your|some) help(?: (?:with|getting|in|to))?(?= [a-z]))\b",
     re.IGNORECASE,
 )
 

@@ -139,7 +139,11 @@ class Understander:
         strong = best_score >= self.threshold and (best == incumbent or self._takes_focus(
             text, spans, best, best_score, held, asks))
 
+        runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+
         def result(act: str, **kw: Any) -> Understanding:
+            if act in ("start", "digress") and kw.get("flow") == best and best_score - runner_up < CONFIDENT_MARGIN:
+                kw["confident"] = False  # two flows nearly tie: System 2, when there is one, decides
             return Understanding(act, text, confidence=top3, **kw)
 
         # a yes/no question being answered is a slot fill, not an affirm/deny
@@ -188,7 +192,10 @@ class Understander:
         if starts_other and not best_spec.metadata.digression:
             cancel_other = lx.CANCEL_VERB.search(text) and best_score < self.threshold * 1.5 and active
             fills_waiting = view.waiting_for_slot in own_labels or free_answer is not None
-            shifting = bool(lx.SHIFT.search(text)) or not active or not fills_waiting or best_score >= 2 * self.threshold
+            # an answer to the question asked stays in this task unless it also asks for another
+            # ('he's 45, and my husband will drive' answers; 'I'd also like to add a driver' asks)
+            shifting = bool(lx.SHIFT.search(text)) or not active or not fills_waiting or (
+                best_score >= 2 * self.threshold and bool(lx.REQUEST_ANYWHERE.search(text)))
             if not cancel_other and shifting:
                 labels, rejected = self.read_slots(best_spec, self._fresh_slots(best_spec), text, ctx, None)
                 return result("start", flow=best, labels=labels, rejected=rejected)
@@ -228,12 +235,14 @@ class Understander:
                      held: float | None, asks: str | None) -> bool:
         """Whether flow ``best`` takes the focus from the flow in focus (which scored ``held``): it
         must score clearly better, the words said must name its task (not only give values), and a
-        question ('is it pet friendly?') asks about the task in focus unless it is clearly a lookup."""
+        question ('is it pet friendly?') asks about the task in focus unless it asks whether things
+        exist or turns away first ('hold on, what's the status of ...?')."""
         if held is None:
             return True
         if score < held + SWITCH_MARGIN or not self.scorer.names_task(text, spans, best):
             return False
-        return asks is None or (asks == "lookup" and best in self.scorer.readers)
+        # 'hold on, what's the status of INC004512?': a question that turns away first looks elsewhere
+        return asks is None or best in self.scorer.readers and (asks == "lookup" or bool(lx.SHIFT.search(text)))
 
     @staticmethod
     def _asks_about(text: str, is_question: bool) -> str | None:
@@ -439,6 +448,7 @@ class Understander:
 
 SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focus
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
+CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
 
 CUED = 0.6  # a free-text value at or above this parser score was pointed at, not guessed
 

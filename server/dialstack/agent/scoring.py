@@ -29,6 +29,7 @@ EXAMPLE_WEIGHT = 1.0  # examples and keywords on top of the flow's own text
 IMPUTED_EXAMPLES = 2.0  # what examples would add, for a flow that has none (measured on the SGD kit)
 SEMANTIC_WEIGHT = 1.0  # cosine of the sentence embedding to the flow's purpose, above the floor
 SEMANTIC_FLOOR = 0.1  # unrelated sentences still share some direction; below this, nothing
+VERB_BONUS = 0.3  # a request opening with the verb only this flow's name and examples open with
 READ_BONUS = 0.1  # 'what flights are there?': a question asks to read, not to change
 
 
@@ -236,6 +237,7 @@ class FlowScorer:
         reading = bool(lx.READ_QUESTION.match(text))
         left_text = mask(text, [*ignore, *spans])
         semantic = self.semantic(left_text)
+        verb_of = self.verbs.get(lx.opener(mask(text, lx.act_spans(text))) or "")  # 'can you refill ...'
         scores = []
         for index, (name, profile) in enumerate(self.profiles.items()):
             said = [stems for pattern, stems in profile.phrases if pattern.search(left_text)]
@@ -249,6 +251,8 @@ class FlowScorer:
             evidence = VALUE_WEIGHT * min(values, 1.5) * (2.0 if question else 1.0)
             if semantic is not None and words > 0:
                 words += SEMANTIC_WEIGHT * max(0.0, float(semantic[index]) - SEMANTIC_FLOOR)
+            if name == verb_of and words > 0:
+                words += VERB_BONUS
             scores.append((name, words + evidence if words > 0 or values_alone else 0.0))
         scores.sort(key=lambda pair: pair[1], reverse=True)
         return scores
