@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from dialstack.agent.nlu import NLUView, Understander, Understanding
@@ -27,11 +27,15 @@ PACKS = Path(__file__).resolve().parent.parent / "fixtures" / "packs"
 BANKING = load_domain("banking", PACKS / "banking")
 BANKING_FACTORY = FlowFactory(BANKING.ontology)
 BANKING_NLU = Understander(BANKING, BANKING_FACTORY.slots.make)
+CARRENTAL = load_domain("carrental", PACKS / "carrental")
+CARRENTAL_FACTORY = FlowFactory(CARRENTAL.ontology)
+CARRENTAL_NLU = Understander(CARRENTAL, CARRENTAL_FACTORY.slots.make)
 
 # (understander, factory, flow, free-text slot): the free-text questions a flow asks
 FREE_TEXT = [
     (NLU, FACTORY, "save_traveller", "full_name"),
     (BANKING_NLU, BANKING_FACTORY, "add_payee", "nickname"),
+    (CARRENTAL_NLU, CARRENTAL_FACTORY, "schedule_delivery", "address"),
 ]
 
 CITY = st.sampled_from([c["value"] for c in CITIES])
@@ -66,26 +70,33 @@ def _waiting(factory: FlowFactory, flow: str, slot: str) -> NLUView:
     return view_of(factory, flow, slot)
 
 
-SOURCES = st.sampled_from(FREE_TEXT)
+KINDS = {"question": QUESTION, "closing": CLOSING, "small talk": SMALL_TALK}
+# (kind, flow) -> what happens today instead; each fails on about half of its templates, so a
+# run of 80 examples meets it every time
+FAILING_TODAY = {
+    ("question", "schedule_delivery"): "a cued place in a question is kept as the address ('... in Paris?' -> 'Paris')",
+    ("closing", "save_traveller"): "the words after a closing cue are kept (\"that's it for today, thanks\" -> 'today, thanks')",
+    ("closing", "add_payee"): "the words after a closing cue are kept (\"that's everything, bye\" -> 'everything, bye')",
+    ("closing", "schedule_delivery"): "the words after a closing cue are kept ('all good, see you' -> 'good, see')",
+    ("small talk", "save_traveller"): "small talk the lexicon does not know is taken whole (\"you're a great bot\")",
+    ("small talk", "add_payee"): "small talk the lexicon does not know is taken whole ('ugh, hotels again')",
+    ("small talk", "schedule_delivery"): "a cued place in small talk is kept as the address ('I was in Paris once' -> 'Paris')",
+}
+CASES = [
+    pytest.param(kind, where, id=f"{kind}-{where[2]}", marks=[pytest.mark.xfail(strict=True, reason=f"issue 8: {why}")]
+                 if (why := FAILING_TODAY.get((kind, where[2]))) else [])
+    for kind in KINDS for where in FREE_TEXT
+]
 
 
-@pytest.mark.parametrize("kind", [
-    pytest.param(QUESTION, id="question"),
-    pytest.param(CLOSING, id="closing", marks=pytest.mark.xfail(strict=True, reason=(
-        "issue 8: the words after a closing cue are kept as the free-text value "
-        "(\"that's it for today, thanks\" -> 'today, thanks')"))),
-    pytest.param(SMALL_TALK, id="small talk", marks=pytest.mark.xfail(strict=True, reason=(
-        "issue 8: small talk the lexicon does not know is taken whole as the free-text value "
-        "(\"you're a great bot\", 'ugh, hotels again')"))),
-])
+@pytest.mark.parametrize(("kind", "where"), CASES)
 @settings(max_examples=80, deadline=None)
-@given(data=st.data(), word=WORD, city=CITY, where=SOURCES)
+@given(data=st.data(), word=WORD, city=CITY)
 def test_no_question_closing_or_small_talk_fills_a_free_text_slot(
-    kind: st.SearchStrategy[str], data: st.DataObject, word: str, city: str,
-    where: tuple[Understander, FlowFactory, str, str],
+    kind: str, where: tuple[Understander, FlowFactory, str, str], data: st.DataObject, word: str, city: str,
 ) -> None:
     nlu, factory, flow, slot = where
-    text = data.draw(kind).format(w=word, c=city)
+    text = data.draw(KINDS[kind]).format(w=word, c=city)
     u = nlu.understand(text, _waiting(factory, flow, slot), CTX)
     assert not _fills(u, flow, slot), (text, u.to_dict())
 
@@ -123,15 +134,25 @@ CLEAR = [
 PUNCTUATION = st.sampled_from(["", ".", "!", "!!", "...", " .", ",", " !"])  # not "?": "yes?" may be a question
 
 
-@settings(max_examples=120, deadline=None)
-@given(case=st.sampled_from(CLEAR), end=PUNCTUATION, lead=st.sampled_from(["", " ", "  "]),
-       flips=st.lists(st.booleans(), min_size=40, max_size=40))
-def test_casing_and_punctuation_do_not_change_a_clear_act(
-    case: tuple[str, NLUView, str], end: str, lead: str, flips: list[bool]
-) -> None:
+def _same_act(case: tuple[str, NLUView, str], noisy_text: str) -> None:
     text, view, act = case
     clean = NLU.understand(text, view, CTX)
     assert clean.act == act, (text, clean.to_dict())
-    noisy_text = lead + "".join(ch.upper() if f else ch.lower() for ch, f in zip(text, flips + [False] * 200)) + end
     noisy = NLU.understand(noisy_text, view, CTX)
     assert (noisy.act, noisy.flow) == (clean.act, clean.flow), (noisy_text, noisy.to_dict())
+
+
+@settings(max_examples=120, deadline=None)
+@given(case=st.sampled_from(CLEAR), lead=st.sampled_from(["", " ", "  "]),
+       flips=st.lists(st.booleans(), min_size=40, max_size=40))
+def test_casing_does_not_change_a_clear_act(case: tuple[str, NLUView, str], lead: str, flips: list[bool]) -> None:
+    _same_act(case, lead + "".join(ch.upper() if f else ch.lower() for ch, f in zip(case[0], flips + [False] * 200)))
+
+
+@pytest.mark.xfail(strict=True, reason="issue 8: a trailing comma changes the act ('cancel,' starts "
+                   "cancel_booking, 'never mind,' fills the waiting slot)")
+@example(case=CLEAR[3], end=",", shout=False)
+@settings(max_examples=120, deadline=None)
+@given(case=st.sampled_from(CLEAR), end=PUNCTUATION, shout=st.booleans())
+def test_trailing_punctuation_does_not_change_a_clear_act(case: tuple[str, NLUView, str], end: str, shout: bool) -> None:
+    _same_act(case, (case[0].upper() if shout else case[0]) + end)
