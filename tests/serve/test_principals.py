@@ -101,3 +101,32 @@ def test_a_bad_token_file_is_refused_naming_the_line(tmp_path: Path, content: st
     path.write_text(content)
     with pytest.raises(TokenFileError, match=complaint):
         read_tokens(path, "srv")
+
+
+async def test_chat_and_serve_on_one_database_share_a_session_only_as_the_same_user(tmp_path: Path) -> None:
+    from datetime import date
+
+    from dialstack.agent import Agent
+    from dialstack.domain import load_domain
+    from dialstack.store import SQLiteStore
+    from dialstack.tools.prepare import prepare_domain
+    from dialstack.tools.sessions import SessionRefused
+
+    travel = load_domain("travel")
+    prepare_domain(travel, tmp_path, date.today())
+    db = tmp_path / "d.db"
+    with Agent(travel, db=db, data_dir=tmp_path, user_id="alice") as alice:
+        alice.handle("trip", "hello")
+    with Agent(travel, db=db, data_dir=tmp_path, user_id="bob") as bob, pytest.raises(SessionRefused, match="belongs to user 'alice'"):
+        bob.handle("trip", "hello")
+    with SQLiteStore(db) as store:
+        as_bob = build_server(travel, store, principal="bob", data_dir=tmp_path)
+        as_alice = build_server(travel, store, principal="alice", data_dir=tmp_path)
+        try:
+            refused = await call(as_bob, "context_coordinator", {}, "trip")
+            served = await call(as_alice, "context_coordinator", {}, "trip")
+        finally:
+            as_bob.dialstack.runtime.close()
+            as_alice.dialstack.runtime.close()
+    assert refused.is_error and "belongs to another user" in text(refused)
+    assert not served.is_error and served.structured_content["turns"][0]["user"] == "hello"
