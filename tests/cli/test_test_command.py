@@ -116,3 +116,14 @@ def test_a_misspelt_key_in_a_test_file_gets_a_suggestion(run_cli: RunCli, tmp_pa
     run = run_cli("test", str(tmp_path / "t.yaml"))
 
     assert run.code == 1 and "unknown key 'expct'; did you mean 'expect'?" in run.out
+
+
+def test_an_exported_chat_of_a_pack_folder_says_where_to_name_the_pack(run_cli: RunCli, tmp_path: Path) -> None:
+    pack, db = tmp_path / "pack", tmp_path / "d.db"
+    run_cli("init", str(pack), "--domain", "exported")
+    run_cli("chat", "--pack", str(pack), "--domain", "exported", "--db", str(db), stdin="Show my appointments\n")
+
+    run = run_cli("history", "default", "--db", str(db), "--export-test", str(tmp_path / "t.yaml"))
+
+    assert run.code == 0, run.err
+    assert "The 'exported' domain is not bundled: add `pack:" in (tmp_path / "t.yaml").read_text()

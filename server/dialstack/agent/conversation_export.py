@@ -56,7 +56,10 @@ def export_conversation(
     return data
 
 
-def dump_conversation(data: dict[str, Any]) -> str:
+def dump_conversation(data: dict[str, Any], *, bundled: bool = True) -> str:
+    """The file's text; ``bundled=False`` adds a reminder that the domain needs its ``pack:``."""
     header = "# Exported from a chat by `dialstack history --export-test`; edit the expectations to what matters.\n"
+    if not bundled and "pack" not in data:
+        header += (f"# The {data.get('domain')!r} domain is not bundled: add `pack: <its pack folder, relative to this file>`.\n")
     body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120)
     return header + body  # safe_dump quotes 'yes', 'no', 'on' and 'off', so they stay text

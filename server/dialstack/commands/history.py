@@ -106,7 +106,10 @@ def _export_test(args: argparse.Namespace, info: Mapping[str, Any] | None, rows:
         return _fail("history", exc)
     if args.export_test.is_dir():
         return _fail("history", ValueError(f"--export-test {args.export_test} is a folder; name a .yaml file inside it"))
-    args.export_test.write_text(dump_conversation(data), encoding="utf-8")
+    from dialstack.domain import available_domains, bundled_root
+
+    bundled = data.get("domain") in available_domains(bundled_root())
+    args.export_test.write_text(dump_conversation(data, bundled=bundled), encoding="utf-8")
     print(f"wrote {len(turns)} turn(s) of session {args.session} to {args.export_test}; run it with: dialstack test {args.export_test}")
     return 0
 
