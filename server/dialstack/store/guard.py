@@ -111,20 +111,10 @@ class Guard:
     # -- owners --------------------------------------------------------------
     def own_session(self, session_id: str, domain: str, principal: str) -> str | None:
         """Create ``session_id`` for ``principal`` if it is new; the other owner's name if it is not theirs."""
-        with self._tx() as conn:
-            row = conn.execute("SELECT domain, user_id FROM sessions WHERE session_id=?", (session_id,)).fetchone()
-            if row is None:
-                conn.execute(
-                    "INSERT INTO sessions(session_id, domain, user_id, created_at) VALUES (?, ?, ?, ?)",
-                    (session_id, domain, principal, self._now()),
-                )
-                return None
-        if row[0] != domain:
-            raise StoreError(
-                f"session {session_id!r} belongs to domain {row[0]!r}, not {domain!r}; "
-                f"use another session id for the {domain!r} domain"
-            )
-        return None if row[1] == principal else str(row[1])
+        self.store.ensure_session(session_id, domain, principal)  # refuses a session of another domain
+        info = self.store.session_info(session_id)
+        owner = str(info["user_id"]) if info else principal
+        return None if owner == principal else owner
 
     # -- taint ---------------------------------------------------------------
     def taint(self, session_id: str, connection: str | None) -> frozenset[str]:
