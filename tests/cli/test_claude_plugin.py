@@ -50,9 +50,15 @@ def test_each_plugin_manifest_names_itself_as_the_marketplace_does_and_its_skill
             assert loaded is not None, problems
 
 
+def _servers(root: Path) -> dict:
+    """The MCP servers the plugin manifest points at (its mcpServers file)."""
+    manifest = _json(root / ".claude-plugin" / "plugin.json")
+    return _json(root / manifest["mcpServers"])["mcpServers"]
+
+
 def test_the_plugins_mcp_server_launches_a_real_dialstack_command_line() -> None:
     for _, root in _plugins():
-        servers = _json(root / ".mcp.json")["mcpServers"]
+        servers = _servers(root)
         assert servers
         for server in servers.values():
             assert server["command"] == "dialstack"
@@ -105,7 +111,7 @@ def test_claude_code_validates_adds_installs_and_connects_the_plugin(tmp_path: P
         run("install", f"{entry['name']}@{marketplace}")
         details = run("details", f"{entry['name']}@{marketplace}")
         skills = sum(1 for folder in _json(root / ".claude-plugin" / "plugin.json")["skills"] for p in (root / folder).iterdir() if p.is_dir())
-        servers = len(_json(root / ".mcp.json")["mcpServers"])
+        servers = len(_servers(root))
         assert f"Skills ({skills})" in details and f"MCP servers ({servers})" in details, details
     if shutil.which("dialstack", path=scripts) is None:
         pytest.skip(f"no dialstack script next to {sys.executable}: cannot check that the server connects")
