@@ -14,7 +14,10 @@ import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from .chat_terminal import Style, TerminalApprover
 
 from . import db_file
 
@@ -105,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _continuing_notice(agent: Any, session: str, style: Any) -> None:
+def _continuing_notice(agent: Any, session: str, style: Style) -> None:
     """Say so on stderr when the session already has turns (stdout stays the conversation)."""
     from .chat_commands import stack_line
 
@@ -124,7 +127,7 @@ def _piped(agent: Any, args: argparse.Namespace, records: TextIO) -> None:
     _converse(agent, args, plain_lines(sys.stdin), lambda text: agent.handle(args.session, text), Style(), width, records)
 
 
-def _interactive(agent: Any, args: argparse.Namespace, style: Any, records: TextIO, approver: Any) -> None:
+def _interactive(agent: Any, args: argparse.Namespace, style: Style, records: TextIO, approver: TerminalApprover) -> None:
     from .chat_terminal import LineEditor, terminal_width
 
     editor = LineEditor(Path(agent.data_dir) / "chat_history" if agent.data_dir else None)
@@ -155,7 +158,7 @@ def _interactive(agent: Any, args: argparse.Namespace, style: Any, records: Text
 
 
 def _converse(agent: Any, args: argparse.Namespace, lines: Iterable[str], take_turn: Callable[[str], Any],
-              style: Any, width: Callable[[], int], records: TextIO) -> None:
+              style: Style, width: Callable[[], int], records: TextIO) -> None:
     """Slash commands answered here; every other line is a turn (None: it was cancelled)."""
     from .chat_commands import ChatCommands, is_command
 
@@ -180,7 +183,7 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _show(result: Any, as_json: bool, records: TextIO, style: Any, width: int) -> None:
+def _show(result: Any, as_json: bool, records: TextIO, style: Style, width: int) -> None:
     from .chat_commands import stack_line, table_lines
 
     if as_json:

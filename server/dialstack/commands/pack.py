@@ -10,6 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..domain import DomainPack
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,7 +40,7 @@ def _pack_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pack", type=Path, help="a pack folder holding flows/, manifests/ and skills/ (default: the bundled packs)")
 
 
-def _load(args: argparse.Namespace, names: list[str | None]) -> list | None:  # type: ignore[type-arg]
+def _load(args: argparse.Namespace, names: list[str | None]) -> list[DomainPack] | None:
     from ..domain import PackError, load_domain
 
     if args.pack is not None and not args.pack.is_dir():
@@ -92,7 +96,7 @@ def run_mcpb(args: argparse.Namespace) -> int:
     return 0
 
 
-def _runs_on(manifest: dict) -> str:  # type: ignore[type-arg]
+def _runs_on(manifest: dict[str, Any]) -> str:
     compat = manifest.get("compatibility", {})
     platforms = ", ".join(compat.get("platforms", [])) or "any platform"
     return f"{platforms}, Python {compat.get('runtimes', {}).get('python', '3')}"
