@@ -16,7 +16,9 @@ captured (dialogue state, user text, reply, meta, frame, audit). Then:
   hold the same, ``put`` into a fresh ``SqliteSaver``; the two alternate turn by turn so
   machine-load drift hits both alike.
 - **state at a turn vs get_tuple**: ``store.state_at(s, n)`` against
-  ``saver.get_tuple(config of checkpoint n)``, alternating, median of many.
+  ``saver.get_tuple(config of checkpoint n)``, alternating, median of many; and the turn
+  that compares worst among every third of the last 100 (a read costs more the further
+  the turn is from the snapshot before it).
 - **rollback**: ``store.rollback(s, n)`` on a fresh copy of the database each time,
   opened and warmed by a read and a write like a running agent's (median of a few);
   LangGraph's own time travel, a fork, is ``get_tuple`` at n plus a ``put`` of a new
@@ -200,6 +202,13 @@ def read_vs_get_tuple(store: SQLiteStore, saver: SqliteSaver, configs: list[dict
     return alternate(repeat, lambda _: store.state_at(SESSION, turn), lambda _: saver.get_tuple(configs[turn - 1]))
 
 
+def worst_read(store: SQLiteStore, saver: SqliteSaver, configs: list[dict[str, Any]], turns: range) -> tuple[int, dict[str, float]]:
+    """The turn of ``turns`` whose read compares worst with ``get_tuple``, and its figures."""
+    figures = {turn: read_vs_get_tuple(store, saver, configs, turn, 21) for turn in turns}
+    turn = max(figures, key=lambda t: figures[t]["ours"] / figures[t]["theirs"])
+    return turn, figures[turn]
+
+
 def rollback_vs_fork(folder: Path, saver: SqliteSaver, configs: list[dict[str, Any]], turn: int, repeat: int) -> dict[str, float]:
     ours: list[float] = []
     theirs: list[float] = []
@@ -279,6 +288,9 @@ def main() -> int:
         add("commit one turn vs put", commit, "<= 1.0x")
         add(f"state at turn {late:,} vs get_tuple", read_vs_get_tuple(store, saver, configs, late, options.repeat), "<= 2x")
         add(f"state at turn {early} vs get_tuple", read_vs_get_tuple(store, saver, configs, early, options.repeat), "<= 2x")
+        span = range(max(1, n - 99), n + 1, 3)
+        turn, figures = worst_read(store, saver, configs, span)
+        add(f"worst of turns {span.start:,}-{n:,} (turn {turn:,})", figures, "<= 2x")
         store.close()
         for turn in (late, early):
             add(f"roll back to turn {turn:,} vs a fork", rollback_vs_fork(folder, saver, configs, turn, 5), "<= 5 ms", unit="ms")
