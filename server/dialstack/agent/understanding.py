@@ -35,6 +35,7 @@ class Interpreter:
             paused=[(f.flow_id, f.name) for f in state.stack.paused],
             pending_offer=isinstance(state.pending, (ResumeOffer, PlanReview, Confirmation, ChangeChoice)),
             pending_approval=isinstance(state.pending, Approval),
+            recent=state.stack.archive[-1].name if active is None and state.stack.archive else None,
         )
         understanding = self.agent.understander.understand(turn.text, view, turn.slot_ctx)
         understanding = self.pending_choice(turn, understanding)
