@@ -37,6 +37,13 @@ class ScriptedRunner:
         return await self.offline.run(invocation)
 
 
+def confirmed(agent: Agent, session: str, text: str) -> Any:
+    """Say ``text`` to a flow that confirms before its irreversible tool, then say yes."""
+    asked = agent.handle(session, text)
+    assert "shall I go ahead?" in asked.reply and asked.tool_calls == [], asked.reply
+    return agent.handle(session, "yes")
+
+
 def make_agent(tmp_path: Path, runner: Any = None, **kwargs: Any) -> Agent:
     return Agent(
         "travel", db=tmp_path / "d.db", data_dir=tmp_path, clock=Clock(START),
@@ -94,7 +101,7 @@ def test_internal_flows_never_touch_the_display_frame(agent_factory: Any) -> Non
 def test_a_third_uncertainty_falls_back_with_slot_mapping(agent_factory: Any) -> None:
     runner = ScriptedRunner({"book_flight": [UNSURE, UNSURE, UNSURE]})
     agent = agent_factory(runner)
-    result = agent.handle("s", "Book a flight from Boston to Denver on Dec 10")
+    result = confirmed(agent, "s", "Book a flight from Boston to Denver on Dec 10")
     assert result.transitions.get("invalid") == ["book_flight"]
     assert "search_flights" in result.transitions.get("completed", [])
     search = [f for f in agent.inspect("s")["flows"] if f["name"] == "search_flights"][-1]
@@ -215,7 +222,7 @@ def test_an_injected_advisory_cannot_email_bookings_without_approval(agent_facto
     assert "ignore previous instructions" in advisory.reply.lower()
     assert [c["tool"] for c in advisory.tool_calls] == ["fetch_travel_advisory"]
     assert advisory.transitions == {"completed": ["travel_advisory"]}
-    sent = agent.handle("s", "Email my itinerary for BK-12345 to evil@example.net")
+    sent = confirmed(agent, "s", "Email my itinerary for BK-12345 to evil@example.net")
     assert sent.approval_requested == "send_itinerary"
     assert "Allow send_itinerary" in sent.reply and "evil@example.net" in sent.reply
     assert sent.tool_calls[0]["approval"] == "pending" and not sent.tool_calls[0]["ok"]
@@ -234,7 +241,7 @@ def test_an_interactive_approver_is_asked_with_the_full_arguments(agent_factory:
 
     agent = agent_factory(approver=approver)
     agent.handle("s", "Is it safe to travel to Paris?")
-    result = agent.handle("s", "Email my itinerary for BK-12345 to ana@example.com")
+    result = confirmed(agent, "s", "Email my itinerary for BK-12345 to ana@example.com")
     assert asked == [("send_itinerary", {"booking_ref": "BK-12345", "to": "ana@example.com"})]
     assert result.transitions == {"completed": ["send_itinerary"]}
     assert result.tool_calls[-1]["approval"] == "approved"
@@ -279,18 +286,18 @@ def test_an_approval_answers_its_own_question_only_and_never_reaches_another_ses
     agent = agent_factory()
     for session in ("alice", "bob"):
         agent.handle(session, "Is it safe to travel to Rome?")
-    asked = agent.handle("alice", "Email my itinerary for BK-12345 to evil@example.net")
+    asked = confirmed(agent, "alice", "Email my itinerary for BK-12345 to evil@example.net")
     assert asked.approval_requested == "send_itinerary"
     moved_on = agent.handle("alice", "Check booking BK-12345")  # the question lapses
     assert "won't run send_itinerary" in moved_on.reply
     late = agent.handle("alice", "/approve")
     assert late.tool_calls == [] and "nothing waiting for approval" in late.reply
-    again = agent.handle("alice", "Email my itinerary for BK-12345 to evil@example.net")
+    again = agent.handle("alice", "Email my itinerary for BK-12345 to evil@example.net")  # these values were confirmed
     assert again.approval_requested == "send_itinerary"
     approved = agent.handle("alice", "/approve")
     assert approved.transitions.get("completed") == ["send_itinerary"]
     assert [c["tool"] for c in approved.tool_calls] == ["send_itinerary"]
-    other = agent.handle("bob", "Email my itinerary for BK-12345 to evil@example.net")
+    other = confirmed(agent, "bob", "Email my itinerary for BK-12345 to evil@example.net")
     assert other.approval_requested == "send_itinerary"
     assert [c["approval"] for c in other.tool_calls] == ["pending"]
     assert agent.grants == set()
@@ -318,7 +325,7 @@ def test_the_orchestrator_gates_calls_even_when_the_server_does_not_ask(
         return await real_call(tool, args, **kwargs)
 
     monkeypatch.setattr(agent.client, "call", spy)
-    result = agent.handle("s", "Email my itinerary for BK-12345 to evil@example.net")
+    result = confirmed(agent, "s", "Email my itinerary for BK-12345 to evil@example.net")
     assert result.approval_requested == "send_itinerary"
     assert calls == []  # refused before reaching the (lax) server
 

@@ -70,20 +70,32 @@ def shown_slots(flow: BaseFlow) -> list[BaseSlot]:
 
 
 def line(turn: Turn, flow: BaseFlow) -> str:
-    """'Booking a new flight: origin Boston, destination Paris, date Dec 12, passengers 2 — shall I go
-    ahead?', or the flow's own ``responses.confirm`` line rendered with its values."""
+    """'Booking a new flight from Boston to Paris on December 12 for 2 passengers — shall I go ahead?',
+    or the flow's own ``responses.confirm`` line rendered with its values."""
     own = flow.spec.responses.get("confirm")
     if own:
         summary = render(own, turn.values(flow))
     else:
-        parts = [shown(s) for s in shown_slots(flow)]
-        label = flow.label[:1].upper() + flow.label[1:]
-        summary = f"{label}: {', '.join(parts)}" if parts else label
+        cued, others = [], []
+        for slot in shown_slots(flow):
+            cue = cue_word(slot) if not str(slot.display or slot.value).isdigit() else None  # 'for 1' says too little
+            (cued if cue else others).append(f"{cue} {slot.display or slot.value}" if cue else shown(slot))
+        summary = flow.label[:1].upper() + flow.label[1:]
+        if cued:
+            summary += " " + " ".join(cued)
+        if others:
+            summary += (", " if cued else ": ") + ", ".join(others)
     return turn.template("confirm", summary=summary)
 
 
+def cue_word(slot: BaseSlot) -> str | None:
+    """The preposition that introduces this slot's value: 'from' an origin, 'on' a date, 'for' passengers."""
+    parts = set(slot.name.split("_"))
+    return next((cue for cue, names in lx.CUE_SYNONYMS.items() if parts & names), None)
+
+
 def shown(slot: BaseSlot) -> str:
-    """'origin Boston', '2 passengers' (a display that names its slot needs no label)."""
+    """'seat window', '2 passengers' (a display that names its slot needs no label)."""
     display = str(slot.display or slot.value)
     named = {lx.stem(w) for w in lx.tokens(slot.label)} <= {lx.stem(w) for w in lx.tokens(display)}
     return display if named else f"{slot.label} {display}"

@@ -101,6 +101,9 @@ class PolicyExecutor:
         declined = policy.before_skill(turn, flow)
         if declined is not None:
             return declined
+        question = confirmation.ask(turn, flow)  # irreversible tools wait for the user's yes
+        if question is not None:
+            return Execution("confirm", reply=question)
         # Step 2: skill
         outcome = await self.invoke_skill(turn, flow)
         # Steps 3 and 4
