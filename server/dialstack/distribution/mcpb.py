@@ -67,25 +67,20 @@ def runtime_distributions(requirements: list[str] | None = None) -> list[metadat
     (``pyjwt[crypto]``); one whose environment marker excluded it here is not installed,
     and so not found. A direct requirement that is not installed is an error.
     """
-    direct = dialstack_requirements() if requirements is None else requirements
+    direct = [parsed for r in (dialstack_requirements() if requirements is None else requirements) if (parsed := _parse(r))]
     missing = []
-    for requirement in direct:
-        match = _REQUIREMENT.match(requirement)
-        if match and not match.group(3):
+    for name, _, marker in direct:
+        if not marker:
             try:
-                metadata.distribution(match.group(1))
+                metadata.distribution(name)
             except metadata.PackageNotFoundError:
-                missing.append(match.group(1))
+                missing.append(name)
     if missing:
         raise BundleError(f"dialstack needs {', '.join(missing)}, not installed in this Python ({sys.executable}); "
                           "install dialstack's dependencies first (pip install -e . in a checkout)")
     seen: dict[str, metadata.Distribution] = {}
     extras_done: set[tuple[str, str]] = set()
-    todo: list[tuple[str, frozenset[str]]] = []
-    for requirement in direct:
-        match = _REQUIREMENT.match(requirement)
-        if match:
-            todo.append((match.group(1), frozenset(e.strip() for e in (match.group(2) or "").split(",") if e.strip())))
+    todo = [(name, extras) for name, extras, _ in direct]
     while todo:
         raw, extras = todo.pop()
         name = _normalize(raw)
@@ -98,16 +93,21 @@ def runtime_distributions(requirements: list[str] | None = None) -> list[metadat
             continue
         seen[name] = dist
         extras_done.update((name, e) for e in extras)
-        for requirement in dist.requires or []:
-            match = _REQUIREMENT.match(requirement)
-            if not match:
-                continue
-            needed, wanted, marker = match.group(1), match.group(2) or "", match.group(3) or ""
+        for needed, wanted, marker in filter(None, map(_parse, dist.requires or [])):
             extra = _EXTRA_MARKER.search(marker)
             if extra and extra.group(1) not in fresh:
                 continue
-            todo.append((needed, frozenset(e.strip() for e in wanted.split(",") if e.strip())))
+            todo.append((needed, wanted))
     return sorted(seen.values(), key=lambda d: _normalize(d.metadata["Name"]))
+
+
+def _parse(requirement: str) -> tuple[str, frozenset[str], str] | None:
+    """``name[extra,...]>=1; marker`` -> (name, extras, marker)."""
+    match = _REQUIREMENT.match(requirement)
+    if not match:
+        return None
+    extras = frozenset(e.strip() for e in (match.group(2) or "").split(",") if e.strip())
+    return match.group(1), extras, (match.group(3) or "").strip()
 
 
 def _normalize(name: str) -> str:
