@@ -25,6 +25,27 @@ def grant_key(tool: str, args: dict[str, Any]) -> str:
     return tool + ":" + hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
+def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
+    """'book that one' after a search, 'cancel it' after a check: the slots the user did not
+    name take the values the most recent task had under the same name (its slots, then what it
+    returned), newest task first."""
+    recent = [f for f in reversed([*turn.state.stack.flows, *turn.state.stack.archive]) if f is not flow]
+    labels: dict[str, Any] = {}
+    for name, slot in flow.slots.items():
+        if name in said or slot.filled and slot.source != "default":
+            continue
+        for other in recent:
+            held = other.slots.get(name)
+            if held is not None and held.filled and held.source != "default":
+                labels[name] = held.value
+                break
+            if other.outputs.get(name) is not None:
+                labels[name] = other.outputs[name]
+                break
+    if labels:
+        flow.fill_slots_by_label(labels, turn.slot_ctx, source="carried")
+
+
 class ActHandler:
     def __init__(self, agent: Any) -> None:
         self.agent = agent
@@ -69,6 +90,8 @@ class ActHandler:
         state.natural_birth = True
         state.waiting_for_slot = None
         self.fill(turn, flow, u)
+        if u.refers_back:
+            carry_over(turn, flow, set(u.labels))
         return True
 
     def refuse(self, turn: Turn, exc: StackFullError, u: Understanding) -> bool:

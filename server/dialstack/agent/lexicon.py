@@ -22,28 +22,41 @@ STOPWORDS = frozenset(
     """.split()
 )
 
+_YES = (r"yes|yeah|yep|yup|ya|yea|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
+        r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
+        r"that's right|that is right|that's correct|perfect|great|lovely|excellent|let's do it|let's do that|"
+        r"let's go|carry on|keep going|continue|let's continue|let's carry on|let's keep going|let's finish(?: it)?|"
+        r"finish it|book it|yes please|sure thing|please|y")
+_YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sure|let's (?:do it|do that|go|continue|"
+             r"keep going|carry on|finish it)|carry on|keep going|continue|that's right|that is right|sounds good|"
+             r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much")
 AFFIRM = re.compile(
-    r"^\s*(yes|yeah|yep|yup|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|correct|"
-    r"right|indeed|please do|go ahead|do it|sounds good|that's right|that is right|y|affirmative|let's do it|"
-    r"yes please|sure thing|please)\b[\s.!,]*(please|thanks|thank you)?[\s.!]*$",
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(" + _YES + r")\b(?:[\s,.!-]+(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
+_NO_TAIL = (r"thanks|thank you|thanks anyway|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
+            r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
+            r"i'?m ok|we'?re good")
 DENY = re.compile(
-    r"^\s*(no|nope|nah|not now|no thanks|no thank you|don't|do not|n|negative|not really|i don't think so|"
-    r"never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it))\b[\s.!,]*(thanks|thank you)?[\s.!]*$",
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(no|nope|nah|not now|no thanks|no thank you|don't|do not|n|negative|"
+    r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it))\b"
+    r"(?:[\s,.!-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
-_FILLER_LEAD = r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|no|well|you know what|on second thought)[\s,.!-]+)*"
+_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|well|you know what|on second thought|"
+                r"ah|sorry|oops)[\s,.!-]+)*")
 CANCEL = re.compile(
-    r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:it|about it|that)|never ?mind|scratch that|"
-    r"drop (?:it|that)|cancel (?:it|that|this)|stop (?:it|that|this))\b[\s.!]*$",
+    r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
+    r"never ?mind|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
+    r"cancel (?:it|that|this)|stop (?:it|that|this)|no longer needed|not needed any ?more)\b[\s.!,]*$",
     re.IGNORECASE,
 )
 # "forget it, it works again": a stop word first, then a clause that starts nothing new
 CANCEL_LEAD = re.compile(
-    r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel(?: (?:it|that|this))?|stop(?: (?:it|that|this))?|abort|quit|forget (?:it|about it|that)|"
-    r"never ?mind|scratch that|drop (?:it|that))\s*[,;:.!-]+\s*(?P<rest>.+)$",
+    r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel(?: (?:it|that|this))?|stop(?: (?:it|that|this))?|abort|quit|"
+    r"forget (?:about )?(?:it|that|this)|never ?mind|scratch (?:that|it)|scrap (?:that|it)|drop (?:it|that))"
+    r"\s*[,;:.!-]+\s*(?P<rest>.+)$",
     re.IGNORECASE,
 )
 # "I changed my mind", "I don't want to book anymore", "forget the flight": giving up the task in
@@ -69,6 +82,11 @@ SHIFT = re.compile(
 )
 CORRECTION = re.compile(
     r"\b(actually|make it|change (?:it|that)|i meant|i mean|sorry|correction|not .+ but|instead)\b|^\s*no,",
+    re.IGNORECASE,
+)
+# 'book that one', 'cancel it', 'the same for Friday', 'reserve a table there': a task before this one
+REFERS_BACK = re.compile(
+    r"\b(?:that one|this one|the same|same|it|them|those|there|that|this)\b",
     re.IGNORECASE,
 )
 # 'from Chicago - no wait, from Boston': what follows takes back what came before

@@ -52,6 +52,7 @@ class Understanding:
     confidence: list[tuple[str, float]] = field(default_factory=list)  # top 3 flows
     digression_type: str | None = None
     confident: bool = True
+    refers_back: bool = False  # 'book that one', 'cancel it': values come from the task before
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -137,14 +138,14 @@ class Understander:
         incumbent = active.name if active else view.recent
         held = dict(ranked).get(incumbent, 0.0) if incumbent else None
         strong = best_score >= self.threshold and (best == incumbent or self._takes_focus(
-            text, spans, best, best_score, held, asks))
+            text, spans, best, best_score, held, asks, active is not None))
 
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
 
         def result(act: str, **kw: Any) -> Understanding:
             if act in ("start", "digress") and kw.get("flow") == best and best_score - runner_up < CONFIDENT_MARGIN:
                 kw["confident"] = False  # two flows nearly tie: System 2, when there is one, decides
-            return Understanding(act, text, confidence=top3, **kw)
+            return Understanding(act, text, confidence=top3, refers_back=bool(lx.REFERS_BACK.search(text)), **kw)
 
         # a yes/no question being answered is a slot fill, not an affirm/deny
         if waiting is not None and view.waiting_for_slot in own_labels and (lx.AFFIRM.match(text) or lx.DENY.match(text)):
@@ -156,6 +157,10 @@ class Understander:
         if view.pending_offer and lx.DENY.match(text):
             return result("deny")
         if lx.CANCEL.match(text):
+            undo = self.scorer.verbs.get(lx.opener(text) or "") if active is None and view.recent else None
+            if undo is not None and lx.REFERS_BACK.search(text):
+                # 'ok, cancel it' right after checking a booking: cancel that booking, not a task
+                return result("start", flow=undo, labels={})
             return result("cancel", flow=active.name if active else None)
         named = self._paused_named(text, view) if lx.CANCEL_VERB.search(text) or lx.ABANDON.search(text) else None
         if named is not None:
@@ -232,14 +237,15 @@ class Understander:
         return result("unknown", confident=False)
 
     def _takes_focus(self, text: str, spans: Sequence[tuple[int, int]], best: str, score: float,
-                     held: float | None, asks: str | None) -> bool:
+                     held: float | None, asks: str | None, live: bool) -> bool:
         """Whether flow ``best`` takes the focus from the flow in focus (which scored ``held``): it
-        must score clearly better, the words said must name its task (not only give values), and a
+        must score clearly better, the words said must name its task when the flow in focus is
+        still ``live`` (not only give values it could take), and a
         question ('is it pet friendly?') asks about the task in focus unless it asks whether things
         exist or turns away first ('hold on, what's the status of ...?')."""
         if held is None:
             return True
-        if score < held + SWITCH_MARGIN or not self.scorer.names_task(text, spans, best):
+        if score < held + SWITCH_MARGIN or (live and not self.scorer.names_task(text, spans, best)):
             return False
         # 'hold on, what's the status of INC004512?': a question that turns away first looks elsewhere
         return asks is None or best in self.scorer.readers and (asks == "lookup" or bool(lx.SHIFT.search(text)))
