@@ -127,6 +127,8 @@ def test_the_bundle_holds_no_caches_and_no_nested_archives(bundle: Path) -> None
 
     assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".zip", ".mcpb"))]
     assert "server/lib/dialstack/cli.py" in names and "server/pack/flows/travel.yaml" in names
+    assert "server/lib/mcp/__init__.py" in names and "server/lib/yaml/__init__.py" in names
+    assert not [n for n in names if n.startswith(("server/lib/anthropic/", "server/lib/wordllama/"))]  # the orchestrator's only
 
 
 def test_without_the_bundle_this_python_cannot_import_dialstack_in_isolated_mode() -> None:

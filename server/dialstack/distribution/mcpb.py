@@ -10,7 +10,10 @@ Layout of the zip::
                             platform and Python minor version; the manifest says which)
     server/pack/            the domain's flows/, manifests/, skills/ (and a pack's own Python)
 
-Dependencies follow the spec's rule for ``python`` servers: all bundled, in ``server/lib``.
+Dependencies follow the spec's rule for ``python`` servers: all bundled, in ``server/lib``,
+except those only the orchestrator uses (:data:`ORCHESTRATOR_ONLY`): the server never
+imports the agent package, and the bundle test serves through the MCP client with nothing
+but the bundle on ``sys.path``.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from ..domain.models import DomainPack
 from .archive import is_cache, packable_files, write_zip
 
 MANIFEST_VERSION = "0.3"
+# Requirements of dialstack.agent and `dialstack chat` only (LLM backend, understanding, line editing).
+ORCHESTRATOR_ONLY = frozenset({"anthropic", "prompt-toolkit", "snowballstemmer", "wordllama"})
 PACKAGE = Path(__file__).resolve().parent.parent  # server/dialstack
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[([^\]]*)\])?[^;]*(?:;(.*))?$")
 _EXTRA_MARKER = re.compile(r"""extra\s*==\s*['"]([^'"]+)['"]""")
@@ -67,7 +72,8 @@ def runtime_distributions(requirements: list[str] | None = None) -> list[metadat
     (``pyjwt[crypto]``); one whose environment marker excluded it here is not installed,
     and so not found. A direct requirement that is not installed is an error.
     """
-    direct = [parsed for r in (dialstack_requirements() if requirements is None else requirements) if (parsed := _parse(r))]
+    direct = [parsed for r in (dialstack_requirements() if requirements is None else requirements)
+              if (parsed := _parse(r)) and _normalize(parsed[0]) not in ORCHESTRATOR_ONLY]
     missing = []
     for name, _, marker in direct:
         if not marker:
