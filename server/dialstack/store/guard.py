@@ -119,7 +119,7 @@ class Guard:
     # -- taint ---------------------------------------------------------------
     def taint(self, session_id: str, connection: str | None) -> frozenset[str]:
         """The session's kinds, after copying in the connection's (which stick to the session)."""
-        with self._tx() as conn:
+        with self._tx() if connection is not None else self._read() as conn:
             if connection is not None:
                 conn.execute(
                     "INSERT OR IGNORE INTO context_kinds(session_id, kind) "

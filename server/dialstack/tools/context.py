@@ -59,5 +59,5 @@ class ToolContext:
     now: Callable[[], datetime] = utc_now  # tz-aware UTC; tests inject a fixed clock
     data_dir: Path | None = None  # writable per-install data folder (e.g. the travel DB)
     pack_root: Path | None = None  # the domain pack folder (flows/, manifests/, skills/)
-    user_id: str = "default"
+    user_id: str = "default"  # the calling principal (HTTP token's or the stdio user): preferences, bookings
     meta: dict[str, Any] = field(default_factory=dict)  # the request's _meta, read-only by convention
