@@ -163,7 +163,8 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     slot = named_slot(flow, rest)
     if slot is None:
         return u
-    slot.clear()  # asked for again by the flow, then confirmed again
+    slot.clear()
+    turn.refused[flow.flow_id] = slot.name  # asked for again, even an optional one, then confirmed again
     state.pending = None
     return Understanding("fill", u.text, flow=flow.name, confidence=u.confidence)
 

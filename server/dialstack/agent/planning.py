@@ -64,7 +64,30 @@ class PlanPolicy(Policy):
             if steps:
                 return steps
             flow.outputs.pop("unplanned", None)  # the offline split below reads the request again
-        return self.decompose(turn, flow, request)
+        steps = self.decompose(turn, flow, request)
+        if steps:
+            said = set(flow.outputs.get("unplanned", []))
+            flow.outputs["unplanned"] = [*said, *(p for p in self.uncovered(turn, request, steps) if p not in said)]
+        return steps
+
+    @staticmethod
+    def uncovered(turn: Turn, request: str, steps: list[Step]) -> list[str]:
+        """The parts of ``request`` no step came from: a part is covered when it holds a step's words
+        or one of its values, or names a flow the plan runs ('rent a car there' in a trip of flights)."""
+        understander = turn.agent.understander
+        names = {s.flow for s in steps}
+        out = []
+        for piece in split_steps(request):
+            low = piece.lower()
+            marks = [s.text for s in steps] + [str(v) for s in steps for v in s.labels.values() if isinstance(v, (str, int))]
+            if any(m and m.lower() in low for m in marks):
+                continue
+            ranked = understander.rank(piece)
+            if ranked and ranked[0][1] >= understander.threshold and (
+                    ranked[0][0] in names or turn.agent.domain.flow(ranked[0][0]).intent == "Plan"):
+                continue
+            out.append(piece)
+        return out
 
     @staticmethod
     def known_steps(turn: Turn, flow: BaseFlow, proposed: list[dict[str, Any]]) -> list[Step]:
@@ -84,9 +107,7 @@ class PlanPolicy(Policy):
         domain = turn.agent.domain
         steps: list[Step] = []
         previous: str | None = None
-        for piece in (p.strip(" ,.") for p in _STEP_SPLIT.split(request)):
-            if not piece:
-                continue
+        for piece in split_steps(request):
             ranked = [(n, s) for n, s in understander.rank(piece)
                       if domain.flow(n).intent not in ("Plan", "Internal", "Converse")]
             best = ranked[0][0] if ranked and ranked[0][1] >= understander.threshold else previous
@@ -226,6 +247,11 @@ class PlanPolicy(Policy):
         if failed:
             text += " Not done: " + "; ".join(describe(m) for m in failed) + "."
         return Execution("completed", reply=text)
+
+
+def split_steps(request: str) -> list[str]:
+    """'fly to London, then Paris; after that home' -> its parts, in order."""
+    return [p for p in (p.strip(" ,.") for p in _STEP_SPLIT.split(request)) if p]
 
 
 def describe_step(turn: Turn, step: Step) -> str:
