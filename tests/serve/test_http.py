@@ -272,3 +272,14 @@ async def test_host_names_are_case_insensitive(url: str) -> None:
         foreign = await http.post(url, json=INIT, headers={**HEADERS, "host": f"EVIL.EXAMPLE:{port}"})
     assert upper.status_code == 200
     assert foreign.status_code == 421
+
+
+async def test_a_legacy_http_client_cannot_name_another_connections_own_session(shared_url: str) -> None:
+    async with Client(shared_url, mode="legacy") as a, Client(shared_url, mode="legacy") as b:
+        wrote = await a.call_tool("memory_manager", {**WRITE, "text": "canary-A"})
+        session_a = wrote.meta["dialstack/session"]
+        stolen = await b.call_tool("memory_manager", READ, meta={"dialstack/session": session_a})
+        own = await a.call_tool("memory_manager", READ, meta={"dialstack/session": session_a})
+    assert stolen.is_error and "another HTTP connection's own session" in stolen.content[0].text
+    assert "canary-A" not in stolen.content[0].text
+    assert not own.is_error and [e["text"] for e in own.structured_content["entries"]] == ["canary-A"]

@@ -76,6 +76,7 @@ from ..tools.wire import APPROVAL_KEY, IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY, SES
 log = logging.getLogger("dialstack.serve")
 
 MCP_SESSION_HEADER = "mcp-session-id"
+TRANSPORT_PREFIX = "http-"  # http-<Mcp-Session-Id>: the default session of one legacy HTTP connection
 APPROVAL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -163,6 +164,9 @@ class DialstackTools:
         if not is_session_id(session):
             return _error(spec.tool_id, f"_meta {SESSION_KEY!r} must be {SESSION_ID_RULE}, matched whole (got {session!r})")
         caller = self.caller(ctx)
+        if named is not None and session.startswith(TRANSPORT_PREFIX) and caller.connection != session:
+            return _error(spec.tool_id, f"was not run: {session!r} is another HTTP connection's own session; "
+                          f"sessions named {TRANSPORT_PREFIX}* belong to the connection the server gave them to")
         try:
             self.runtime.open_session(session, caller)
         except SessionRefused as exc:
@@ -213,7 +217,7 @@ class DialstackTools:
         principal = scope.get(PRINCIPAL_SCOPE_KEY) or self.principal
         transport_session = request.headers.get(MCP_SESSION_HEADER)  # type: ignore[union-attr]
         # stateless requests (2026-07-28) have no connection: the principal's taint stands for it
-        return Caller(principal, f"http-{transport_session}" if transport_session else f"principal:{principal}")
+        return Caller(principal, f"{TRANSPORT_PREFIX}{transport_session}" if transport_session else f"principal:{principal}")
 
     def session_free(self, spec: ToolSpec) -> bool:
         """Whether calls to ``spec`` neither read nor write anything kept per session."""
@@ -230,7 +234,7 @@ class DialstackTools:
             return self.default_session
         transport_session = headers.get(MCP_SESSION_HEADER)
         if transport_session:  # validated by the SDK's session manager, bound to this client
-            session = f"http-{transport_session}"
+            session = f"{TRANSPORT_PREFIX}{transport_session}"
             if is_session_id(session):
                 return session
         if key is None and self.session_free(spec):
