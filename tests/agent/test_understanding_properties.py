@@ -149,8 +149,6 @@ def test_casing_does_not_change_a_clear_act(case: tuple[str, NLUView, str], lead
     _same_act(case, lead + "".join(ch.upper() if f else ch.lower() for ch, f in zip(case[0], flips + [False] * 200)))
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8: a trailing comma changes the act ('cancel,' starts "
-                   "cancel_booking, 'never mind,' fills the waiting slot)")
 @example(case=CLEAR[3], end=",", shout=False)
 @settings(max_examples=120, deadline=None)
 @given(case=st.sampled_from(CLEAR), end=PUNCTUATION, shout=st.booleans())

@@ -56,7 +56,8 @@ class ActHandler:
         if u.act != "digress":
             state.digression_depth = 0
         pending = state.pending
-        if pending is not None and u.act not in ("affirm", "deny", "approve", "digress"):
+        answers = ("approve", "deny", "digress") if isinstance(pending, Approval) else ("affirm", "deny", "digress")
+        if pending is not None and u.act not in answers:
             state.pending = None  # a question lapses when the user moves on
             if isinstance(pending, Approval):  # a later "yes" must never approve a forgotten request
                 turn.replies.append(f"(I won't run {pending.tool} unless you ask again.)")
@@ -158,7 +159,10 @@ class ActHandler:
         if u.flow is not None:
             chosen = state.stack.find(u.flow)
             if chosen is not None and chosen.state is FlowState.PAUSED:
-                return self.resume(turn, chosen)
+                resumed = self.resume(turn, chosen)
+                if resumed and u.labels:  # 'to Denver please' to 'continue booking your flight?'
+                    self.fill(turn, chosen, u)
+                return resumed
         ranking = state.stack.rank_paused(u.text, turn.now)
         if ranking.ambiguous:
             options = ranking.options(state.stack.settings.resume_margin)

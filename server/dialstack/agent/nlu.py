@@ -17,7 +17,7 @@ from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotC
 from . import lexicon as lx
 from .embedding import load_embedder
 from .freetext import bare_answer, cued_values, not_a_value
-from .options import count_value, flag_value, is_count, is_flag
+from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
 from .scoring import FlowScorer, cue_score, duration_candidates, negated, plural_candidates, strip_cues
 
 
@@ -30,6 +30,7 @@ class ActiveView:
     spec: FlowSpec
     slots: Mapping[str, BaseSlot]
     last_filled: str | None = None
+    flow_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class NLUView:
     pending_offer: bool = False
     pending_approval: bool = False
     recent: str | None = None  # the flow that ended last, when none is active: the conversation's focus
+    offered: ActiveView | None = None  # the paused flow a resume offer names
 
 
 @dataclass
@@ -138,7 +140,7 @@ class Understander:
         incumbent = active.name if active else view.recent
         held = dict(ranked).get(incumbent, 0.0) if incumbent else None
         strong = best_score >= self.threshold and (best == incumbent or self._takes_focus(
-            text, spans, best, best_score, held, asks, active is not None))
+            text, spans, best, best_score, held, asks, active is not None, ctx))
 
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
 
@@ -154,6 +156,12 @@ class Understander:
             return result("fill", flow=active.name, labels=own_labels)
         if view.pending_offer and lx.AFFIRM.match(text):
             return result("affirm")
+        offered = view.offered
+        if offered is not None and not lx.DENY.match(text) and not lx.CANCEL.match(text) \
+                and (best in (None, offered.name) or not strong):
+            labels, rejected = self.read_slots(offered.spec, offered.slots, text, ctx, None)
+            if labels or rejected:  # 'to Denver please' answers the offered task's question
+                return result("resume", flow=offered.flow_id, labels=labels, rejected=rejected)
         if view.pending_offer and lx.DENY.match(text):
             return result("deny")
         if lx.CANCEL.match(text):
@@ -237,7 +245,7 @@ class Understander:
         return result("unknown", confident=False)
 
     def _takes_focus(self, text: str, spans: Sequence[tuple[int, int]], best: str, score: float,
-                     held: float | None, asks: str | None, live: bool) -> bool:
+                     held: float | None, asks: str | None, live: bool, ctx: SlotContext) -> bool:
         """Whether flow ``best`` takes the focus from the flow in focus (which scored ``held``): it
         must score clearly better, the words said must name its task when the flow in focus is
         still ``live`` (not only give values it could take), and a
@@ -247,8 +255,16 @@ class Understander:
             return True
         if score < held + SWITCH_MARGIN or (live and not self.scorer.names_task(text, spans, best)):
             return False
-        # 'hold on, what's the status of INC004512?': a question that turns away first looks elsewhere
-        return asks is None or best in self.scorer.readers and (asks == "lookup" or bool(lx.SHIFT.search(text)))
+        # 'hold on, what's the status of INC004512?': a question that turns away first, or names
+        # something only the other flow can look up, looks elsewhere
+        return asks is None or best in self.scorer.readers and (
+            asks == "lookup" or bool(lx.SHIFT.search(text)) or self._names_its_value(text, spans, best, ctx))
+
+    def _names_its_value(self, text: str, spans: Sequence[tuple[int, int]], name: str, ctx: SlotContext) -> bool:
+        """Whether ``text`` holds a value of flow ``name``'s slots beyond those already read."""
+        spec = self.domain.flow(name)
+        labels, _ = self.read_slots(spec, self._fresh_slots(spec), text, ctx, None)
+        return any(not any(c.start < e and s < c.end for s, e in spans) for c in labels.values())
 
     @staticmethod
     def _asks_about(text: str, is_question: bool) -> str | None:
@@ -340,15 +356,21 @@ class Understander:
         """Self-repairs: the slot whose value the user rules out ('Rome, not Paris') takes the new
         value; after 'no wait' / 'I mean' the value said last replaces the one said before it
         ('from Chicago - no wait, from Boston')."""
-        repair = max((m.end() for m in lx.SELF_REPAIR.finditer(text)), default=None)
+        marker = None
+        for marker in lx.SELF_REPAIR.finditer(text):
+            pass
+        repair = marker.end() if marker else None
+        # 'to Miami, wait, make that Atlanta': the value said just before the repair is the one replaced
+        before = [(c.end, score, n) for score, n, c in found if marker and c.end <= marker.start()]
+        replaced = max(before)[2] if before else None
         out = []
         for score, name, cand in found:
             if name in ruled_out:
                 score += 4.0
             if repair is not None:
                 if cand.start >= repair:
-                    score += 0.75
-                elif any(n == name and c.start >= repair for _, n, c in found):
+                    score += 4.0 if name == replaced else 0.75
+                elif name == replaced and any(n == name and c.start >= repair for _, n, c in found):
                     continue  # said, then taken back
             out.append((score, name, cand))
         return out
@@ -391,6 +413,11 @@ class Understander:
                 cands = [count] if count else []
             else:
                 cands = slot.extract(text, ctx)
+                if slot.criteria == "numeric" and count_units(slot_spec) & PEOPLE_STEMS:
+                    group = count_value(slot_spec, (), text, False)  # 'we're a group of 15'
+                    if group is not None:
+                        cands = [Candidate(int(group.value), group.display, group.start, group.end, group.score),
+                                 *(c for c in cands if not (c.start < group.end and group.start < c.end))]
             if not cands and slot.criteria in ("category", "multiple"):
                 cands = plural_candidates(slot, text, ctx)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
@@ -469,6 +496,7 @@ def holds_whole_request(spec: FlowSpec, slot_spec: Any) -> bool:
     return bool(words & _WHOLE_NAMES) or (spec.intent in ("Plan", "Converse") and len(spec.slots) == 1)
 
 
+_SOCIAL = frozenset({"hi", "hello", "hey", "thanks", "thank", "yes", "no", "ok", "okay"})
 _I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've", "im", "id"})
 
 
@@ -502,7 +530,9 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
         low = word.lower()
         # 'The Hobbit, at Central': a capital inside the sentence, or one opening a run of capitals
         name = capital[i] and (i > 0 or (low in ("the", "a", "an") and len(found) > 1 and capital[1]))
-        filler = not name and (low in lx.STOPWORDS or low in lx.LEAD_INS or lx.stem(low) in triggers)
+        # 'echo hello': a greeting word is filler where it greets (first), content after a verb
+        stop = low in lx.STOPWORDS and not (i > 0 and low in _SOCIAL)
+        filler = not name and (stop or low in lx.LEAD_INS or lx.stem(low) in triggers)
         run.append((filler, m.start(), m.end()))
     close()
     if best is None:

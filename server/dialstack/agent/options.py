@@ -22,6 +22,7 @@ _FLAG_FILLER = frozenset(lx.stem(w) for w in (
 # how people count people: the unit words of a group size
 PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "adults", "adult", "passengers",
                     "passenger", "travelers", "travellers", "riders", "rider", "pax", "individuals", "of us"})
+PEOPLE_STEMS = frozenset(lx.stem(w) for w in PEOPLE)
 _GROUP_SLOT = frozenset(lx.stem(w) for w in (
     "party size people person passengers passenger adults guests riders travelers group seats".split()))
 _COUNT = r"\d{{1,4}}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|" \
@@ -82,7 +83,7 @@ def count_units(spec: SlotSpec) -> frozenset[str]:
     own = {w for w in (lx.stem(t) for t in spec.name.split("_")) if w not in ("number", "of", "num", "count", "total")}
     units = set(own)
     if words & _GROUP_SLOT:
-        units |= {lx.stem(w) for w in PEOPLE}
+        units |= PEOPLE_STEMS
     return frozenset(units)
 
 
@@ -95,7 +96,7 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
         said = (m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["alone"] or "").lower()
         if m["unit"] is not None and lx.stem(unit) not in units:
             continue
-        if m["unit"] is None and not (units & {lx.stem(w) for w in PEOPLE}):
+        if m["unit"] is None and not (units & PEOPLE_STEMS):
             continue
         n = _WORD_COUNTS.get(said)
         if n is None:

@@ -294,10 +294,17 @@ class FlowScorer:
         if profile is not None:
             words |= profile.keywords | profile.name | profile.description
             words |= set().union(*(p for _, p in profile.phrases))
+            # an example's opening word asks for the flow; its other words only when several examples
+            # share them ('echo hello': 'hello' is the sample value, not a word that asks)
+            seen: dict[str, int] = {}
             for example in profile.spec.examples:
                 for i, m in enumerate(lx.TOKEN.finditer(example)):
-                    if i == 0 or not m.group()[:1].isupper():
-                        words.add(lx.stem(m.group().lower()))
+                    word = lx.stem(m.group().lower())
+                    if i == 0:
+                        words.add(word)
+                    elif not m.group()[:1].isupper():
+                        seen[word] = seen.get(word, 0) + 1
+            words |= {w for w, n in seen.items() if n > 1 or len(profile.spec.examples) < 2 and w in profile.description}
         self._triggers[name] = frozenset(words - lx.STOPWORDS)
         return self._triggers[name]
 

@@ -21,6 +21,15 @@ if TYPE_CHECKING:
     from .turn import Turn
 
 
+def _offered(state: Any) -> ActiveView | None:
+    """The paused flow a resume offer names, for answers that go straight to its question."""
+    offer = state.awaiting(ResumeOffer)
+    flow = state.stack.find(offer.flow_id) if offer else None
+    if flow is None or flow.state is not FlowState.PAUSED:
+        return None
+    return ActiveView(flow.name, flow.spec, flow.slots, flow_id=flow.flow_id)
+
+
 class Interpreter:
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
@@ -36,6 +45,7 @@ class Interpreter:
             pending_offer=isinstance(state.pending, (ResumeOffer, PlanReview, Confirmation, ChangeChoice)),
             pending_approval=isinstance(state.pending, Approval),
             recent=state.stack.archive[-1].name if active is None and state.stack.archive else None,
+            offered=_offered(state),
         )
         understanding = self.agent.understander.understand(turn.text, view, turn.slot_ctx)
         understanding = self.pending_choice(turn, understanding)
