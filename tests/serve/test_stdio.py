@@ -107,6 +107,16 @@ def test_a_request_before_initialize_is_told_to_initialize_first() -> None:
     assert check.check('{"jsonrpc": "2.0", "id": 4, "method": "tools/list"}') is None
 
 
+def test_a_method_the_server_does_not_serve_is_left_to_the_sdk_before_initialize() -> None:
+    from dialstack.serve.stdio import LineCheck
+
+    check = LineCheck(serves=lambda method: method == "tools/list")
+    modern = '{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}'
+    assert check.check(modern) is None  # a 2026-07-28 request names its version: no handshake
+    assert check.check('{"jsonrpc": "2.0", "id": 1, "method": "server/discover"}') is None  # "method not found" from the SDK
+    assert check.check('{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}') is not None
+
+
 async def test_the_stdio_server_answers_every_malformed_line_that_has_an_id(tmp_path: Path) -> None:
     proc = await asyncio.create_subprocess_exec(
         *command(tmp_path), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE

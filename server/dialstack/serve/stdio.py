@@ -8,7 +8,10 @@ answers, when the line's ``id`` can be read:
 - ``-32600`` (invalid request): not an object (MCP has no batches), ``jsonrpc`` not
   ``"2.0"``, a non-string ``method``, ``params`` not an object, an ``id`` that is neither
   a string nor an integer, nesting deeper than :data:`MAX_DEPTH`;
-- ``-32602`` with the reason spelled out: a request before ``initialize``.
+- ``-32602`` with the reason spelled out: a request for a method the server serves,
+  naming no protocol version of its own (2026-07-28 requests do, and need no handshake),
+  before ``initialize`` (a method it does not serve, and a newer client's
+  ``server/discover`` probe, are left to the SDK).
 
 A line without a readable id (a malformed notification) gets no answer (JSON-RPC
 forbids answering notifications) and is logged. Good lines go to the SDK unchanged.
@@ -20,7 +23,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +34,8 @@ INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
 MAX_DEPTH = 64
 _ID = re.compile(r'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
-_BEFORE_INIT = ("initialize", "ping")
+_BEFORE_INIT = ("initialize", "ping", "server/discover")  # discover: a newer client's probe, the SDK's to answer
+PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion"
 
 
 @dataclass(frozen=True)
@@ -71,11 +75,18 @@ def _depth_and_surrogates(value: Any) -> tuple[int, bool]:
     return deepest, lone
 
 
+def _names_its_version(params: Any) -> bool:
+    """Whether a request carries its protocol version itself (2026-07-28: no handshake needed)."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return isinstance(meta, dict) and PROTOCOL_VERSION_META in meta
+
+
 class LineCheck:
     """Checks stdio lines one by one; remembers whether ``initialize`` was requested."""
 
-    def __init__(self) -> None:
+    def __init__(self, serves: Callable[[str], bool] = lambda method: True) -> None:
         self.initialized = False
+        self.serves = serves
 
     def check(self, line: str) -> Reply | None:
         """None to pass the line to the SDK; else the error to answer with."""
@@ -107,7 +118,8 @@ class LineCheck:
             return Reply(known_id, INVALID_REQUEST, 'Invalid Request: "params" must be an object')
         if method == "initialize":
             self.initialized = True
-        elif "id" in message and not self.initialized and method not in _BEFORE_INIT:
+        elif ("id" in message and not self.initialized and method not in _BEFORE_INIT and self.serves(method)
+              and not _names_its_version(message.get("params"))):
             return Reply(known_id, INVALID_PARAMS, f"Invalid request parameters: {method!r} before initialize; "
                          "the server is not initialized yet: send initialize first (the MCP lifecycle)")
         return None
@@ -116,11 +128,11 @@ class LineCheck:
 class CheckedLines:
     """The process's stdin as the lines :class:`LineCheck` passes; answers the others through ``reply``."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, serves: Callable[[str], bool]) -> None:
         import anyio
 
         self._file = anyio.wrap_file(os.fdopen(fd, "r", encoding="utf-8", errors="surrogateescape", closefd=False))
-        self.check = LineCheck()
+        self.check = LineCheck(serves)
         self.replies: Any = None  # the SDK's write stream, set once the transport is up
         self._ready: Any = anyio.Event()
 
@@ -136,7 +148,7 @@ class CheckedLines:
             if reply is None:
                 yield line
                 continue
-            log.warning("refused a malformed JSON-RPC line (%s): %s", reply.code, reply.message)
+            log.info("answered a JSON-RPC line the SDK would drop or not explain (%s): %s", reply.code, reply.message)
             if reply.id is not None:
                 await self._ready.wait()
                 await self.replies.send(_error_message(reply))
@@ -157,11 +169,11 @@ async def run_stdio(server: Any) -> None:
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)
-    lines = CheckedLines(private)
+    low = server._lowlevel_server
+    lines = CheckedLines(private, lambda method: low.get_request_handler(method) is not None)
     try:
         async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
             lines.attach(write_stream)
-            low = server._lowlevel_server
             await low.run(read_stream, write_stream, low.create_initialization_options())
     finally:
         os.dup2(private, 0)
