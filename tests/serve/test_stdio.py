@@ -140,3 +140,12 @@ async def test_the_stdio_server_answers_every_malformed_line_that_has_an_id(tmp_
     finally:
         proc.stdin.close()
         await asyncio.wait_for(proc.wait(), READ_TIMEOUT)
+
+
+async def test_a_modern_stdio_client_calls_tools_without_a_handshake(tmp_path: Path) -> None:
+    from mcp import Client, StdioServerParameters
+
+    cmd = command(tmp_path)
+    async with Client(StdioServerParameters(command=cmd[0], args=cmd[1:]), cache=None) as client:
+        result = await client.call_tool("echo", {"text": "modern"}, meta={"dialstack/session": "m1"})
+    assert not result.is_error and result.structured_content["text"] == "modern"
