@@ -140,3 +140,23 @@ def test_the_value_to_change_is_found_by_its_name_or_its_cue_word(make: Any, sai
     flow = agent.load("s").active
     found = confirmation.named_slot(flow, said.removeprefix("no, "))
     assert (found.name if found else None) == slot
+
+
+@pytest.mark.parametrize(("said", "edit"), [
+    ("change the destination", True), ("the date", True), ("actually, a different date", True),
+    ("change my booking BK-20481", False), ("what's the weather in Paris", False),
+])
+def test_only_a_text_that_names_a_value_and_nothing_else_asks_to_change_it(make: Any, said: str, edit: bool) -> None:
+    agent = make()
+    agent.handle("s", BOOK)
+    flow = agent.load("s").active
+    assert confirmation.asks_to_change(flow, said) is edit
+
+
+def test_asking_to_change_a_value_at_the_question_asks_for_it_and_then_confirms_again(make: Any) -> None:
+    agent = make()
+    agent.handle("s", BOOK)
+    asked = agent.handle("s", "change the destination")
+    assert asked.reply == "Where would you like to fly to?" and asked.tool_calls == []
+    again = agent.handle("s", "Rome")
+    assert "to Rome" in again.reply and again.reply.endswith("shall I go ahead?") and again.tool_calls == []

@@ -143,8 +143,9 @@ def answered(turn: Turn, *, yes: bool) -> bool | None:
 def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understanding) -> Understanding:
     """An answer to 'shall I go ahead?' or 'what would you like to change?' that names what to change.
 
-    'no, make it the 14th' changes the date (and the flow asks again); 'the date' or 'no, the
-    date' clears the date so that it is asked for; anything else is left as understood.
+    'no, make it the 14th' changes the date (and the flow asks again); 'the date', 'no, the
+    date' or 'change the date' clears the date so that it is asked for; anything else is left
+    as understood.
     """
     state = turn.state
     flow = state.active
@@ -152,7 +153,7 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
         return u
     lead = lx.YES_NO_LEAD.match(u.text)
     said_no = lead is not None and lx.tokens(u.text)[:1] in (["no"], ["nope"], ["nah"])
-    if isinstance(pending, Confirmation) and not said_no:
+    if isinstance(pending, Confirmation) and not said_no and not asks_to_change(flow, u.text):
         return u
     rest = lead["rest"] if lead is not None else u.text
     if said_no and rest.strip():
@@ -167,6 +168,21 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     turn.refused[flow.flow_id] = slot.name  # asked for again, even an optional one, then confirmed again
     state.pending = None
     return Understanding("fill", u.text, flow=flow.name, confidence=u.confidence)
+
+
+# Words that ask for an edit without saying what the new value is ('change the date').
+EDIT_WORDS = frozenset({"change", "edit", "modify", "update", "fix", "correct", "switch", "different", "another",
+                        "wrong", "rather", "instead", "actually", "wait", "hmm", "hold", "on"})
+
+
+def asks_to_change(flow: BaseFlow, text: str) -> bool:
+    """'change the destination': the text names one slot of the flow and says nothing else."""
+    slot = named_slot(flow, text)
+    if slot is None:
+        return False
+    own = {lx.stem(w) for w in lx.tokens(f"{slot.label} {slot.name.replace('_', ' ')}")}
+    rest = {lx.stem(w) for w in lx.tokens(text) if w not in lx.STOPWORDS and w not in EDIT_WORDS}
+    return rest <= own
 
 
 def named_slot(flow: BaseFlow, text: str) -> BaseSlot | None:
