@@ -159,7 +159,10 @@ class ActHandler:
         if u.flow is not None:
             chosen = state.stack.find(u.flow)
             if chosen is not None and chosen.state is FlowState.PAUSED:
-                return self.resume(turn, chosen)
+                resumed = self.resume(turn, chosen)
+                if resumed and u.labels:  # 'to Denver please' to 'continue booking your flight?'
+                    self.fill(turn, chosen, u)
+                return resumed
         ranking = state.stack.rank_paused(u.text, turn.now)
         if ranking.ambiguous:
             options = ranking.options(state.stack.settings.resume_margin)
