@@ -124,10 +124,11 @@ def _failure(result: ToolCallResult, outputs: dict[str, Any]) -> Failure:
     return Failure(error_category=category, message=message, partial_data=outputs or None)
 
 
+# For errors from servers that send no category: phrases any tool may use. A pack's own
+# categories (sold_out, ...) come from its handlers' errors, structured on the wire.
 _KEYWORDS = (
-    ("not_found", ("not found", "no booking", "unknown reference", "doesn't exist", "does not exist", "no such")),
-    ("sold_out", ("sold out", "no seats", "fully booked")),
-    ("past_date", ("in the past", "already departed", "past date")),
+    ("not_found", ("not found", "unknown reference", "doesn't exist", "does not exist", "no such")),
+    ("past_date", ("in the past", "past date")),
     ("already_cancelled", ("already cancelled", "already canceled")),
     ("timeout", ("timeout", "did not finish")),
     ("invalid_arguments", ("does not match", "is not valid", "unknown argument", "expected")),
