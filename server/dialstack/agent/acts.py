@@ -69,6 +69,10 @@ class ActHandler:
         state = turn.state
         name = u.flow
         assert name is not None
+        making_room = state.stack.find(u.replaces) if u.replaces else None
+        if making_room is not None and making_room.live:  # 'cancel the price alert' to 'which one?'
+            turn.cancel(making_room, "cancelled to make room")
+            turn.replies.append(turn.template("cancelled", phrase=making_room.label))
         live = next((f for f in state.stack.flows if f.name == name and f.live), None)
         if live is not None:
             if live.state is FlowState.PAUSED:

@@ -55,10 +55,13 @@ class Understanding:
     digression_type: str | None = None
     confident: bool = True
     refers_back: bool = False  # 'book that one', 'cancel it': values come from the task before
+    rule: str = ""  # the rule of System 1 that decided (or 'system_2')
+    replaces: str | None = None  # start: the live flow (id) to cancel first, to make room
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "act": self.act,
+            "rule": self.rule,
             "flow": self.flow,
             "labels": {k: c.value for k, c in self.labels.items()},
             "rejected": dict(self.rejected),
@@ -66,6 +69,35 @@ class Understanding:
             "digression_type": self.digression_type,
             "confident": self.confident,
         }
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the rules look at for one turn: computed once, read by each rule in turn."""
+
+    text: str
+    view: NLUView
+    ctx: SlotContext
+    active: ActiveView | None
+    waiting: BaseSlot | None
+    own_labels: dict[str, Candidate]
+    own_rejected: dict[str, str]
+    free_answer: Candidate | None
+    is_question: bool
+    ranked: list[tuple[str, float]]
+    best: str | None
+    best_score: float
+    best_spec: FlowSpec | None
+    strong: bool
+    starts_other: bool
+    runner_up: float
+
+    def result(self, act: str, **kw: Any) -> Understanding:
+        if act in ("start", "digress") and kw.get("flow") == self.best \
+                and self.best_score - self.runner_up < CONFIDENT_MARGIN:
+            kw["confident"] = False  # two flows nearly tie: System 2, when there is one, decides
+        top3 = [(n, round(s, 3)) for n, s in self.ranked[:3]]
+        return Understanding(act, self.text, confidence=top3, refers_back=bool(lx.REFERS_BACK.search(self.text)), **kw)
 
 
 class Understander:
@@ -103,20 +135,28 @@ class Understander:
 
     # -- the act -------------------------------------------------------------
     def understand(self, text: str, view: NLUView, ctx: SlotContext) -> Understanding:
+        """The first rule of ``RULES`` that decides, applied to what this turn says."""
         text = text.strip()
+        for name, rule in PRE_RULES:
+            decided = rule(text, view)
+            if decided is not None:
+                decided.rule = name
+                return decided
+        turn = self.read(text, view, ctx)
+        for name, rule in RULES:
+            decided = rule(self, turn)
+            if decided is not None:
+                decided.rule = name
+                return decided
+        raise AssertionError("the last rule always decides")  # pragma: no cover
+
+    def read(self, text: str, view: NLUView, ctx: SlotContext) -> Reading:
+        """What every rule looks at: the active flow's values in the text, the flows ranked."""
         active = view.active
         waiting = active.slots.get(view.waiting_for_slot) if active and view.waiting_for_slot else None
-
-        if view.pending_approval:
-            if lx.APPROVE_COMMAND.match(text) or lx.AFFIRM.match(text):
-                return Understanding("approve", text)
-            if lx.DENY_COMMAND.match(text) or lx.DENY.match(text):
-                return Understanding("deny", text)
-        if lx.APPROVE_COMMAND.match(text) or lx.DENY_COMMAND.match(text):
-            return Understanding("unknown", text, confident=True, digression_type="no_approval")
-
         # values the active flow could take from this text (their spans are masked for scoring)
-        own_labels, own_rejected = ({}, {})
+        own_labels: dict[str, Candidate] = {}
+        own_rejected: dict[str, str] = {}
         if active:
             own_labels, own_rejected = self.read_slots(
                 active.spec, active.slots, text, ctx, view.waiting_for_slot, active.last_filled
@@ -124,7 +164,7 @@ class Understander:
         # an answer to a free-text question is any text: it is taken only if nothing else is meant
         # (a question, small talk, giving up, another task), so it masks nothing for scoring
         free_answer = None
-        if isinstance(waiting, FreeTextSlot) and view.waiting_for_slot in own_labels \
+        if active and isinstance(waiting, FreeTextSlot) and view.waiting_for_slot in own_labels \
                 and own_labels[view.waiting_for_slot].score < CUED:
             free_answer = own_labels.pop(view.waiting_for_slot)
             if not holds_whole_request(active.spec, active.spec.slot(waiting.name) or waiting):
@@ -133,7 +173,6 @@ class Understander:
         is_question = text.endswith("?") or bool(lx.QUESTION_START.match(text))
         asks = self._asks_about(text, is_question)
         ranked = self.prefer_reading(self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None))
-        top3 = [(n, round(s, 3)) for n, s in ranked[:3]]
         best, best_score = ranked[0] if ranked else (None, 0.0)
         best_spec = self.domain.flow(best) if best else None
         # the flow in focus keeps it unless another is clearly better, not merely a little
@@ -141,108 +180,174 @@ class Understander:
         held = dict(ranked).get(incumbent, 0.0) if incumbent else None
         strong = best_score >= self.threshold and (best == incumbent or self._takes_focus(
             text, spans, best, best_score, held, asks, active is not None, ctx))
-
-        runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
-
-        def result(act: str, **kw: Any) -> Understanding:
-            if act in ("start", "digress") and kw.get("flow") == best and best_score - runner_up < CONFIDENT_MARGIN:
-                kw["confident"] = False  # two flows nearly tie: System 2, when there is one, decides
-            return Understanding(act, text, confidence=top3, refers_back=bool(lx.REFERS_BACK.search(text)), **kw)
-
-        # a yes/no question being answered is a slot fill, not an affirm/deny
-        if waiting is not None and view.waiting_for_slot in own_labels and (lx.AFFIRM.match(text) or lx.DENY.match(text)):
-            return result("fill", flow=active.name, labels=own_labels)
-        if waiting is not None and view.waiting_for_slot in own_labels and self._answers_yes_no(text, waiting, ranked, active):
-            return result("fill", flow=active.name, labels=own_labels)
-        if view.pending_offer and lx.AFFIRM.match(text):
-            return result("affirm")
-        offered = view.offered
-        if offered is not None and not lx.DENY.match(text) and not lx.CANCEL.match(text) \
-                and (best in (None, offered.name) or not strong):
-            labels, rejected = self.read_slots(offered.spec, offered.slots, text, ctx, None)
-            if labels or rejected:  # 'to Denver please' answers the offered task's question
-                return result("resume", flow=offered.flow_id, labels=labels, rejected=rejected)
-        if view.pending_offer and lx.DENY.match(text):
-            return result("deny")
-        if lx.CANCEL.match(text):
-            undo = self.scorer.verbs.get(lx.opener(text) or "") if active is None and view.recent else None
-            if undo is not None and lx.REFERS_BACK.search(text):
-                # 'ok, cancel it' right after checking a booking: cancel that booking, not a task
-                return result("start", flow=undo, labels={})
-            return result("cancel", flow=active.name if active else None)
-        named = self._paused_named(text, view) if lx.CANCEL_VERB.search(text) or lx.ABANDON.search(text) else None
-        if named is not None:
-            return result("cancel", flow=named)
-        lead = lx.CANCEL_LEAD.match(text)
-        if lead and active and (lx.CANCEL.match(lead["rest"]) or not (
-                strong and best != active.name and not best_spec.metadata.digression)):
-            return result("cancel", flow=active.name)  # 'never mind, cancel that': both halves stop this task
-        if active and self._abandons(text, active, own_labels):
-            return result("cancel", flow=active.name)
-        if lx.RESUME.search(text) and view.paused:
-            return result("resume")
-        if lx.HELP.match(text):
-            return result("digress", flow=self._digression_flow(ranked, "help"), digression_type="help")
-        if active and lx.STATUS.search(text):
-            return result("digress", digression_type="status")
-        if active and lx.CLARIFICATION.match(text):
-            return result("digress", digression_type="clarification")
-
         starts_other = strong and best_spec is not None and best != (active.name if active else None)
-        if starts_other and best_spec.metadata.digression and (is_question or not active):
-            return result("digress", flow=best, digression_type="question")
-        if is_question and active and not own_labels and best_spec is not None and best_spec.metadata.digression:
-            return result("digress", flow=best, digression_type="question", confident=strong)
-        asked = self._digression_asked(text, ranked) if active and is_question else None
-        if asked is not None and not starts_other:
-            return result("digress", flow=asked, digression_type="question", confident=False)
-
         cued = active is not None and any(
             cue_score(text, c, active.spec.slot(n), None) > 0 for n, c in own_labels.items() if active.spec.slot(n)
         )
         if starts_other and cued and lx.CORRECTION.search(text) and best_score < 2 * self.threshold:
             starts_other = False  # "actually, from New York": a correction of this task, not a new one
-        if starts_other and not best_spec.metadata.digression:
-            cancel_other = lx.CANCEL_VERB.search(text) and best_score < self.threshold * 1.5 and active
-            fills_waiting = view.waiting_for_slot in own_labels or free_answer is not None
-            # an answer to the question asked stays in this task unless it also asks for another
-            # ('he's 45, and my husband will drive' answers; 'I'd also like to add a driver' asks)
-            shifting = bool(lx.SHIFT.search(text)) or not active or not fills_waiting or (
-                best_score >= 2 * self.threshold and bool(lx.REQUEST_ANYWHERE.search(text)))
-            if not cancel_other and shifting:
-                labels, rejected = self.read_slots(best_spec, self._fresh_slots(best_spec), text, ctx, None)
-                return result("start", flow=best, labels=labels, rejected=rejected)
+        return Reading(
+            text=text, view=view, ctx=ctx, active=active, waiting=waiting, own_labels=own_labels,
+            own_rejected=own_rejected, free_answer=free_answer, is_question=is_question, ranked=ranked,
+            best=best, best_score=best_score, best_spec=best_spec, strong=strong, starts_other=starts_other,
+            runner_up=ranked[1][1] if len(ranked) > 1 else 0.0,
+        )
 
-        if active and own_labels and free_answer is not None:
-            return result("fill", flow=active.name, labels={**own_labels, view.waiting_for_slot: free_answer},
-                          rejected=own_rejected)
-        if active and own_labels:
-            corrected = {k for k in own_labels if active.slots[k].filled}
-            act = "correct" if corrected and (lx.CORRECTION.search(text) or not (set(own_labels) - corrected)) else "fill"
-            return result(act, flow=active.name, labels=own_labels, rejected=own_rejected)
-        if active and own_rejected:
-            return result("fill", flow=active.name, rejected=own_rejected)
-        if active and strong and best == active.name and not is_question and free_answer is None:
-            return result("fill", flow=active.name)  # restating the task in progress: ask on
-        if lx.SMALL_TALK.match(text) or (lx.SMALL_TALK_LEAD.match(text) and not strong and not is_question):
-            return result("chitchat", digression_type="small_talk")
-        if free_answer is not None and not (is_question and best_score > 0 and best_spec is not None
-                                            and best_spec.metadata.digression):
-            return result("fill", flow=active.name, labels={view.waiting_for_slot: free_answer})
-        if is_question and best_spec is not None and best_spec.metadata.digression:
-            return result("digress", flow=best, digression_type="question", confident=False)
-        if waiting is not None and not is_question:
-            check = waiting.check(strip_cues(text), ctx)
-            if check.ok:
-                cand = Candidate(check.value, check.display, 0, len(text), 0.5)
-                return result("fill", flow=active.name, labels={waiting.name: cand})
-            return result("fill", flow=active.name, rejected={waiting.name: check.reason})
-        if strong and best_spec is not None:
-            labels, rejected = self.read_slots(best_spec, self._fresh_slots(best_spec), text, ctx, None)
-            return result("start", flow=best, labels=labels, rejected=rejected)
-        if lx.CANCEL_VERB.search(text) and active:
-            return result("cancel", flow=active.name, confident=False)
-        return result("unknown", confident=False)
+    # -- the rules, in the order they are tried (RULES below) -----------------------------------
+    def answers_yes_no_slot(self, r: Reading) -> Understanding | None:
+        """'no, keep it' to 'Cancel BK-20481?': a yes/no question being answered fills its slot."""
+        if r.waiting is None or r.view.waiting_for_slot not in r.own_labels:
+            return None
+        if lx.AFFIRM.match(r.text) or lx.DENY.match(r.text) or self._answers_yes_no(r.text, r.waiting, r.ranked, r.active):
+            return r.result("fill", flow=r.active.name, labels=r.own_labels)
+        return None
+
+    def accepts_offer(self, r: Reading) -> Understanding | None:
+        return r.result("affirm") if r.view.pending_offer and lx.AFFIRM.match(r.text) else None
+
+    def answers_resume_offer(self, r: Reading) -> Understanding | None:
+        """'to Denver please' to 'continue booking your flight?': resume it and fill it."""
+        offered = r.view.offered
+        if offered is None or lx.DENY.match(r.text) or lx.CANCEL.match(r.text) \
+                or not (r.best in (None, offered.name) or not r.strong):
+            return None
+        labels, rejected = self.read_slots(offered.spec, offered.slots, r.text, r.ctx, None)
+        if labels or rejected:
+            return r.result("resume", flow=offered.flow_id, labels=labels, rejected=rejected)
+        return None
+
+    def declines_offer(self, r: Reading) -> Understanding | None:
+        return r.result("deny") if r.view.pending_offer and lx.DENY.match(r.text) else None
+
+    def stops(self, r: Reading) -> Understanding | None:
+        """'forget it', 'scrap that'; 'ok, cancel it' right after a check cancels what was checked."""
+        if not lx.CANCEL.match(r.text):
+            return None
+        undo = self.scorer.verbs.get(lx.opener(r.text) or "") if r.active is None and r.view.recent else None
+        if undo is not None and lx.REFERS_BACK.search(r.text):
+            return r.result("start", flow=undo, labels={})
+        return r.result("cancel", flow=r.active.name if r.active else None)
+
+    def cancels_paused_by_name(self, r: Reading) -> Understanding | None:
+        """'scrap the transfer' while another task is active: cancel that paused one, never resume it."""
+        if not (lx.CANCEL_VERB.search(r.text) or lx.ABANDON.search(r.text)):
+            return None
+        named = self._paused_named(r.text, r.view)
+        return r.result("cancel", flow=named) if named is not None else None
+
+    def stops_then_says_more(self, r: Reading) -> Understanding | None:
+        """'never mind, cancel that', 'forget it, it works again': a stop word, then nothing new."""
+        lead = lx.CANCEL_LEAD.match(r.text)
+        if lead and r.active and (lx.CANCEL.match(lead["rest"]) or not (
+                r.strong and r.best != r.active.name and not r.best_spec.metadata.digression)):
+            return r.result("cancel", flow=r.active.name)
+        return None
+
+    def gives_up(self, r: Reading) -> Understanding | None:
+        if r.active and self._abandons(r.text, r.active, r.own_labels):
+            return r.result("cancel", flow=r.active.name)
+        return None
+
+    def goes_back(self, r: Reading) -> Understanding | None:
+        return r.result("resume") if lx.RESUME.search(r.text) and r.view.paused else None
+
+    def asks_for_help(self, r: Reading) -> Understanding | None:
+        if lx.HELP.match(r.text):
+            return r.result("digress", flow=self._digression_flow(r.ranked, "help"), digression_type="help")
+        return None
+
+    def asks_status(self, r: Reading) -> Understanding | None:
+        if r.active and lx.STATUS.search(r.text):
+            return r.result("digress", digression_type="status")
+        if r.active and lx.CLARIFICATION.match(r.text):
+            return r.result("digress", digression_type="clarification")
+        return None
+
+    def asks_a_side_question(self, r: Reading) -> Understanding | None:
+        """'do you fly to Honolulu?': a question a digression flow answers; nothing is stored."""
+        if r.starts_other and r.best_spec.metadata.digression and (r.is_question or not r.active):
+            return r.result("digress", flow=r.best, digression_type="question")
+        if r.is_question and r.active and not r.own_labels and r.best_spec is not None \
+                and r.best_spec.metadata.digression:
+            return r.result("digress", flow=r.best, digression_type="question", confident=r.strong)
+        asked = self._digression_asked(r.text, r.ranked) if r.is_question else None
+        if asked is not None and not r.starts_other:
+            return r.result("digress", flow=asked, digression_type="question", confident=False)
+        return None
+
+    def starts_another(self, r: Reading) -> Understanding | None:
+        """A request for another task; an answer to the question asked stays in this one unless it
+        also asks for another ('he's 45, and my husband will drive' answers)."""
+        if not r.starts_other or r.best_spec.metadata.digression:
+            return None
+        active = r.active
+        cancel_other = lx.CANCEL_VERB.search(r.text) and r.best_score < self.threshold * 1.5 and active
+        fills_waiting = r.view.waiting_for_slot in r.own_labels or r.free_answer is not None
+        shifting = bool(lx.SHIFT.search(r.text)) or not active or not fills_waiting or (
+            r.best_score >= 2 * self.threshold and bool(lx.REQUEST_ANYWHERE.search(r.text)))
+        if cancel_other or not shifting:
+            return None
+        labels, rejected = self.read_slots(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
+        return r.result("start", flow=r.best, labels=labels, rejected=rejected)
+
+    def fills_or_corrects(self, r: Reading) -> Understanding | None:
+        """Values for the task in progress; a value that replaces one already given is a correction."""
+        active = r.active
+        if not active:
+            return None
+        if r.own_labels and r.free_answer is not None:
+            return r.result("fill", flow=active.name, labels={**r.own_labels, r.view.waiting_for_slot: r.free_answer},
+                            rejected=r.own_rejected)
+        if r.own_labels:
+            corrected = {k for k in r.own_labels if active.slots[k].filled}
+            act = "correct" if corrected and (lx.CORRECTION.search(r.text) or not (set(r.own_labels) - corrected)) \
+                else "fill"
+            return r.result(act, flow=active.name, labels=r.own_labels, rejected=r.own_rejected)
+        if r.own_rejected:
+            return r.result("fill", flow=active.name, rejected=r.own_rejected)
+        if r.strong and r.best == active.name and not r.is_question and r.free_answer is None:
+            return r.result("fill", flow=active.name)  # restating the task in progress: ask on
+        return None
+
+    def makes_small_talk(self, r: Reading) -> Understanding | None:
+        if lx.SMALL_TALK.match(r.text) or (lx.SMALL_TALK_LEAD.match(r.text) and not r.strong and not r.is_question):
+            return r.result("chitchat", digression_type="small_talk")
+        return None
+
+    def answers_free_text(self, r: Reading) -> Understanding | None:
+        if r.free_answer is not None and not (r.is_question and r.best_score > 0 and r.best_spec is not None
+                                              and r.best_spec.metadata.digression):
+            return r.result("fill", flow=r.active.name, labels={r.view.waiting_for_slot: r.free_answer})
+        return None
+
+    def asks_what_a_digression_answers(self, r: Reading) -> Understanding | None:
+        if r.is_question and r.best_spec is not None and r.best_spec.metadata.digression:
+            return r.result("digress", flow=r.best, digression_type="question", confident=False)
+        return None
+
+    def answers_the_question(self, r: Reading) -> Understanding | None:
+        """A bare answer to the slot asked ('Atlantis' -> refused with the slot's reason)."""
+        if r.waiting is None or r.is_question:
+            return None
+        check = r.waiting.check(strip_cues(r.text), r.ctx)
+        if check.ok:
+            cand = Candidate(check.value, check.display, 0, len(r.text), 0.5)
+            return r.result("fill", flow=r.active.name, labels={r.waiting.name: cand})
+        return r.result("fill", flow=r.active.name, rejected={r.waiting.name: check.reason})
+
+    def starts_a_task(self, r: Reading) -> Understanding | None:
+        if r.strong and r.best_spec is not None:
+            labels, rejected = self.read_slots(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
+            return r.result("start", flow=r.best, labels=labels, rejected=rejected)
+        return None
+
+    def means_to_stop(self, r: Reading) -> Understanding | None:
+        if lx.CANCEL_VERB.search(r.text) and r.active:
+            return r.result("cancel", flow=r.active.name, confident=False)
+        return None
+
+    def does_not_know(self, r: Reading) -> Understanding:
+        return r.result("unknown", confident=False)
 
     def _takes_focus(self, text: str, spans: Sequence[tuple[int, int]], best: str, score: float,
                      held: float | None, asks: str | None, live: bool, ctx: SlotContext) -> bool:
@@ -482,6 +587,34 @@ class Understander:
 SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focus
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
 CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
+
+def _approval_answer(text: str, view: NLUView) -> Understanding | None:
+    """'/approve', 'yes' while a tool call waits for approval; '/deny', 'no'."""
+    if view.pending_approval:
+        if lx.APPROVE_COMMAND.match(text) or lx.AFFIRM.match(text):
+            return Understanding("approve", text)
+        if lx.DENY_COMMAND.match(text) or lx.DENY.match(text):
+            return Understanding("deny", text)
+    return None
+
+
+def _stray_approval(text: str, view: NLUView) -> Understanding | None:
+    """'/approve' with nothing waiting for approval."""
+    if lx.APPROVE_COMMAND.match(text) or lx.DENY_COMMAND.match(text):
+        return Understanding("unknown", text, confident=True, digression_type="no_approval")
+    return None
+
+
+PRE_RULES: tuple[tuple[str, Any], ...] = (("approval_answer", _approval_answer), ("stray_approval", _stray_approval))
+RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
+    Understander.answers_yes_no_slot, Understander.accepts_offer, Understander.answers_resume_offer,
+    Understander.declines_offer, Understander.stops, Understander.cancels_paused_by_name,
+    Understander.stops_then_says_more, Understander.gives_up, Understander.goes_back, Understander.asks_for_help,
+    Understander.asks_status, Understander.asks_a_side_question, Understander.starts_another,
+    Understander.fills_or_corrects, Understander.makes_small_talk, Understander.answers_free_text,
+    Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,
+    Understander.means_to_stop, Understander.does_not_know,
+))
 
 CUED = 0.6  # a free-text value at or above this parser score was pointed at, not guessed
 

@@ -65,15 +65,14 @@ class Interpreter:
             options = [f for f in (state.stack.find(i) for i in pending.flow_ids) if f is not None and f.state is FlowState.PAUSED]
             best = choose(options, turn.text)
             if best is not None:
-                return Understanding("resume", turn.text, flow=best.flow_id, confidence=u.confidence)
+                return Understanding("resume", turn.text, flow=best.flow_id, confidence=u.confidence, rule="resume_choice")
         if isinstance(pending, CancelChoice):
             options = [f for f in (state.stack.find(i) for i in pending.flow_ids) if f is not None and f.live]
             best = choose(options, turn.text)
-            if best is not None:
-                turn.cancel(best, "cancelled to make room")
-                turn.replies.append(turn.template("cancelled", phrase=best.label))
+            if best is not None:  # the acts layer cancels it, then starts the new task
                 labels = {k: Candidate(v, str(v), 0, 0, 1.0) for k, v in pending.labels.items()}
-                return Understanding("start", turn.text, flow=pending.flow, labels=labels, confidence=u.confidence)
+                return Understanding("start", turn.text, flow=pending.flow, labels=labels, confidence=u.confidence,
+                                     replaces=best.flow_id, rule="cancel_choice")
         return u
 
     async def contemplate(self, turn: Turn, u: Understanding) -> Understanding:
@@ -84,7 +83,7 @@ class Interpreter:
         act = result.act if result.act in ("start", "fill", "correct", "digress", "resume", "cancel", "affirm", "deny", "chitchat") else u.act
         flow = result.flow if act != "resume" else next((i for i, n in [(f.flow_id, f.name) for f in turn.state.stack.paused] if n == result.flow), None)
         return Understanding(act, turn.text, flow=flow, labels=labels, confidence=u.confidence,
-                             digression_type="question" if act == "digress" else None)
+                             digression_type="question" if act == "digress" else None, rule="system_2")
 
     def request(self, turn: Turn, purpose: str, *, failed: str | None = None, reason: str = "") -> Any:
         from .llm.base import ContemplateRequest, FlowSummary
