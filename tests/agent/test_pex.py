@@ -343,3 +343,22 @@ def test_concurrent_turns_of_one_session_run_one_after_the_other(agent_factory: 
     assert sorted(r.turn for r in results) == [2, 3]
     names = [f["name"] for f in agent.inspect("x")["flows"]]
     assert "check_booking" in names and "book_flight" in names
+
+
+def test_a_session_stored_in_the_old_state_format_continues_where_it_stopped(tmp_path: Path) -> None:
+    from dialstack.store.protocol import TurnRecord
+
+    with make_agent(tmp_path) as agent:
+        for text in ("I want to book a flight", "Actually, let me check my booking first", "BK-12345"):
+            offered = agent.handle("s", text)
+        assert "continue booking a new flight" in offered.reply
+        new = agent.store.load_state("s")
+        booking = next(f["id"] for f in new["stack"] if f["name"] == "book_flight")
+        old = {k: v for k, v in new.items()
+               if k not in ("pending", "last_filled", "confirmed", "plans", "proposed_steps", "plan_decisions", "recovery")}
+        old.update(v=1, pending_offer=booking, pending_approval=None, meta={"plan_decisions": [], "snapshot": False})
+        agent.store.commit_turn("s", TurnRecord(user_text="(stored by v1)", reply="", state=old))
+    with make_agent(tmp_path) as agent:
+        resumed = agent.handle("s", "yes")
+        assert "Where would you like to fly from?" in resumed.reply
+        assert agent.store.load_state("s")["v"] == 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from hypothesis import HealthCheck, event, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -222,3 +222,44 @@ StackMachine.TestCase.settings = settings(
 )
 test_stack_machine = StackMachine.TestCase
 
+
+
+IDS = st.text(alphabet="f0123456789", min_size=1, max_size=4)
+V1_META = st.fixed_dictionaries({}, optional={
+    "resume_options": st.lists(IDS, max_size=3),
+    "cancel_options": st.fixed_dictionaries({"ids": st.lists(IDS, max_size=3), "flow": st.sampled_from(DOMAIN_FLOWS),
+                                             "labels": st.dictionaries(st.sampled_from(["origin", "seat"]), st.text(max_size=5))}),
+    "plan_review": IDS,
+    "last_filled": st.fixed_dictionaries({"flow_id": IDS, "slot": st.sampled_from(["origin", "date"])}),
+    "retry_offers": st.dictionaries(IDS, st.booleans(), max_size=2),
+    "reask": st.dictionaries(IDS, st.sampled_from(["origin", "date"]), max_size=2),
+    "plans": st.dictionaries(IDS, st.lists(st.fixed_dictionaries({
+        "flow": st.sampled_from(DOMAIN_FLOWS), "labels": st.dictionaries(st.sampled_from(["origin", "date"]), st.text(max_size=5)),
+        "refs": st.dictionaries(st.sampled_from(["origin", "destination"]), st.tuples(st.integers(0, 3), st.sampled_from(["origin"]))
+                                .map(list)),
+        "flow_id": st.none() | IDS}), max_size=3), max_size=2),
+    "plan_decisions": st.lists(st.fixed_dictionaries({"plan": IDS, "action": st.sampled_from(["proposed", "started"])}), max_size=3),
+    "recovery": st.dictionaries(IDS, st.lists(st.sampled_from(["retry", "reroute"]), max_size=2), max_size=2),
+    "snapshot": st.booleans(),
+})
+
+
+@settings(max_examples=60, deadline=None)
+@given(meta=V1_META, offer=st.none() | IDS, approval=st.none() | st.fixed_dictionaries(
+    {"tool": st.sampled_from(["send_itinerary"]), "args": st.dictionaries(st.sampled_from(["to"]), st.text(max_size=5)),
+     "reason": st.text(max_size=5), "flow_id": IDS}))
+def test_any_state_stored_in_format_v1_loads_and_then_round_trips_in_v2(
+    meta: dict[str, Any], offer: str | None, approval: dict[str, Any] | None
+) -> None:
+    factory = FlowFactory(ONTOLOGIES[("cancel_oldest", 5)], SlotRegistry.for_domain(ONTOLOGIES[("cancel_oldest", 5)]), ids=counter_ids())
+    state = DialogueState.new()
+    state.stack.push(factory.create("book_flight", now=0), now=0)
+    data = {k: v for k, v in state.serialize().items()
+            if k not in ("pending", "last_filled", "confirmed", "plans", "proposed_steps", "plan_decisions", "recovery")}
+    data.update(v=1, pending_offer=offer, pending_approval=approval, meta=meta)
+    loaded = DialogueState.from_dict(data, factory)
+    if approval is not None:
+        assert loaded.pending is not None and loaded.pending.kind == "approval"
+    again = loaded.serialize()
+    assert again["v"] == 2 and "meta" not in again
+    assert DialogueState.from_dict(again, factory).serialize() == again
