@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..state.dialogue import FilledSlot
@@ -15,6 +16,20 @@ from ..state.flows import BaseFlow, FlowState, StackError
 from ..state.pending import Approval, CancelChoice, PlanReview, ResumeChoice, ResumeOffer, RetryOffer
 from ..state.stack import StackFullError
 from . import confirmation, res
+from .commands import (
+    Affirm,
+    Approve,
+    CancelFlow,
+    ChitChat,
+    Clarify,
+    CorrectSlot,
+    Deny,
+    Digress,
+    ResumeFlow,
+    SetSlots,
+    StartFlow,
+    Values,
+)
 from .nlu import Understanding
 
 if TYPE_CHECKING:
@@ -51,24 +66,44 @@ class ActHandler:
         self.agent = agent
 
     async def apply(self, turn: Turn, u: Understanding) -> bool:
-        """Apply ``u``; True when the active flow's policy should run next."""
+        """Apply the command ``u`` carries; True when the active flow's policy should run next.
+        This is the only place a turn's understanding changes the stack."""
         state = turn.state
-        if u.act != "digress":
+        command = u.command
+        if not isinstance(command, Digress):
             state.digression_depth = 0
         pending = state.pending
-        answers = ("approve", "deny", "digress") if isinstance(pending, Approval) else ("affirm", "deny", "digress")
-        if pending is not None and u.act not in answers:
+        answers = (Approve, Deny, Digress) if isinstance(pending, Approval) else (Affirm, Deny, Digress)
+        if pending is not None and not isinstance(command, answers):
             state.pending = None  # a question lapses when the user moves on
             if isinstance(pending, Approval):  # a later "yes" must never approve a forgotten request
                 turn.replies.append(f"(I won't run {pending.tool} unless you ask again.)")
-        handler = getattr(self, f"on_{u.act}", self.on_unknown)
-        return await handler(turn, u)
+        match command:
+            case StartFlow():
+                return await self.on_start(turn, command)
+            case SetSlots() | CorrectSlot():
+                return await self.on_fill(turn, command)
+            case CancelFlow():
+                return await self.on_cancel(turn, command)
+            case ResumeFlow():
+                return await self.on_resume(turn, command)
+            case Affirm():
+                return await self.on_affirm(turn)
+            case Deny():
+                return await self.on_deny(turn)
+            case Approve():
+                return await self.on_approve(turn)
+            case Digress():
+                return await self.on_digress(turn, command, u)
+            case ChitChat():
+                return await self.on_chitchat(turn)
+            case _:
+                return await self.on_unknown(turn, command)
 
     # -- starting and filling --------------------------------------------------------
-    async def on_start(self, turn: Turn, u: Understanding) -> bool:
+    async def on_start(self, turn: Turn, u: StartFlow) -> bool:
         state = turn.state
         name = u.flow
-        assert name is not None
         making_room = state.stack.find(u.replaces) if u.replaces else None
         if making_room is not None and making_room.live:  # 'cancel the price alert' to 'which one?'
             turn.cancel(making_room, "cancelled to make room")
@@ -78,8 +113,8 @@ class ActHandler:
             if live.state is FlowState.PAUSED:
                 state.stack.resume(live.flow_id, turn.now, turn.slot_ctx)
             elif live.state is FlowState.PENDING:
-                return await self.on_fill(turn, u)
-            self.fill(turn, live, u)
+                return await self.on_fill(turn, SetSlots(name, u.values, u.rejected))
+            self.fill(turn, live, u.values, u.rejected)
             return True
         flow = self.agent.factory.create(name, now=turn.now)
         try:
@@ -94,16 +129,16 @@ class ActHandler:
             turn.replies.append(turn.template("limit_cancelled", phrase=dropped.label))
         state.natural_birth = True
         state.waiting_for_slot = None
-        self.fill(turn, flow, u)
+        self.fill(turn, flow, u.values, u.rejected)
         if u.refers_back:
-            carry_over(turn, flow, set(u.labels))
+            carry_over(turn, flow, set(u.values))
         return True
 
-    def refuse(self, turn: Turn, exc: StackFullError, u: Understanding) -> bool:
+    def refuse(self, turn: Turn, exc: StackFullError, u: StartFlow) -> bool:
         state = turn.state
         if exc.strategy == "ask_user" and exc.options:
-            state.pending = CancelChoice(flow_ids=tuple(f.flow_id for f in exc.options), flow=u.flow or "",
-                                         labels={k: c.value for k, c in u.labels.items()})
+            state.pending = CancelChoice(flow_ids=tuple(f.flow_id for f in exc.options), flow=u.flow,
+                                         labels={k: c.value for k, c in u.values.items()})
             options = ", ".join(f.label for f in exc.options)
             turn.replies.append(turn.template("ask_cancel_which", options=options))
         else:
@@ -113,32 +148,29 @@ class ActHandler:
                 turn.replies.append(prompt)
         return False
 
-    def fill(self, turn: Turn, flow: BaseFlow, u: Understanding) -> None:
-        labels = {name: cand.value for name, cand in u.labels.items() if name in flow.slots}
+    def fill(self, turn: Turn, flow: BaseFlow, values: Values, rejected: Mapping[str, str]) -> None:
+        labels = {name: cand.value for name, cand in values.items() if name in flow.slots}
         checks = flow.fill_slots_by_label(labels, turn.slot_ctx)
-        refused = [n for n, c in checks.items() if not c.ok] + [n for n in u.rejected if n in flow.slots]
+        refused = [n for n, c in checks.items() if not c.ok] + [n for n in rejected if n in flow.slots]
         if refused:  # asked again even when a default would have let the flow run
             turn.refused[flow.flow_id] = refused[0]
         reasons = [c.reason for c in checks.values() if not c.ok and c.reason]
-        reasons += [r for name, r in u.rejected.items() if name in flow.slots and r]
+        reasons += [r for name, r in rejected.items() if name in flow.slots and r]
         for reason in dict.fromkeys(reasons):
             turn.replies.append(turn.template("invalid_value", reason=reason))
         filled = [n for n, c in checks.items() if c.ok]
         if filled:
             turn.state.last_filled = FilledSlot(flow_id=flow.flow_id, slot=filled[-1])
 
-    async def on_fill(self, turn: Turn, u: Understanding) -> bool:
+    async def on_fill(self, turn: Turn, u: SetSlots | CorrectSlot) -> bool:
         active = turn.state.active
         if active is None:
-            return await self.on_unknown(turn, u)
-        self.fill(turn, active, u)
+            return await self.on_unknown(turn, Clarify())
+        self.fill(turn, active, u.values, u.rejected)
         return True
 
-    async def on_correct(self, turn: Turn, u: Understanding) -> bool:
-        return await self.on_fill(turn, u)
-
     # -- the stack ------------------------------------------------------------------------
-    async def on_cancel(self, turn: Turn, u: Understanding) -> bool:
+    async def on_cancel(self, turn: Turn, u: CancelFlow) -> bool:
         state = turn.state
         named = state.stack.find(u.flow) if u.flow else None
         if named is not None and named.state is FlowState.PAUSED:  # "cancel the price alert"
@@ -158,16 +190,16 @@ class ActHandler:
         turn.replies.append(res.offer_resume(turn))  # the paused flow below, if any
         return False
 
-    async def on_resume(self, turn: Turn, u: Understanding) -> bool:
+    async def on_resume(self, turn: Turn, u: ResumeFlow) -> bool:
         state = turn.state
-        if u.flow is not None:
-            chosen = state.stack.find(u.flow)
+        if u.flow_id is not None:
+            chosen = state.stack.find(u.flow_id)
             if chosen is not None and chosen.state is FlowState.PAUSED:
                 resumed = self.resume(turn, chosen)
-                if resumed and u.labels:  # 'to Denver please' to 'continue booking your flight?'
-                    self.fill(turn, chosen, u)
+                if resumed and (u.values or u.rejected):  # 'to Denver please' to 'continue booking your flight?'
+                    self.fill(turn, chosen, u.values, u.rejected)
                 return resumed
-        ranking = state.stack.rank_paused(u.text, turn.now)
+        ranking = state.stack.rank_paused(turn.text, turn.now)
         if ranking.ambiguous:
             options = ranking.options(state.stack.settings.resume_margin)
             state.pending = ResumeChoice(flow_ids=tuple(f.flow_id for f in options))
@@ -190,7 +222,7 @@ class ActHandler:
         turn.replies.append(turn.template("resume_accepted", phrase=flow.label))
         return True
 
-    async def on_affirm(self, turn: Turn, u: Understanding) -> bool:
+    async def on_affirm(self, turn: Turn) -> bool:
         state = turn.state
         plan = self.reviewed_plan(turn)
         if plan is not None:
@@ -208,7 +240,7 @@ class ActHandler:
         if retry is not None and state.active is not None and retry.flow_id == state.active.flow_id:
             state.pending = None
             return True
-        return await self.on_unknown(turn, u)
+        return await self.on_unknown(turn, Clarify())
 
     def reviewed_plan(self, turn: Turn) -> BaseFlow | None:
         """The plan whose proposal awaits the user's yes or no (the plan feedback phase)."""
@@ -219,7 +251,7 @@ class ActHandler:
         plan = turn.state.stack.find(review.plan_id)
         return plan if plan is not None and plan.state is FlowState.ACTIVE else None
 
-    async def on_deny(self, turn: Turn, u: Understanding) -> bool:
+    async def on_deny(self, turn: Turn) -> bool:
         state = turn.state
         plan = self.reviewed_plan(turn)
         if plan is not None:
@@ -252,14 +284,14 @@ class ActHandler:
             turn.cancel(flow)
             turn.replies.append(turn.template("cancelled", phrase=flow.label))
             return False
-        return await self.on_unknown(turn, u)
+        return await self.on_unknown(turn, Clarify())
 
-    async def on_approve(self, turn: Turn, u: Understanding) -> bool:
+    async def on_approve(self, turn: Turn) -> bool:
         """Grant the pending call for this turn only, and run its flow (resumed if it was paused)."""
         state = turn.state
         pending = state.awaiting(Approval)
         if pending is None:
-            return await self.on_unknown(turn, u)
+            return await self.on_unknown(turn, Clarify(reason="no_approval"))
         state.pending = None
         flow = state.stack.find(pending.flow_id)
         if flow is None or not flow.live:
@@ -271,15 +303,15 @@ class ActHandler:
         return flow.state is FlowState.ACTIVE
 
     # -- talk -------------------------------------------------------------------------------
-    async def on_digress(self, turn: Turn, u: Understanding) -> bool:
+    async def on_digress(self, turn: Turn, command: Digress, u: Understanding) -> bool:
         state = turn.state
         state.digression_depth += 1
-        state.last_digression_type = u.digression_type
-        if u.flow:
-            answer = await self.agent.pex.run_detached(turn, u.flow, u)
-        elif u.digression_type == "status":
+        state.last_digression_type = command.topic
+        if command.flow:
+            answer = await self.agent.pex.run_detached(turn, command.flow, u)
+        elif command.topic == "status":
             answer = self.status(turn)
-        elif u.digression_type == "clarification":
+        elif command.topic == "clarification":
             answer = self.clarify(turn)
         else:
             answer = turn.template("fallback")
@@ -314,15 +346,15 @@ class ActHandler:
         why = spec.description if spec and spec.description else f"I need the {slot.label} to finish {active.label}."
         return why
 
-    async def on_chitchat(self, turn: Turn, u: Understanding) -> bool:
+    async def on_chitchat(self, turn: Turn) -> bool:
         turn.replies.append(turn.template("chitchat"))
         prompt = res.reprompt(turn)
         if prompt:
             turn.replies.append(prompt)
         return False
 
-    async def on_unknown(self, turn: Turn, u: Understanding) -> bool:
-        if u.digression_type == "no_approval":
+    async def on_unknown(self, turn: Turn, u: Clarify) -> bool:
+        if u.reason == "no_approval":
             turn.replies.append("There's nothing waiting for approval right now.")
         else:
             turn.replies.append(turn.template("fallback"))

@@ -15,6 +15,20 @@ from typing import Any
 from ..domain.models import DomainPack, FlowSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
 from . import lexicon as lx
+from .commands import (
+    Affirm,
+    Approve,
+    CancelFlow,
+    ChitChat,
+    Clarify,
+    Command,
+    CorrectSlot,
+    Deny,
+    Digress,
+    ResumeFlow,
+    SetSlots,
+    StartFlow,
+)
 from .embedding import load_embedder
 from .freetext import bare_answer, cued_values, not_a_value
 from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
@@ -58,9 +72,31 @@ class Understanding:
     rule: str = ""  # the rule of System 1 that decided (or 'system_2')
     replaces: str | None = None  # start: the live flow (id) to cancel first, to make room
 
+    @property
+    def command(self) -> Command:
+        """The typed command this understanding asks the acts layer to apply."""
+        act = self.act
+        if act == "start" and self.flow:
+            return StartFlow(self.flow, self.labels, self.rejected, self.replaces, self.refers_back)
+        if act == "fill":
+            return SetSlots(self.flow, self.labels, self.rejected)
+        if act == "correct":
+            return CorrectSlot(self.flow, self.labels, self.rejected)
+        if act == "cancel":
+            return CancelFlow(self.flow)
+        if act == "resume":
+            return ResumeFlow(self.flow, self.labels, self.rejected)
+        simple = {"affirm": Affirm, "deny": Deny, "approve": Approve, "chitchat": ChitChat}
+        if act in simple:
+            return simple[act]()
+        if act == "digress":
+            return Digress(self.flow, self.digression_type)
+        return Clarify(self.digression_type)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "act": self.act,
+            "command": self.command.kind,
             "rule": self.rule,
             "flow": self.flow,
             "labels": {k: c.value for k, c in self.labels.items()},
