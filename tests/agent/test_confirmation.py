@@ -160,3 +160,12 @@ def test_asking_to_change_a_value_at_the_question_asks_for_it_and_then_confirms_
     assert asked.reply == "Where would you like to fly to?" and asked.tool_calls == []
     again = agent.handle("s", "Rome")
     assert "to Rome" in again.reply and again.reply.endswith("shall I go ahead?") and again.tool_calls == []
+
+
+def test_what_was_said_yes_to_is_kept_only_for_flows_still_open(make: Any) -> None:
+    agent = make()
+    for city, day in (("Paris", 12), ("Rome", 13), ("Tokyo", 14)):
+        agent.handle("s", f"book a flight from Boston to {city} on Dec {day}")
+        booked = agent.handle("s", "yes")
+        assert booked.transitions == {"completed": ["book_flight"]}
+    assert len(agent.load("s").confirmed) == 1  # the latest yes; the finished bookings' are gone

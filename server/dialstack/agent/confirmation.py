@@ -49,7 +49,10 @@ def digest(flow: BaseFlow) -> str:
 
 
 def remember(state: DialogueState, flow: BaseFlow) -> None:
-    """The user said yes to ``flow``'s current values."""
+    """The user said yes to ``flow``'s current values (what was said yes to for flows that ended goes)."""
+    keep = {f.flow_id for f in state.stack.flows} | {s.flow_id for steps in state.plans.values() for s in steps}
+    for gone in [k for k in state.confirmed if k not in keep]:
+        del state.confirmed[gone]
     state.confirmed[flow.flow_id] = digest(flow)
 
 
@@ -133,9 +136,6 @@ def answered(turn: Turn, *, yes: bool) -> bool | None:
         turn.replies.append(change_question(turn, flow))
         return False
     if digest(flow) == pending.digest:
-        live = {f.flow_id for f in state.stack.flows}
-        for stale in [k for k in state.confirmed if k not in live]:
-            del state.confirmed[stale]
         remember(state, flow)
     return True
 
