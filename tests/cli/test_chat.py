@@ -58,14 +58,17 @@ def test_approve_and_deny_lines_answer_approval_requests(run_cli: RunCli, workdi
     lines = [
         "Check my inbox for booking emails",  # untrusted input enters the session
         "Email my itinerary for BK-12345 to ana@example.com",
+        "yes",  # sending changes something and cannot be undone: it is confirmed first
         "/approve",
         "Email my itinerary for BK-12345 to bob@example.com",
+        "yes",
         "/deny",
     ]
     run = run_cli("chat", "--json", stdin="\n".join(lines) + "\n")
 
     assert run.code == 0, run.err
-    inbox, ask_ana, approved, ask_bob, denied = run.records
+    inbox, confirm_ana, ask_ana, approved, confirm_bob, ask_bob, denied = run.records
+    assert "shall I go ahead?" in confirm_ana["reply"] and "shall I go ahead?" in confirm_bob["reply"]
     assert [c["tool"] for c in inbox["tool_calls"]] == ["read_inbox"]
     assert ask_ana["approval_requested"] == "send_itinerary"
     assert "Allow send_itinerary" in ask_ana["reply"] and "ana@example.com" in ask_ana["reply"]
