@@ -49,6 +49,9 @@ _STATE = re.compile(r"[A-Z]{2}\b")
 _NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "one", "home", "me", "us", "you",
                           "somewhere", "anywhere", "everywhere", "which", "what", "where", "the", "a", "an"})
 _MAX_WORDS = 6
+_I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've"})
+# words that only hold a turn together ('actually that's all for today'): no value in them
+_FILLER = frozenset(lx.stem(w) for w in "actually just really so well oh um uh ok okay anyway today now".split())
 
 
 @dataclass(frozen=True)
@@ -181,10 +184,15 @@ def bare_answer(answer: Candidate | None, text: str, whole: bool) -> Candidate |
     if short and len(lx.tokens(short["value"])) <= _MAX_WORDS:  # 'The Hobbit', 'Captain Marvel, please'
         return Candidate(short["value"], short["value"], short.start("value"), short.end("value"), answer.score)
     words = lx.tokens(answer.value)
-    capital = any(w[:1].isupper() or w[:1].isdigit() for w in _WORD.findall(answer.value))
+    capital = any((w[:1].isupper() or w[:1].isdigit()) and w.lower() not in _I_FORMS for w in _WORD.findall(answer.value))
     if len(words) > _MAX_WORDS or (not capital and len(lx.tokens(text)) > 4):
         return None
     return answer
+
+
+# laughter first, or taking back what was said before ('oops, I meant ...'): the turn is about the talk
+_ABOUT_THE_TALK = re.compile(
+    r"\s*(?:(?:lol|haha+|hehe+|hah)\b|(?:(?:oops|sorry|my bad|whoops|no)[\s,.!]+)*i (?:meant|mean)\b)", re.IGNORECASE)
 
 
 def not_a_value(text: str) -> bool:
@@ -192,9 +200,11 @@ def not_a_value(text: str) -> bool:
     stripped = text.strip()
     if not stripped:
         return True
-    if stripped.endswith("?") or lx.QUESTION_START.match(stripped):
+    if lx.is_question(stripped):
         return True
     if lx.AFFIRM.match(stripped) or lx.DENY.match(stripped) or lx.SMALL_TALK.match(stripped):
         return True
+    if _ABOUT_THE_TALK.match(stripped):
+        return True  # 'oops sorry, I meant at 10:30', 'haha I can't wait': about the talk, not a value
     rest = lx.ACT_PHRASES.sub(" ", stripped)
-    return not lx.content_stems(rest)
+    return not (lx.content_stems(rest) - _FILLER)

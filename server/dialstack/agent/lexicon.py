@@ -77,7 +77,8 @@ RESUME = re.compile(
     re.IGNORECASE,
 )
 SHIFT = re.compile(
-    r"\b(actually|instead|wait|hold on|first|rather|switch|before that|let me|change of plans?|on second thought)\b",
+    r"\b(actually|instead|wait|hold on|hang on|one sec(?:ond)?|just a sec(?:ond)?|quick question|by the way|first|"
+    r"rather|switch|before that|let me|change of plans?|on second thought)\b",
     re.IGNORECASE,
 )
 CORRECTION = re.compile(
@@ -149,6 +150,20 @@ EXISTENTIAL = re.compile(
     r"\b(?:is there|are there|do you have|have you got|can i get|could i get|can you find|any (?:\w+ )?available)\b",
     re.IGNORECASE,
 )
+# 'lovely weather today, isn't it': a tag question asks, though it has no question mark
+_TAG_QUESTION = re.compile(
+    r",\s*(?:isn't|aren't|don't|doesn't|wasn't|weren't|won't|can't|haven't|right|no|yes|eh)"
+    r"(?:\s+(?:it|they|you|we|he|she|there|i|that))?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def is_question(text: str) -> bool:
+    """A question: a question mark, a question word first, or a tag question at the end."""
+    stripped = text.strip()
+    return stripped.endswith("?") or bool(QUESTION_START.match(stripped)) or bool(_TAG_QUESTION.search(stripped))
+
+
 READ_QUESTION = re.compile(
     r"^\s*(what|which|how many|how much|is there|are there|do you have|have you got|any)\b", re.IGNORECASE
 )

@@ -120,6 +120,7 @@ class Reading:
     own_rejected: dict[str, str]
     free_answer: Candidate | None
     is_question: bool
+    asks: str | None  # what a question asks: 'lookup', 'detail', or None (a request, or no question)
     ranked: list[tuple[str, float]]
     best: str | None
     best_score: float
@@ -206,7 +207,7 @@ class Understander:
             if not holds_whole_request(active.spec, active.spec.slot(waiting.name) or waiting):
                 free_answer = self._task_words_dropped(free_answer, active.name)
         spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text)
-        is_question = text.endswith("?") or bool(lx.QUESTION_START.match(text))
+        is_question = lx.is_question(text)
         asks = self._asks_about(text, is_question)
         ranked = self.prefer_reading(self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None))
         best, best_score = ranked[0] if ranked else (None, 0.0)
@@ -224,7 +225,7 @@ class Understander:
             starts_other = False  # "actually, from New York": a correction of this task, not a new one
         return Reading(
             text=text, view=view, ctx=ctx, active=active, waiting=waiting, own_labels=own_labels,
-            own_rejected=own_rejected, free_answer=free_answer, is_question=is_question, ranked=ranked,
+            own_rejected=own_rejected, free_answer=free_answer, is_question=is_question, asks=asks, ranked=ranked,
             best=best, best_score=best_score, best_spec=best_spec, strong=strong, starts_other=starts_other,
             runner_up=ranked[1][1] if len(ranked) > 1 else 0.0,
         )
@@ -329,7 +330,7 @@ class Understander:
     def fills_or_corrects(self, r: Reading) -> Understanding | None:
         """Values for the task in progress; a value that replaces one already given is a correction."""
         active = r.active
-        if not active:
+        if not active or r.asks == "detail":  # 'do you go to Lisbon?' names a value; it gives none
             return None
         if r.own_labels and r.free_answer is not None:
             return r.result("fill", flow=active.name, labels={**r.own_labels, r.view.waiting_for_slot: r.free_answer},
@@ -467,11 +468,13 @@ class Understander:
         return best == active.name or score < 2 * self.threshold
 
     def _paused_named(self, text: str, view: NLUView) -> str | None:
-        """'cancel the price alert': the paused flow whose every name word the text says."""
-        said = {w[:4] for w in lx.tokens(text)}
+        """'cancel the price alert', 'scrap the transfer', 'never mind the rental': the paused flow
+        (most recent first) named by a word of its name or label."""
+        said = {w[:4] for w in lx.tokens(text) if w not in lx.STOPWORDS and not lx.CANCEL_VERB.fullmatch(w)}
         for flow_id, name in reversed(view.paused):
-            words = {w[:4] for w in name.split("_")}
-            if words and words <= said:
+            spec = self.domain.flow(name)
+            words = {w[:4] for w in [*name.split("_"), *lx.tokens(spec.label)] if w not in lx.STOPWORDS}
+            if said & words:
                 return flow_id
         return None
 
