@@ -22,6 +22,7 @@ from .commands import (
     CancelFlow,
     ChitChat,
     Clarify,
+    Close,
     CorrectSlot,
     Deny,
     Digress,
@@ -97,6 +98,9 @@ class ActHandler:
                 return await self.on_digress(turn, command, u)
             case ChitChat():
                 return await self.on_chitchat(turn)
+            case Close():
+                turn.replies.append(turn.template("goodbye"))
+                return False
             case _:
                 return await self.on_unknown(turn, command)
 

@@ -105,6 +105,13 @@ class ChitChat:
 
 
 @dataclass(frozen=True)
+class Close:
+    """'no thanks, that's all I needed', 'bye': the user is done; nothing is left in progress."""
+
+    kind: Literal["close"] = "close"
+
+
+@dataclass(frozen=True)
 class Clarify:
     """Not understood: the assistant says what it can do (``reason``: why, when known)."""
 
@@ -113,4 +120,4 @@ class Clarify:
 
 
 Command = Union[StartFlow, SetSlots, CorrectSlot, CancelFlow, ResumeFlow, Affirm, Deny, Approve, Digress, ChitChat,
-                Clarify]
+                Close, Clarify]

@@ -136,6 +136,16 @@ SMALL_TALK = re.compile(
     r"nice|awesome|bye|goodbye|see you|you're welcome|lol|haha)\b[\s\w,.!?']{0,20}$",
     re.IGNORECASE,
 )
+# "thanks, that's all I needed", "bye for now": the user is done
+CLOSING = re.compile(
+    r"^\s*(?:(?:ok|okay|great|perfect|cool|awesome|alright|no|nope|nah|thanks|thank you(?: (?:so|very) much)?|"
+    r"thanks a lot|that's great|wonderful)[\s,.!]+)*"
+    r"(?:(?:that's|that is|that was|that'll be|that will be) (?:all|it|everything)(?: (?:i|we) (?:need|needed|wanted|want))?"
+    r"(?: for (?:now|today))?|(?:good ?)?bye(?: for now)?|see you(?: later)?|have a (?:good|great|nice) (?:day|one|night)|"
+    r"i'?m (?:all set|done|good)|nothing else|no,? that's it)"
+    r"(?:[\s,.!]+(?:thanks|thank you|thanks again|bye|goodbye|cheers))*[\s.!]*$",
+    re.IGNORECASE,
+)
 # "lol this is so much easier": an utterance that opens with small talk and asks for nothing
 SMALL_TALK_LEAD = re.compile(
     r"^\s*(lol|haha+|hehe|thanks|thank you|great|cool|nice|awesome|wow|perfect|cheers|brilliant|lovely)\b",

@@ -21,6 +21,7 @@ from .commands import (
     CancelFlow,
     ChitChat,
     Clarify,
+    Close,
     Command,
     CorrectSlot,
     Deny,
@@ -60,7 +61,7 @@ class NLUView:
 
 @dataclass
 class Understanding:
-    act: str  # start | fill | correct | digress | resume | cancel | affirm | deny | chitchat | approve | unknown
+    act: str  # start | fill | correct | digress | resume | cancel | affirm | deny | chitchat | close | approve | unknown
     text: str
     flow: str | None = None  # target flow (start, digress, cancel); flow_id for resume
     labels: dict[str, Candidate] = field(default_factory=dict)  # slot -> value for the target flow
@@ -86,7 +87,7 @@ class Understanding:
             return CancelFlow(self.flow)
         if act == "resume":
             return ResumeFlow(self.flow, self.labels, self.rejected)
-        simple = {"affirm": Affirm, "deny": Deny, "approve": Approve, "chitchat": ChitChat}
+        simple = {"affirm": Affirm, "deny": Deny, "approve": Approve, "chitchat": ChitChat, "close": Close}
         if act in simple:
             return simple[act]()
         if act == "digress":
@@ -134,7 +135,8 @@ class Reading:
                 and self.best_score - self.runner_up < CONFIDENT_MARGIN:
             kw["confident"] = False  # two flows nearly tie: System 2, when there is one, decides
         top3 = [(n, round(s, 3)) for n, s in self.ranked[:3]]
-        return Understanding(act, self.text, confidence=top3, refers_back=bool(lx.REFERS_BACK.search(self.text)), **kw)
+        kw.setdefault("refers_back", bool(lx.REFERS_BACK.search(self.text)))
+        return Understanding(act, self.text, confidence=top3, **kw)
 
 
 class Understander:
@@ -253,6 +255,26 @@ class Understander:
             return r.result("resume", flow=offered.flow_id, labels=labels, rejected=rejected)
         return None
 
+    def takes_the_next_step(self, r: Reading) -> Understanding | None:
+        """'yes please' right after a look-up finished: go on to the task it prepares (the flow that
+        changes something and shares most of the look-up's slots: search, then book it)."""
+        if r.active is not None or r.view.pending_offer or r.view.recent is None or not lx.AFFIRM.match(r.text):
+            return None
+        follow = self.follow_up(r.view.recent)
+        return r.result("start", flow=follow, labels={}, refers_back=True) if follow else None
+
+    def follow_up(self, name: str) -> str | None:
+        """The one flow that changes state and shares the most slot names with look-up ``name``."""
+        if name not in self.scorer.readers:
+            return None
+        mine = {s.name for s in self.domain.flow(name).slots}
+        shared = sorted(((len(mine & {s.name for s in spec.slots}), spec.name) for spec in self.domain.ontology.flows
+                         if spec.name not in self.scorer.readers and spec.intent not in ("Internal", "Plan", "Converse")
+                         and not spec.metadata.digression), reverse=True)
+        if not shared or shared[0][0] == 0 or len(shared) > 1 and shared[1][0] == shared[0][0]:
+            return None
+        return shared[0][1]
+
     def declines_offer(self, r: Reading) -> Understanding | None:
         return r.result("deny") if r.view.pending_offer and lx.DENY.match(r.text) else None
 
@@ -344,6 +366,12 @@ class Understander:
             return r.result("fill", flow=active.name, rejected=r.own_rejected)
         if r.strong and r.best == active.name and not r.is_question and r.free_answer is None:
             return r.result("fill", flow=active.name)  # restating the task in progress: ask on
+        return None
+
+    def says_goodbye(self, r: Reading) -> Understanding | None:
+        """'no thanks, that's all I needed', 'thanks, bye' with nothing in progress: the user is done."""
+        if r.active is None and (lx.CLOSING.match(r.text) or lx.DENY.match(r.text) and not r.view.pending_offer):
+            return r.result("close")
         return None
 
     def makes_small_talk(self, r: Reading) -> Understanding | None:
@@ -647,10 +675,11 @@ def _stray_approval(text: str, view: NLUView) -> Understanding | None:
 PRE_RULES: tuple[tuple[str, Any], ...] = (("approval_answer", _approval_answer), ("stray_approval", _stray_approval))
 RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.answers_yes_no_slot, Understander.accepts_offer, Understander.answers_resume_offer,
+    Understander.takes_the_next_step,
     Understander.declines_offer, Understander.stops, Understander.cancels_paused_by_name,
     Understander.stops_then_says_more, Understander.gives_up, Understander.goes_back, Understander.asks_for_help,
     Understander.asks_status, Understander.asks_a_side_question, Understander.starts_another,
-    Understander.fills_or_corrects, Understander.makes_small_talk, Understander.answers_free_text,
+    Understander.fills_or_corrects, Understander.says_goodbye, Understander.makes_small_talk, Understander.answers_free_text,
     Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,
     Understander.means_to_stop, Understander.does_not_know,
 ))

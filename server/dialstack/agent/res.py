@@ -31,6 +31,7 @@ DEFAULT_TEMPLATES = {
     "escalate": "I couldn't finish {phrase}: {reason}. Could you tell me more, or try something else?",
     "abandoned": "I dropped {phrase} since we hadn't come back to it for a while.",
     "chitchat": "Happy to help! What would you like to do?",
+    "goodbye": "Glad I could help. If there's anything else, just ask.",
     "error": "Something went wrong while {phrase}: {reason}.",
     "plan_confirm": "Shall I go ahead?",
     "limit_cancelled": "(To make room, I cancelled {phrase}.)",
