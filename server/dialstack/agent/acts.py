@@ -136,6 +136,8 @@ class ActHandler:
         self.fill(turn, flow, u.values, u.rejected)
         if u.refers_back:
             carry_over(turn, flow, set(u.values))
+        if u.later:  # never a part dropped in silence
+            turn.replies.append(turn.template("later_parts", phrase=flow.label, parts="; ".join(f"'{p}'" for p in u.later)))
         return True
 
     def refuse(self, turn: Turn, exc: StackFullError, u: StartFlow) -> bool:

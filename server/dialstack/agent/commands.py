@@ -25,6 +25,7 @@ class StartFlow:
     rejected: Mapping[str, str] = field(default_factory=dict)  # slot -> why its value was refused
     replaces: str | None = None  # a live flow (id) to cancel first, to make room
     refers_back: bool = False  # 'book that one': unnamed values come from the task before
+    later: tuple[str, ...] = ()  # the rest of a multi-part request: named in the reply, not started
     kind: Literal["start_flow"] = "start_flow"
 
 

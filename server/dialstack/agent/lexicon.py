@@ -136,6 +136,12 @@ SMALL_TALK = re.compile(
     r"nice|awesome|bye|goodbye|see you|you're welcome|lol|haha)\b[\s\w,.!?']{0,20}$",
     re.IGNORECASE,
 )
+# 'Boston to Denver on the 10th, then Denver to Seattle': where one part of a request ends
+PART_BREAK = re.compile(
+    r"[,;]?\s*\b(?:and then|and after that|and afterwards|after that|afterwards|then|and also|followed by|"
+    r"and later|as well as)\b\s*",
+    re.IGNORECASE,
+)
 # "thanks, that's all I needed", "bye for now": the user is done
 CLOSING = re.compile(
     r"^\s*(?:(?:ok|okay|great|perfect|cool|awesome|alright|no|nope|nah|thanks|thank you(?: (?:so|very) much)?|"

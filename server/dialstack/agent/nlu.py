@@ -72,13 +72,14 @@ class Understanding:
     refers_back: bool = False  # 'book that one', 'cancel it': values come from the task before
     rule: str = ""  # the rule of System 1 that decided (or 'system_2')
     replaces: str | None = None  # start: the live flow (id) to cancel first, to make room
+    later: tuple[str, ...] = ()  # start: the other parts of a multi-part request, not started
 
     @property
     def command(self) -> Command:
         """The typed command this understanding asks the acts layer to apply."""
         act = self.act
         if act == "start" and self.flow:
-            return StartFlow(self.flow, self.labels, self.rejected, self.replaces, self.refers_back)
+            return StartFlow(self.flow, self.labels, self.rejected, self.replaces, self.refers_back, self.later)
         if act == "fill":
             return SetSlots(self.flow, self.labels, self.rejected)
         if act == "correct":
@@ -333,6 +334,35 @@ class Understander:
         if asked is not None and not r.starts_other:
             return r.result("digress", flow=asked, digression_type="question", confident=False)
         return None
+
+    def splits_into_parts(self, r: Reading) -> Understanding | None:
+        """'Boston to Denver on Dec 10, then Denver to Seattle on Dec 14': several tasks in one
+        message. A pack with a planning flow plans them all (and reviews the plan first); without
+        one, the first starts and the reply names the rest, so no part is dropped in silence."""
+        if r.active is not None or not lx.PART_BREAK.search(r.text):
+            return None
+        parts: list[tuple[str, str]] = []  # (flow, words of the part)
+        for piece in (p.strip(" ,;.") for p in lx.PART_BREAK.split(r.text)):
+            if not piece:
+                continue
+            ranked = self.prefer_reading(self.rank(piece, (), r.ctx, values_alone=False))
+            if ranked and ranked[0][1] >= self.threshold:
+                parts.append((ranked[0][0], piece))
+            elif parts:  # 'then Denver to Seattle on Dec 14': the same kind of task again, if it takes the values
+                spec = self.domain.flow(parts[-1][0])
+                labels, _ = self.read_slots(spec, self._fresh_slots(spec), piece, r.ctx, None)
+                if labels:
+                    parts.append((parts[-1][0], piece))
+        if len(parts) < 2:
+            return None
+        planner = next((f for f in self.domain.ontology.flows if f.intent == "Plan"), None)
+        if planner is not None:
+            labels, rejected = self.read_slots(planner, self._fresh_slots(planner), r.text, r.ctx, None)
+            return r.result("start", flow=planner.name, labels=labels, rejected=rejected)
+        first, words = parts[0]
+        spec = self.domain.flow(first)
+        labels, rejected = self.read_slots(spec, self._fresh_slots(spec), words, r.ctx, None)
+        return r.result("start", flow=first, labels=labels, rejected=rejected, later=tuple(w for _, w in parts[1:]))
 
     def starts_another(self, r: Reading) -> Understanding | None:
         """A request for another task; an answer to the question asked stays in this one unless it
@@ -678,7 +708,8 @@ RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.takes_the_next_step,
     Understander.declines_offer, Understander.stops, Understander.cancels_paused_by_name,
     Understander.stops_then_says_more, Understander.gives_up, Understander.goes_back, Understander.asks_for_help,
-    Understander.asks_status, Understander.asks_a_side_question, Understander.starts_another,
+    Understander.asks_status, Understander.asks_a_side_question, Understander.splits_into_parts,
+    Understander.starts_another,
     Understander.fills_or_corrects, Understander.says_goodbye, Understander.makes_small_talk, Understander.answers_free_text,
     Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,
     Understander.means_to_stop, Understander.does_not_know,

@@ -32,6 +32,7 @@ DEFAULT_TEMPLATES = {
     "abandoned": "I dropped {phrase} since we hadn't come back to it for a while.",
     "chitchat": "Happy to help! What would you like to do?",
     "goodbye": "Glad I could help. If there's anything else, just ask.",
+    "later_parts": "One thing at a time: I'm starting with {phrase}. I haven't done the rest yet: {parts}. Ask me again once this is done.",
     "error": "Something went wrong while {phrase}: {reason}.",
     "plan_confirm": "Shall I go ahead?",
     "limit_cancelled": "(To make room, I cancelled {phrase}.)",
