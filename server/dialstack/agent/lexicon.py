@@ -163,7 +163,9 @@ YES_NO_LEAD = re.compile(
 )
 # 'are there any buses to Boston?': asking whether things exist is asking to look them up
 EXISTENTIAL = re.compile(
-    r"\b(?:is there|are there|do you have|have you got|can i get|could i get|can you find|any (?:\w+ )?available)\b",
+    r"\b(?:is there|are there|do you have|have you got|can i get|could i get|can you find|any (?:\w+ )?available|"
+    r"any others?|anything else|what else|(?:any|some|the)? ?other (?:\w+ )?options?|something else|more options|"
+    r"another one|any more)\b",
     re.IGNORECASE,
 )
 # 'lovely weather today, isn't it': a tag question asks, though it has no question mark

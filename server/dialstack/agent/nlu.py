@@ -458,7 +458,8 @@ class Understander:
         # 'hold on, what's the status of INC004512?': a question that turns away first, or names
         # something only the other flow can look up, looks elsewhere
         return asks is None or best in self.scorer.readers and (
-            asks == "lookup" or bool(lx.SHIFT.search(text)) or self._names_its_value(text, spans, best, ctx))
+            asks == "lookup" or bool(lx.SHIFT.search(text)) or self._names_its_value(text, spans, best, ctx)
+            or (score >= (held or 0.0) + DETAIL_MARGIN and self.scorer.names_task(text, spans, best)))
 
     def _names_its_value(self, text: str, spans: Sequence[tuple[int, int]], name: str, ctx: SlotContext) -> bool:
         """Whether ``text`` holds a value of flow ``name``'s slots beyond those already read."""
@@ -684,6 +685,7 @@ class Understander:
 SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focus
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
 CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
+DETAIL_MARGIN = 2.0  # a question about a detail moves the focus only to a look-up this much better
 
 def _approval_answer(text: str, view: NLUView) -> Understanding | None:
     """'/approve', 'yes' while a tool call waits for approval; '/deny', 'no'."""
