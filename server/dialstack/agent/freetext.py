@@ -192,7 +192,7 @@ def bare_answer(answer: Candidate | None, text: str, whole: bool) -> Candidate |
 
 # laughter first, or taking back what was said before ('oops, I meant ...'): the turn is about the talk
 _ABOUT_THE_TALK = re.compile(
-    r"\s*(?:(?:lol|haha+|hehe+|hah)\b|(?:(?:oops|sorry|my bad|whoops|no)[\s,.!]+)*i (?:meant|mean)\b)", re.IGNORECASE)
+    r"\s*(?:(?:lol|haha+|hehe+|hah|ugh|meh|yay|wow)\b|(?:(?:oops|sorry|my bad|whoops|no)[\s,.!]+)*i (?:meant|mean)\b)", re.IGNORECASE)
 
 
 def not_a_value(text: str) -> bool:
@@ -203,6 +203,8 @@ def not_a_value(text: str) -> bool:
     if lx.is_question(stripped):
         return True
     if lx.AFFIRM.match(stripped) or lx.DENY.match(stripped) or lx.SMALL_TALK.match(stripped):
+        return True
+    if lx.CLOSING.match(stripped) or lx.REMARK.match(stripped):
         return True
     if _ABOUT_THE_TALK.match(stripped):
         return True  # 'oops sorry, I meant at 10:30', 'haha I can't wait': about the talk, not a value

@@ -104,9 +104,12 @@ QUESTION_START = re.compile(
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
-    r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and)\s+)(?:please\s+)?(?:can|could|would|will) (?:you|u|i|we|someone|"
+    r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and)\s+)(?:please\s+)?(?:can|could|would|will) (?:you|u|someone|"
     r"somebody|anyone|a [a-z]+)\s+(?:please\s+)?"
     r"(?!tell\b|let me know\b|give me (?:the|their|its)\b|say\b|confirm\b|check (?:if|whether)\b)\w+"
+    # 'can I get a table?' asks for something; 'can I bring pets?' asks whether it is allowed
+    r"|(?:^|[.!?,;]\s*)(?:can|could|may) (?:i|we) (?:please )?"
+    r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
     r"|\b(?:i|we)(?:'d| would| want| wanna| need)\b|\b(?:please|let'?s|go ahead and)\s+\w+"
     r"|(?:^|[.!?]\s+)(?:(?:ok|okay|great|sure|yes|so|now|then|and|also)[\s,]+)*"
     r"(?:get|book|reserve|find|buy|make|add|schedule|search|look|show|check|purchase|order|arrange|set up|call)\b",
@@ -145,11 +148,20 @@ PART_BREAK = re.compile(
 # "thanks, that's all I needed", "bye for now": the user is done
 CLOSING = re.compile(
     r"^\s*(?:(?:ok|okay|great|perfect|cool|awesome|alright|no|nope|nah|thanks|thank you(?: (?:so|very) much)?|"
-    r"thanks a lot|that's great|wonderful)[\s,.!]+)*"
+    r"thanks a lot|that's great|wonderful|all good|ok cheers|cheers)[\s,.!]+)*"
     r"(?:(?:that's|that is|that was|that'll be|that will be) (?:all|it|everything)(?: (?:i|we) (?:need|needed|wanted|want))?"
     r"(?: for (?:now|today))?|(?:good ?)?bye(?: for now)?|see you(?: later)?|have a (?:good|great|nice) (?:day|one|night)|"
-    r"i'?m (?:all set|done|good)|nothing else|no,? that's it)"
+    r"i'?m (?:all set|done|good)|nothing else|no,? that's it|all good|see you(?: later| soon)?)"
     r"(?:[\s,.!]+(?:thanks|thank you|thanks again|bye|goodbye|cheers))*[\s.!]*$",
+    re.IGNORECASE,
+)
+# 'I was in Paris once', 'I love New York', 'my cat loves snacks': a remark about oneself, not an
+# answer ('I'd like it at the Grand Hotel', 'I'm Ana Lopez', 'my name is ...' are answers)
+REMARK = re.compile(
+    r"^\s*(?:(?:ugh|oh|well|haha+|lol|wow|hmm+)[\s,.!]+)*(?:i|we|you|you're|my|our|they|he|she)\b"
+    r"(?!\s*(?:'m|am|'d|would|want|wanna|need|prefer|will|'ll|name|address|number|email)\b)"
+    r"|^\s*(?:lovely|nice|beautiful|awful|terrible|such|what a)\s+[a-z]",  # 'lovely weather in Paris'
+
     re.IGNORECASE,
 )
 # "lol this is so much easier": an utterance that opens with small talk and asks for nothing

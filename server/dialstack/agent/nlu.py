@@ -209,9 +209,15 @@ class Understander:
             free_answer = own_labels.pop(view.waiting_for_slot)
             if not holds_whole_request(active.spec, active.spec.slot(waiting.name) or waiting):
                 free_answer = self._task_words_dropped(free_answer, active.name)
-        spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text)
         is_question = lx.is_question(text)
         asks = self._asks_about(text, is_question)
+        # the active flow's values speak for no other flow, even those a question does not give it
+        spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text)
+        if active and (asks is not None or lx.REMARK.match(text)):  # 'are there hotels near Paris?' gives no address
+            # nor answers 'where to?', unless it looks up this very task ('are there buses to Fresno?')
+            unasked = asks is not None and (asks != "lookup" or not self.scorer.names_task(text, spans, active.name))
+            own_labels = {k: c for k, c in own_labels.items()
+                          if not (isinstance(active.slots[k], FreeTextSlot) or unasked and k == view.waiting_for_slot)}
         ranked = self.prefer_reading(self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None))
         best, best_score = ranked[0] if ranked else (None, 0.0)
         best_spec = self.domain.flow(best) if best else None
@@ -249,7 +255,7 @@ class Understander:
         """'to Denver please' to 'continue booking your flight?': resume it and fill it."""
         offered = r.view.offered
         if offered is None or lx.DENY.match(r.text) or lx.CANCEL.match(r.text) \
-                or not (r.best in (None, offered.name) or not r.strong):
+                or not (r.best in (None, offered.name) or not r.strong or not lx.REQUEST_ANYWHERE.search(r.text)):
             return None
         labels, rejected = self.read_slots(offered.spec, offered.slots, r.text, r.ctx, None)
         if labels or rejected:
@@ -424,6 +430,8 @@ class Understander:
         """A bare answer to the slot asked ('Atlantis' -> refused with the slot's reason)."""
         if r.waiting is None or r.is_question:
             return None
+        if isinstance(r.waiting, FreeTextSlot) and not_a_value(r.text):
+            return r.result("chitchat", digression_type="small_talk")  # 'that's it for today, thanks': asked again
         check = r.waiting.check(strip_cues(r.text), r.ctx)
         if check.ok:
             cand = Candidate(check.value, check.display, 0, len(r.text), 0.5)
