@@ -12,12 +12,9 @@ asks again.
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ..domain.models import FlowSpec, ToolSpec
+from ..state.confirmation import digest, irreversible, needed, remember  # noqa: F401  (the pure rule; re-exported)
 from ..state.dialogue import DialogueState
 from ..state.flows import BaseFlow, FlowState
 from ..state.pending import ChangeChoice, Confirmation
@@ -28,32 +25,6 @@ from .render import render
 
 if TYPE_CHECKING:
     from .turn import Turn
-
-
-def irreversible(spec: FlowSpec, tools: Mapping[str, ToolSpec]) -> bool:
-    """One of the flow's tools changes state and is not idempotent (book, cancel, modify, send)."""
-    return any(t in tools and "changes_state" in tools[t].tags and not tools[t].idempotent for t in spec.tools)
-
-
-def needed(spec: FlowSpec, tools: Mapping[str, ToolSpec]) -> bool:
-    """Whether the flow asks for a yes before its tools run (``confirm`` in the pack, default auto)."""
-    if spec.confirm == "never" or any(s.params.get("confirmation") for s in spec.slots):
-        return False
-    return spec.confirm == "always" or irreversible(spec, tools)
-
-
-def digest(flow: BaseFlow) -> str:
-    """The values the user is asked to confirm (defaults left out: they change only by a value said)."""
-    said = {n: s.value for n, s in sorted(flow.slots.items()) if s.filled and s.source != "default"}
-    return hashlib.sha256(json.dumps(said, sort_keys=True, default=str).encode()).hexdigest()[:16]
-
-
-def remember(state: DialogueState, flow: BaseFlow) -> None:
-    """The user said yes to ``flow``'s current values (what was said yes to for flows that ended goes)."""
-    keep = {f.flow_id for f in state.stack.flows} | {s.flow_id for steps in state.plans.values() for s in steps}
-    for gone in [k for k in state.confirmed if k not in keep]:
-        del state.confirmed[gone]
-    state.confirmed[flow.flow_id] = digest(flow)
 
 
 def ask(turn: Turn, flow: BaseFlow) -> str | None:
