@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..state.confirmation import digest, irreversible, needed, remember  # noqa: F401  (the pure rule; re-exported)
-from ..state.dialogue import DialogueState
 from ..state.flows import BaseFlow, FlowState
 from ..state.pending import ChangeChoice, Confirmation
 from ..state.slots import BaseSlot
