@@ -140,5 +140,5 @@ def test_an_answer_beside_another_value_keeps_only_its_own_words(library: Librar
 def test_a_slot_that_holds_the_whole_request_keeps_the_whole_utterance(flow: str, text: str) -> None:
     slot = "request" if flow == "plan_trip" else "question"
     spec = DOMAIN.flow(flow)
-    labels, _ = NLU.read_slots(spec, {s.name: FACTORY.slots.make(s) for s in spec.slots}, text, CTX, None)
+    labels, _ = NLU.reader.read(spec, {s.name: FACTORY.slots.make(s) for s in spec.slots}, text, CTX, None)
     assert labels[slot].value == text

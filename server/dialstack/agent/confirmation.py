@@ -127,7 +127,7 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
         return u
     rest = lead["rest"] if lead is not None else u.text
     if said_no and rest.strip():
-        labels, rejected = turn.agent.understander.read_slots(flow.spec, flow.slots, rest, turn.slot_ctx, None)
+        labels, rejected = turn.agent.understander.reader.read(flow.spec, flow.slots, rest, turn.slot_ctx, None)
         if labels or rejected:
             return Understanding("correct", u.text, flow=flow.name, labels=labels, rejected=rejected,
                                  confidence=u.confidence)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..domain.models import DomainPack, FlowSpec
-from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
+from ..state.slots import BaseSlot, Candidate, FreeTextSlot, SlotContext
 from . import lexicon as lx
 from .commands import (
     Affirm,
@@ -31,9 +31,9 @@ from .commands import (
     StartFlow,
 )
 from .embedding import load_embedder
-from .freetext import bare_answer, cued_values, not_a_value
-from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
-from .scoring import FlowScorer, cue_score, duration_candidates, negated, plural_candidates, strip_cues
+from .freetext import not_a_value
+from .scoring import FlowScorer, cue_score, strip_cues
+from .slot_reading import CUED, SlotReader, holds_whole_request, remainder
 
 
 
@@ -151,6 +151,7 @@ class Understander:
         intents = domain.ontology.intents
         readers = frozenset(f.name for f in flows if f.intent in intents and intents[f.intent].role == "read")
         self.scorer = FlowScorer(flows, make_slot, readers, load_embedder())
+        self.reader = SlotReader(self.scorer, make_slot)
         self._examples = {
             _normal(example): spec.name
             for spec in domain.ontology.flows if spec.intent != "Internal"
@@ -198,7 +199,7 @@ class Understander:
         own_labels: dict[str, Candidate] = {}
         own_rejected: dict[str, str] = {}
         if active:
-            own_labels, own_rejected = self.read_slots(
+            own_labels, own_rejected = self.reader.read(
                 active.spec, active.slots, text, ctx, view.waiting_for_slot, active.last_filled
             )
         # an answer to a free-text question is any text: it is taken only if nothing else is meant
@@ -257,7 +258,7 @@ class Understander:
         if offered is None or lx.DENY.match(r.text) or lx.CANCEL.match(r.text) \
                 or not (r.best in (None, offered.name) or not r.strong or not lx.REQUEST_ANYWHERE.search(r.text)):
             return None
-        labels, rejected = self.read_slots(offered.spec, offered.slots, r.text, r.ctx, None)
+        labels, rejected = self.reader.read(offered.spec, offered.slots, r.text, r.ctx, None)
         if labels or rejected:
             return r.result("resume", flow=offered.flow_id, labels=labels, rejected=rejected)
         return None
@@ -356,18 +357,18 @@ class Understander:
                 parts.append((ranked[0][0], piece))
             elif parts:  # 'then Denver to Seattle on Dec 14': the same kind of task again, if it takes the values
                 spec = self.domain.flow(parts[-1][0])
-                labels, _ = self.read_slots(spec, self._fresh_slots(spec), piece, r.ctx, None)
+                labels, _ = self.reader.read(spec, self._fresh_slots(spec), piece, r.ctx, None)
                 if labels:
                     parts.append((parts[-1][0], piece))
         if len(parts) < 2:
             return None
         planner = next((f for f in self.domain.ontology.flows if f.intent == "Plan"), None)
         if planner is not None:
-            labels, rejected = self.read_slots(planner, self._fresh_slots(planner), r.text, r.ctx, None)
+            labels, rejected = self.reader.read(planner, self._fresh_slots(planner), r.text, r.ctx, None)
             return r.result("start", flow=planner.name, labels=labels, rejected=rejected)
         first, words = parts[0]
         spec = self.domain.flow(first)
-        labels, rejected = self.read_slots(spec, self._fresh_slots(spec), words, r.ctx, None)
+        labels, rejected = self.reader.read(spec, self._fresh_slots(spec), words, r.ctx, None)
         return r.result("start", flow=first, labels=labels, rejected=rejected, later=tuple(w for _, w in parts[1:]))
 
     def starts_another(self, r: Reading) -> Understanding | None:
@@ -382,7 +383,7 @@ class Understander:
             r.best_score >= 2 * self.threshold and bool(lx.REQUEST_ANYWHERE.search(r.text)))
         if cancel_other or not shifting:
             return None
-        labels, rejected = self.read_slots(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
+        labels, rejected = self.reader.read(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
         return r.result("start", flow=r.best, labels=labels, rejected=rejected)
 
     def fills_or_corrects(self, r: Reading) -> Understanding | None:
@@ -440,7 +441,7 @@ class Understander:
 
     def starts_a_task(self, r: Reading) -> Understanding | None:
         if r.strong and r.best_spec is not None:
-            labels, rejected = self.read_slots(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
+            labels, rejected = self.reader.read(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
             return r.result("start", flow=r.best, labels=labels, rejected=rejected)
         return None
 
@@ -472,7 +473,7 @@ class Understander:
     def _names_its_value(self, text: str, spans: Sequence[tuple[int, int]], name: str, ctx: SlotContext) -> bool:
         """Whether ``text`` holds a value of flow ``name``'s slots beyond those already read."""
         spec = self.domain.flow(name)
-        labels, _ = self.read_slots(spec, self._fresh_slots(spec), text, ctx, None)
+        labels, _ = self.reader.read(spec, self._fresh_slots(spec), text, ctx, None)
         return any(not any(c.start < e and s < c.end for s, e in spans) for c in labels.values())
 
     @staticmethod
@@ -561,135 +562,10 @@ class Understander:
                 return name
         return None
 
-    @staticmethod
-    def _repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
-                  text: str) -> list[tuple[float, str, Candidate]]:
-        """Self-repairs: the slot whose value the user rules out ('Rome, not Paris') takes the new
-        value; after 'no wait' / 'I mean' the value said last replaces the one said before it
-        ('from Chicago - no wait, from Boston')."""
-        marker = None
-        for marker in lx.SELF_REPAIR.finditer(text):
-            pass
-        repair = marker.end() if marker else None
-        # 'to Miami, wait, make that Atlanta': the value said just before the repair is the one replaced
-        before = [(c.end, score, n) for score, n, c in found if marker and c.end <= marker.start()]
-        replaced = max(before)[2] if before else None
-        out = []
-        for score, name, cand in found:
-            if name in ruled_out:
-                score += 4.0
-            if repair is not None:
-                if cand.start >= repair:
-                    score += 4.0 if name == replaced else 0.75
-                elif name == replaced and any(n == name and c.start >= repair for _, n, c in found):
-                    continue  # said, then taken back
-            out.append((score, name, cand))
-        return out
-
     def _fresh_slots(self, spec: FlowSpec) -> dict[str, BaseSlot]:
         return {s.name: self.make_slot(s) for s in spec.slots}
 
     # -- slot reading ---------------------------------------------------------
-    def read_slots(
-        self,
-        spec: FlowSpec,
-        slots: Mapping[str, BaseSlot],
-        text: str,
-        ctx: SlotContext,
-        waiting: str | None,
-        last_filled: str | None = None,
-    ) -> tuple[dict[str, Candidate], dict[str, str]]:
-        """Assign values found in ``text`` to the flow's slots; one span feeds one slot."""
-        correcting = last_filled if last_filled and lx.CORRECTION.search(text) else None
-        found: list[tuple[float, str, Candidate]] = []
-        ruled_out: set[str] = set()
-        for slot_spec in spec.slots:
-            slot = slots.get(slot_spec.name)
-            if slot is None:
-                continue
-            if slot_spec.params.get("confirmation") and waiting != slot_spec.name:
-                continue
-            if isinstance(slot, FreeTextSlot):
-                if not holds_whole_request(spec, slot_spec):  # pointed at: 'from Seattle', 'at Hotel Iris'
-                    for cue, cand in cued_values(slot_spec, text, asked=slot_spec.name == waiting):
-                        if not negated(text, cand):
-                            found.append((cue + (1.0 if slot_spec.name == waiting else 0.0), slot_spec.name, cand))
-                continue
-            options = slot_spec.params.get("options") or []
-            if isinstance(slot, CategorySlot) and is_flag(options):
-                flag = flag_value(slot_spec, options, text)  # 'a shared ride' -> True
-                cands = [flag] if flag else []
-            elif isinstance(slot, CategorySlot) and is_count(options):
-                count = count_value(slot_spec, options, text, slot_spec.name == waiting)  # 'for two people'
-                cands = [count] if count else []
-            else:
-                cands = slot.extract(text, ctx)
-                if slot.criteria == "numeric" and count_units(slot_spec) & PEOPLE_STEMS:
-                    group = count_value(slot_spec, (), text, False)  # 'we're a group of 15'
-                    if group is not None:
-                        cands = [Candidate(int(group.value), group.display, group.start, group.end, group.score),
-                                 *(c for c in cands if not (c.start < group.end and group.start < c.end))]
-            if not cands and slot.criteria in ("category", "multiple"):
-                cands = plural_candidates(slot, text, ctx)
-            cands = [*cands, *duration_candidates(slot, text, ctx)]
-            for cand in cands:
-                if negated(text, cand):
-                    if slot.filled and cand.value == slot.value:
-                        ruled_out.add(slot_spec.name)  # 'I meant Rome, not Paris': Paris's slot changes
-                    continue
-                score = cue_score(text, cand, slot_spec, waiting, slot.label)
-                if slot_spec.name == correcting and slot_spec.name != waiting:
-                    score += 1.5  # "actually make it Boston": the value just given, not the question asked
-                found.append((score, slot_spec.name, cand))
-        found = self._repaired(found, ruled_out, text)
-        # best (cue score, span length, parser score) first; each span and each slot used once
-        # best cue first; among equally cued values the one said first ("Rome London": Rome is the
-        # origin), and at one position the longer reading ("New York" over "York")
-        found.sort(key=lambda f: (-f[0], f[2].start, -(f[2].end - f[2].start), -f[2].score))
-        labels: dict[str, Candidate] = {}
-        taken: list[tuple[int, int]] = []
-        guessing = {s.name for s in spec.slots if s.priority == "optional" and s.name != waiting}
-
-        def free(c: Candidate) -> bool:
-            return not any(c.start < e and s < c.end for s, e in taken)
-
-        for score, name, cand in found:
-            if name in labels or not free(cand):
-                continue
-            if name in guessing and score <= 0 and sum(1 for _, n, c in found if n == name and free(c)) > 1:
-                continue  # several un-cued values left: an optional slot must not guess among them
-            labels[name] = cand
-            taken.append((cand.start, cand.end))
-        for slot_spec in spec.slots:
-            if slot_spec.params.get("confirmation") and slot_spec.name in labels and len(labels) > 1 \
-                    and not lx.YES_NO_LEAD.match(text):
-                del labels[slot_spec.name]  # 'make that Main Street, not Oak Park' changes a value, it answers nothing
-        taken = [(c.start, c.end) for c in labels.values()]
-        if waiting and waiting not in labels and isinstance(slots.get(waiting), FreeTextSlot) and not not_a_value(text):
-            # the answer to the question asked: what it says besides other values and its lead-in
-            # ('Dune, at Harbor'; 'I'd like Hotel Iris please' -> 'Hotel Iris')
-            whole = holds_whole_request(spec, spec.slot(waiting) or slots[waiting])
-            answer = Candidate(text, text, 0, len(text), 0.5) if whole and not taken \
-                else bare_answer(remainder(text, [*taken, *lx.act_spans(text)], frozenset()), text, whole)
-            if answer is not None:
-                labels[waiting] = answer
-        for slot_spec in spec.slots:
-            if slot_spec.name in labels or slot_spec.name in slots and slots[slot_spec.name].filled:
-                continue
-            if not isinstance(slots.get(slot_spec.name) or self.make_slot(slot_spec), FreeTextSlot) \
-                    or waiting is not None and slot_spec.name != waiting:
-                continue
-            if holds_whole_request(spec, slot_spec):
-                if slot_spec.name in WHOLE_REQUEST or _sole_required(spec, slot_spec.name):
-                    labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
-            elif waiting is None and _sole_required(spec, slot_spec.name):
-                # 'is Dune available' -> 'Dune': the words that start the flow are not its value
-                rest = remainder(text, taken, self.scorer.trigger_words(spec.name))
-                if rest is not None:
-                    labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
-        return labels, {}
-
-
 SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focus
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
 CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
@@ -724,70 +600,6 @@ RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,
     Understander.means_to_stop, Understander.does_not_know,
 ))
-
-CUED = 0.6  # a free-text value at or above this parser score was pointed at, not guessed
-
-WHOLE_REQUEST = ("question", "query", "request", "message")  # taken whole even when optional
-_WHOLE_NAMES = frozenset({*WHOLE_REQUEST, "description", "details", "detail", "requests", "questions", "messages"})
-
-
-def holds_whole_request(spec: FlowSpec, slot_spec: Any) -> bool:
-    """A free-text slot that is the request by nature ('request', 'question', 'description'), or the
-    only slot of a Plan or Converse flow: it keeps the user's whole utterance."""
-    words = set(slot_spec.name.lower().split("_"))
-    return bool(words & _WHOLE_NAMES) or (spec.intent in ("Plan", "Converse") and len(spec.slots) == 1)
-
-
-_SOCIAL = frozenset({"hi", "hello", "hey", "thanks", "thank", "yes", "no", "ok", "okay"})
-_I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've", "im", "id"})
-
-
-def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[str]) -> Candidate | None:
-    """What ``text`` says besides the values already read (``taken``) and the words that only ask
-    for the task (stopwords and ``triggers``, stemmed), trimmed from the edges of the longest
-    stretch: 'is Dune available' -> 'Dune'; None when nothing substantive is left ('find a book').
-    A capitalised word inside the sentence ('The Hobbit') is a name and is kept."""
-    best: tuple[int, int, int] | None = None  # (kept words, start, end)
-    run: list[tuple[bool, int, int]] = []
-
-    def close() -> None:
-        nonlocal best
-        keep = [i for i, (filler, _, _) in enumerate(run) if not filler]
-        if keep:
-            start, end = run[keep[0]][1], run[keep[-1]][2]
-            count = keep[-1] - keep[0] + 1
-            if best is None or count > best[0]:
-                best = (count, start, end)
-        run.clear()
-
-    found = list(lx.TOKEN.finditer(text))
-    capital = [m.group()[:1].isupper() and m.group().lower() not in _I_FORMS for m in found]
-    if len(found) > 1 and all(capital[1:]):
-        capital = [False] * len(found)  # 'Find A Book': title case says nothing about names
-    for i, m in enumerate(found):
-        if any(a < m.end() and m.start() < b for a, b in taken):
-            close()
-            continue
-        word = m.group()
-        low = word.lower()
-        # 'The Hobbit, at Central': a capital inside the sentence, or one opening a run of capitals
-        name = capital[i] and (i > 0 or (low in ("the", "a", "an") and len(found) > 1 and capital[1]))
-        # 'echo hello': a greeting word is filler where it greets (first), content after a verb
-        stop = low in lx.STOPWORDS and not (i > 0 and low in _SOCIAL)
-        filler = not name and (stop or low in lx.LEAD_INS or lx.stem(low) in triggers)
-        run.append((filler, m.start(), m.end()))
-    close()
-    if best is None:
-        return None
-    value = text[best[1]:best[2]]
-    return Candidate(value, value, best[1], best[2], 0.5)
-
-
-def _sole_required(spec: FlowSpec, name: str) -> bool:
-    """A request told in one breath ('plan a trip to ...') is the only thing its flow needs; a
-    free-text slot beside other required slots is asked for, never guessed from the request."""
-    return [s.name for s in spec.slots if s.priority == "required"] == [name]
-
 
 def _normal(text: str) -> str:
     return " ".join(lx.tokens(text))

@@ -116,7 +116,7 @@ class PlanPolicy(Policy):
                 continue
             spec = domain.flow(best)
             fresh = {s.name: turn.agent.factory.slots.make(s) for s in spec.slots}
-            labels, _ = understander.read_slots(spec, fresh, piece, turn.slot_ctx, None)
+            labels, _ = understander.reader.read(spec, fresh, piece, turn.slot_ctx, None)
             steps.append(Step(best, {k: c.value for k, c in labels.items()}, piece))
             previous = best
         return steps
