@@ -22,7 +22,7 @@ def test_install_adds_the_entry_and_keeps_every_other_key(tmp_path: Path) -> Non
     assert written["mcpServers"]["other"] == {"command": "x", "args": []}
     entry = written["mcpServers"]["dialstack-travel"]
     assert Path(entry["command"]).is_absolute() and entry["command"] == str(Path(sys.executable).absolute())
-    assert entry["args"] == ["-m", "dialstack", "serve", "--domain", "travel"]
+    assert entry["args"] == ["-m", "dialstack", "serve", "--host-tools", "--domain", "travel"]
 
 
 def test_install_updates_an_existing_entry_in_place(tmp_path: Path) -> None:
@@ -52,7 +52,7 @@ def test_a_pack_with_one_domain_installs_that_domain_without_domain(tmp_path: Pa
     assert main(["install", "claude-desktop", "--pack", str(DEMO_PACK), "--config", str(config)]) == 0
     servers = json.loads(config.read_text())["mcpServers"]
     assert list(servers) == ["dialstack-demo"]  # never a dialstack-travel entry pointing at another pack
-    assert servers["dialstack-demo"]["args"][3:] == ["--domain", "demo", "--pack", str(DEMO_PACK.resolve())]
+    assert servers["dialstack-demo"]["args"][4:] == ["--domain", "demo", "--pack", str(DEMO_PACK.resolve())]
 
 
 def test_an_unknown_domain_is_refused_before_anything_is_written(

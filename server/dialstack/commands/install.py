@@ -3,7 +3,9 @@
 Adds or updates one ``mcpServers`` entry (``dialstack-<domain>``) in
 ``claude_desktop_config.json``, keeping every other key and server as they were. The
 command is the absolute path of this install's Python running ``-m dialstack``, so the
-entry keeps working whatever ``PATH`` Claude Desktop starts with.
+entry keeps working whatever ``PATH`` Claude Desktop starts with. The entry turns on
+``--host-tools``: Claude Desktop has no dialstack orchestrator, so its own model runs the
+flow stack through the ``dialogue_*`` tools.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ def default_config_path() -> Path:
 
 
 def server_entry(domain: str, pack: Path | None = None, db: Path | None = None) -> dict[str, Any]:
-    args = ["-m", "dialstack", "serve", "--domain", domain]
+    args = ["-m", "dialstack", "serve", "--host-tools", "--domain", domain]  # Claude's own model runs the stack
     if pack is not None:
         args += ["--pack", str(pack.expanduser().resolve())]
     if db is not None:

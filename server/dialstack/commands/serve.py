@@ -56,6 +56,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "http(s):// of every allowed host is allowed already",
     )
     parser.add_argument("--session", help="stdio only: the dialogue session of calls naming none (default: one per process)")
+    parser.add_argument(
+        "--host-tools", action="store_true",
+        help="add the dialogue_* stack tools, for a client whose own model runs the conversation (Claude Desktop)",
+    )
     parser.add_argument("--deny", action="append", default=[], metavar="TOOL", help="refuse every call to TOOL (repeatable)")
     parser.set_defaults(func=handler)
 
@@ -114,7 +118,7 @@ def handler(args: argparse.Namespace) -> int:
     from ..serve.server import build_server
 
     server = build_server(domain, store, default_session=args.session, denied=frozenset(args.deny), data_dir=data_dir,
-                          principal=user)
+                          principal=user, host_tools=args.host_tools)
     try:
         if args.transport == "stdio":
             import anyio

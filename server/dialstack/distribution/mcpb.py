@@ -150,6 +150,7 @@ def _pack_files(domain: DomainPack) -> Iterator[tuple[str, Path]]:
 
 def build_manifest(domain: DomainPack, *, compiled: bool) -> dict[str, Any]:
     from ..tools.components import COMPONENT_SPECS
+    from ..tools.host import host_skill, host_specs
 
     name = f"dialstack-{domain.name}"
     python = sys.version_info
@@ -163,7 +164,8 @@ def build_manifest(domain: DomainPack, *, compiled: bool) -> dict[str, Any]:
         "long_description": (
             f"dialstack serves the **{domain.name}** domain: its tools (validated, with timeouts, idempotency "
             "keys and capability tags), the component tools over the conversation state, and one skill per "
-            "flow as a prompt. Every call goes through the gate, which asks before a risky combination of "
+            "flow as a prompt, and the dialogue_* tools with which the client's model runs the flow stack "
+            "(see the dialogue-host prompt). Every call goes through the gate, which asks before a risky combination of "
             "private data, untrusted input and external communication."
         ),
         "author": {"name": "dialstack"},
@@ -174,7 +176,7 @@ def build_manifest(domain: DomainPack, *, compiled: bool) -> dict[str, Any]:
             "entry_point": "server/main.py",
             "mcp_config": {
                 "command": executable,
-                "args": ["${__dirname}/server/main.py", "serve", "--domain", domain.name],
+                "args": ["${__dirname}/server/main.py", "serve", "--host-tools", "--domain", domain.name],
                 "env": {
                     "DIALSTACK_DATA_DIR": "${user_config.data_folder}",
                     "ANTHROPIC_API_KEY": "${user_config.anthropic_api_key}",
@@ -197,10 +199,10 @@ def build_manifest(domain: DomainPack, *, compiled: bool) -> dict[str, Any]:
                 "required": False,
             },
         },
-        "tools": [{"name": t.tool_id, "description": _one_line(t.description)} for t in (*domain.manifest.tools, *COMPONENT_SPECS)],
+        "tools": [{"name": t.tool_id, "description": _one_line(t.description)} for t in (*domain.manifest.tools, *COMPONENT_SPECS, *host_specs(domain))],
         "prompts": [
             {"name": skill.name, "description": _one_line(skill.description), "text": skill.body}
-            for _, skill in sorted(domain.skills.items())
+            for skill in [*(s for _, s in sorted(domain.skills.items())), *filter(None, [host_skill(domain)])]
         ],
         "compatibility": {"runtimes": {"python": f">={python.major}.{python.minor}"}},
     }

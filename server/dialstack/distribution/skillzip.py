@@ -32,8 +32,11 @@ class PackedSkill:
 
 
 def skill_folders(domain: DomainPack) -> list[Path]:
-    """The folders of the skills the domain's flows use, sorted by name."""
-    return sorted({Path(skill.path).parent for skill in domain.skills.values()})
+    """The folders of the skills the domain's flows use, and its ``dialogue-host`` skill, sorted by name."""
+    from ..tools.host import host_skill
+
+    host = host_skill(domain)
+    return sorted({Path(skill.path).parent for skill in (*domain.skills.values(), *([host] if host else []))})
 
 
 def check_skill(folder: Path) -> list[str]:

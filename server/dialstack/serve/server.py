@@ -64,9 +64,10 @@ from mcp.server.mcpserver.resources.types import TextResource
 from mcp.shared.exceptions import MCPError
 
 from .. import __version__
-from ..domain.models import DomainPack, ToolSpec
+from ..domain.models import DomainPack, SkillSpec, ToolSpec
 from ..store.protocol import Store
-from ..tools import gate
+from ..tools import gate, host
+from ..tools.components import COMPONENT_SPECS
 from ..tools.context import utc_now
 from ..tools.runtime import DEFAULT_MAX_INPUT_BYTES, CallOutcome, ToolRuntime
 from ..tools.sessions import Caller, SessionRefused
@@ -116,9 +117,10 @@ class DialstackTools:
 
     def __init__(
         self, runtime: ToolRuntime, *, default_session: str, denied: frozenset[str] = frozenset(), principal: str = "default",
-        isolate_sessions: bool = False,
+        isolate_sessions: bool = False, host_tools: bool = False,
     ) -> None:
         self.runtime = runtime
+        self.host_tools = host_tools  # the client's model runs the flow stack: irreversible tools wait for its yes
         self.default_session = default_session
         self.denied = denied
         self.principal = principal
@@ -182,6 +184,8 @@ class DialstackTools:
             self.runtime.audit_call(session, spec, args, replayed, key, 0.0)
             return _result(replayed, session)
 
+        if self.host_tools and (why := host.unconfirmed(self.runtime.domain, self.runtime.store, session, spec)):
+            return _result(CallOutcome.failed(spec.tool_id, "confirmation_required", why), session)
         untrusted_args, private_args = self.runtime.sessions.argument_origins(session, spec, args)
         decision = gate.decide(
             spec, args, self.runtime.context_kinds(session, spec, caller), denied=self.denied,
@@ -296,8 +300,6 @@ def _nonce_for(request_state: str | None, call: dict[str, str]) -> str | None:
 
 def _session_free(runtime: ToolRuntime, spec: ToolSpec) -> bool:
     """Whether a call to ``spec`` neither reads nor writes anything kept per session."""
-    from ..tools.components import COMPONENT_SPECS
-
     if any(c.tool_id == spec.tool_id for c in COMPONENT_SPECS):
         return False
     if "communicates_externally" in spec.tags or gate.kinds_added(spec):
@@ -365,8 +367,8 @@ def _result(outcome: CallOutcome, session: str | None, approval: str | None = No
     }
 
 
-def _add_skills(server: MCPServer, domain: DomainPack) -> None:
-    for name, skill in sorted(domain.skills.items()):
+def _add_skills(server: MCPServer, domain: DomainPack, extra: tuple[SkillSpec, ...] = ()) -> None:
+    for name, skill in [*sorted(domain.skills.items()), *((s.name, s) for s in extra)]:
         text = Path(skill.path).read_text(encoding="utf-8")
         server.add_resource(TextResource(
             uri=f"skill://{domain.name}/{name}/SKILL.md", name=f"{domain.name}/{name}", description=skill.description,
@@ -395,13 +397,15 @@ def build_server(
     background_audit: bool = True,
     principal: str | None = None,
     isolate_sessions: bool = False,
+    host_tools: bool = False,
 ) -> MCPServer:
     """An MCP server for ``domain`` backed by ``store`` (see the module docstring).
 
     ``principal``: who stdio and in-process callers (and HTTP callers without a token)
     are; default the OS user. ``isolate_sessions``: the client keeps each session's
     context apart (dialstack's own orchestrator), so taint is not carried between its
-    sessions through the connection.
+    sessions through the connection. ``host_tools``: add the stack operations of
+    :mod:`dialstack.tools.host`, for a client whose own model runs the conversation.
     """
     server = MCPServer(
         f"dialstack-{domain.name}",
@@ -410,21 +414,25 @@ def build_server(
         instructions=(
             f"Tools of the {domain.name} domain plus context_coordinator, memory_manager and flow_stack. "
             f"Name the dialogue session in request _meta {SESSION_KEY!r}."
+            + (" Run each conversation with the dialogue_* tools (see the dialogue-host prompt): read "
+               "dialogue_stack before you answer." if host_tools else "")
         ),
         version=__version__,
         log_level="WARNING",
     )
     runtime = ToolRuntime(
-        domain, store, clock=clock, data_dir=data_dir, max_input_bytes=max_input_bytes, background_audit=background_audit
+        domain, store, clock=clock, data_dir=data_dir, max_input_bytes=max_input_bytes, background_audit=background_audit,
+        extra_tools=COMPONENT_SPECS + (host.host_specs(domain) if host_tools else ()),
     )
     tools = DialstackTools(
         runtime, default_session=default_session or f"mcp-{uuid.uuid4().hex[:12]}", denied=denied,
-        principal=principal or os_user(), isolate_sessions=isolate_sessions,
+        principal=principal or os_user(), isolate_sessions=isolate_sessions, host_tools=host_tools,
     )
     low = server._lowlevel_server  # the SDK exposes no public setter for raw tools/* handlers
     low.add_request_handler("tools/list", types.PaginatedRequestParams, tools.list_tools)
     low.add_request_handler("tools/call", types.CallToolRequestParams, tools.call_tool)
     low.get_tool_input_schema = tools.input_schema
-    _add_skills(server, domain)
+    skill = host.host_skill(domain) if host_tools else None
+    _add_skills(server, domain, (skill,) if skill is not None else ())
     server.dialstack = tools  # type: ignore[attr-defined]  # for tests and the benchmark
     return server
