@@ -73,14 +73,14 @@ class Host:
 
 
 @asynccontextmanager
-async def serving(travel: DomainPack, data_dir: Path) -> AsyncIterator[Host]:
+async def serving(travel: DomainPack, data_dir: Path, denied: frozenset[str] = frozenset()) -> AsyncIterator[Host]:
     """A --host-tools server on a fresh store, and the client playing the host model (entered in the test's task)."""
     from dialstack.serve.server import build_server
 
     store = InMemoryStore()
     clock = Clock(datetime.now(timezone.utc))
     server = build_server(travel, store, default_session=SESSION, principal="default", data_dir=data_dir, clock=clock,
-                          host_tools=True)
+                          host_tools=True, denied=denied)
     async with Client(server) as client:
         yield Host(client, clock, store)
     server.dialstack.runtime.close()
@@ -184,6 +184,16 @@ async def test_the_server_refuses_an_irreversible_tool_while_its_flow_waits_for_
         assert (await host.ok("create_booking", {"flight_id": flight}))["status"] == "confirmed"
 
 
+async def test_an_irreversible_tool_outside_its_flow_is_refused_naming_the_flow(travel: DomainPack, data_dir: Path) -> None:
+    async with serving(travel, data_dir) as host:
+        message = await host.refused("cancel_booking", {"booking_ref": "BK-20481"})
+        assert "cancel_booking was not run" in message and "start cancel_booking with dialogue_start" in message
+        await host.ok("dialogue_start", {"flow": "cancel_booking", "values": {"booking_ref": "BK-20481"}})
+        message = await host.refused("cancel_booking", {"booking_ref": "BK-20481"})
+        assert "the active flow cancel_booking still needs confirm" in message
+        assert (await host.ok("get_booking", {"booking_ref": "BK-20481"}))["status"] == "confirmed"
+
+
 async def test_confirming_before_every_required_value_is_known_is_refused(travel: DomainPack, data_dir: Path) -> None:
     async with serving(travel, data_dir) as host:
         await host.ok("dialogue_start", {"flow": "book_flight", "values": {"origin": "Boston"}})
@@ -230,6 +240,14 @@ async def test_the_skills_flow_stack_tool_stays_read_only_and_sees_the_host_flow
         assert tools["flow_stack"].annotations.read_only_hint and tools["dialogue_stack"].annotations.read_only_hint
         assert not tools["dialogue_fill"].annotations.read_only_hint
         assert "additionalProperties" in tools["flow_stack"].input_schema and "action" not in tools["flow_stack"].input_schema["properties"]
+
+
+async def test_the_stack_operations_pass_the_same_gate_as_every_tool(travel: DomainPack, data_dir: Path) -> None:
+    async with serving(travel, data_dir, denied=frozenset({"dialogue_cancel"})) as host:
+        await host.ok("dialogue_start", {"flow": "book_flight"})
+        message = await host.refused("dialogue_cancel")
+        assert "dialogue_cancel was not run: tool 'dialogue_cancel' is disabled on this server" in message
+        assert active(await host.ok("dialogue_stack")) == "book_flight"
 
 
 async def test_another_users_session_is_refused_and_its_state_left_alone(travel: DomainPack, data_dir: Path) -> None:

@@ -185,22 +185,26 @@ def dialogue_resume(flow: str, *, ctx: ToolContext) -> dict[str, Any]:
 def unconfirmed(domain: DomainPack, store: Any, session_id: str, tool: ToolSpec) -> str | None:
     """Why ``tool`` may not run yet in a host-run session, or None.
 
-    An irreversible tool (changes state, not idempotent) of the active flow waits for the
-    user's yes to that flow's current values, as the orchestrator waits before it calls it.
+    An irreversible tool (changes state, not idempotent) runs as the orchestrator runs it:
+    inside the active flow that lists it, once that flow has every required value and, when
+    the confirmation rule asks for one, the user's yes to those values.
     """
-    if "changes_state" not in tool.tags or tool.idempotent:
+    if "changes_state" not in tool.tags or tool.idempotent or all(t.tool_id != tool.tool_id for t in domain.manifest.tools):
         return None
     raw = store.load_state(session_id)
-    if raw is None:
-        return None
-    state = DialogueState.from_dict(raw, FlowFactory(domain.ontology))
-    flow = state.active
-    if flow is None or tool.tool_id not in flow.spec.tools or not confirmation.needed(flow.spec, domain.tools):
-        return None
-    if state.confirmed.get(flow.flow_id) == confirmation.digest(flow):
-        return None
-    return (f"{tool.tool_id} was not run: the active flow {flow.name} needs the user's yes to its current values first "
-            "(show them, then call dialogue_confirm)")
+    state = DialogueState.from_dict(raw, FlowFactory(domain.ontology)) if raw is not None else None
+    flow = state.active if state is not None else None
+    if state is None or flow is None or tool.tool_id not in flow.spec.tools:
+        owners = sorted(f.name for f in domain.ontology.flows if tool.tool_id in f.tools) or ["a flow that lists it"]
+        return (f"{tool.tool_id} was not run: it changes something that cannot be undone, so it runs inside its flow; "
+                f"start {' or '.join(owners)} with dialogue_start and collect its values first")
+    if flow.missing_slots():
+        return (f"{tool.tool_id} was not run: the active flow {flow.name} still needs "
+                f"{', '.join(flow.missing_slots())}; fill them with dialogue_fill first")
+    if confirmation.needed(flow.spec, domain.tools) and state.confirmed.get(flow.flow_id) != confirmation.digest(flow):
+        return (f"{tool.tool_id} was not run: the active flow {flow.name} needs the user's yes to its current values "
+                "first (show them, then call dialogue_confirm)")
+    return None
 
 
 # -- one operation on one session's state ------------------------------------------------------
