@@ -34,7 +34,7 @@ from ..state.flows import FlowState
 from ..state.slots import SlotContext
 from ..store import open_store
 from ..store.protocol import HeadMovedError, Store, TurnContext, TurnRecord
-from ..tools import gate
+from ..tools import gate, vocabulary
 from ..tools.prepare import prepare_domain
 from ..tools.sessions import claim_session, record_user_text
 from ..tools.wire import is_session_id, session_id_error
@@ -229,10 +229,7 @@ class Agent:
             if not result.ok or result.data is None:
                 log.warning("vocabulary %s: %s failed: %s", name, spec.tool, result.text)
                 continue
-            items = result.data
-            for part in spec.items.split("."):
-                items = items.get(part, []) if isinstance(items, dict) else []
-            self.vocabularies[name] = [_vocabulary_item(item, spec.value, spec.synonyms) for item in items if isinstance(item, dict)]
+            self.vocabularies[name] = vocabulary.items(result.data, spec)
 
     async def approve(self, tool: str, args: dict[str, Any], reason: str) -> bool:
         """Whether ``tool`` may run with ``args``: granted this turn, or asked now, or deferred.
@@ -529,17 +526,3 @@ def _data_dir_for(store: Store, db: Path | None) -> Path:
     from ..store import default_db_path
 
     return default_db_path().parent
-
-
-def _vocabulary_item(item: dict[str, Any], value: str, synonyms: list[str]) -> dict[str, Any]:
-    names: list[str] = []
-    for key in synonyms:
-        raw = item.get(key)
-        for entry in raw if isinstance(raw, list) else [raw]:
-            if isinstance(entry, str):
-                names.append(entry)
-            elif isinstance(entry, dict):
-                names.extend(v for v in entry.values() if isinstance(v, str))
-    return {**item, "value": item.get(value), "synonyms": names}
-
-
