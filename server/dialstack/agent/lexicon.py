@@ -217,6 +217,11 @@ ACT_PHRASES = re.compile(
 )
 
 
+def shift_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` turns away ('before that', 'hold on', 'actually'): no task word in them."""
+    return [m.span() for m in SHIFT.finditer(text)]
+
+
 def act_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` only says yes, no, thanks or goodbye: those words speak for no flow."""
     return [m.span() for m in ACT_PHRASES.finditer(text)]

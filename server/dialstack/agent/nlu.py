@@ -213,7 +213,7 @@ class Understander:
         is_question = lx.is_question(text)
         asks = self._asks_about(text, is_question)
         # the active flow's values speak for no other flow, even those a question does not give it
-        spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text)
+        spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text) + lx.shift_spans(text)
         if active and (asks is not None or lx.REMARK.match(text)):  # 'are there hotels near Paris?' gives no address
             # nor answers 'where to?', unless it looks up this very task ('are there buses to Fresno?')
             unasked = asks is not None and (asks != "lookup" or not self.scorer.names_task(text, spans, active.name))

@@ -237,7 +237,8 @@ class FlowScorer:
         reading = bool(lx.READ_QUESTION.match(text))
         left_text = mask(text, [*ignore, *spans])
         semantic = self.semantic(left_text)
-        verb_of = self.verbs.get(lx.opener(mask(text, lx.act_spans(text))) or "")  # 'can you refill ...'
+        # 'can you refill ...', 'before that, can you check ...': the verb the request opens with
+        verb_of = self.verbs.get(lx.opener(mask(text, [*lx.act_spans(text), *lx.shift_spans(text)])) or "")
         scores = []
         for index, (name, profile) in enumerate(self.profiles.items()):
             said = [stems for pattern, stems in profile.phrases if pattern.search(left_text)]
