@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from mcp import Client, StdioServerParameters
 
 from dialstack.cli import main
@@ -370,3 +372,47 @@ async def test_the_seeds_interrupted_booking_runs_to_a_stored_booking_through_th
     finally:
         store.close()
     assert [(f["name"], f["state"]) for f in archive] == [("check_booking", "completed"), ("book_flight", "completed")]
+
+
+# -- invariants ---------------------------------------------------------------------------------
+
+OPS = st.one_of(
+    st.tuples(st.just("dialogue_start"), st.sampled_from(["book_flight", "check_booking", "list_bookings", "faq", "help"])),
+    st.tuples(st.just("dialogue_fill"), st.sampled_from(["Boston", "Atlantis", "BK-12345", FLY_ON])),
+    st.tuples(st.just("dialogue_complete"), st.none()),
+    st.tuples(st.just("dialogue_cancel"), st.sampled_from([None, "book_flight"])),
+    st.tuples(st.just("dialogue_resume"), st.sampled_from(["book_flight", "check_booking", "faq"])),
+    st.tuples(st.just("dialogue_confirm"), st.none()),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(OPS, max_size=12))
+def test_any_sequence_of_operations_keeps_one_active_flow_within_the_limit_and_a_refusal_changes_nothing(
+    travel: DomainPack, data_dir: Path, ops: list[tuple[str, Any]],
+) -> None:
+    from dialstack.tools import host
+    from dialstack.tools.context import ToolContext, ToolInputError
+
+    host.host_specs(travel)  # what build_server does with --host-tools
+    store = InMemoryStore()
+    store.ensure_session("p", "travel", "default")
+    limit = travel.settings.flow_management.max_stack_depth
+    for op, arg in ops:
+        ctx = ToolContext(session_id="p", tool=op, domain="travel", store=store, data_dir=data_dir, pack_root=travel.root)
+        kwargs: dict[str, Any] = {"dialogue_start": {"flow": arg}, "dialogue_resume": {"flow": arg},
+                                  "dialogue_cancel": {"flow": arg}}.get(op, {})
+        if op == "dialogue_fill":
+            view = host.dialogue_stack(ctx=ctx)
+            slot = view["active"]["needs"][0]["slot"] if view["active"] and view["active"]["needs"] else None
+            kwargs = {"values": {slot: arg}} if slot else {"values": {}}
+        before = store.load_state("p")
+        try:
+            getattr(host, op)(**kwargs, ctx=ctx)
+        except ToolInputError as exc:
+            assert str(exc).count("\n") == 0 and store.load_state("p") == before
+        state = store.load_state("p") or {"stack": []}
+        live = [f for f in state["stack"] if f["state"] in ("active", "paused", "pending")]
+        assert sum(f["state"] == "active" for f in state["stack"]) <= 1
+        assert len(live) <= limit
+    store.close()

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from ..domain.loader import resolve
 from ..domain.models import Capabilities, DomainPack, SkillSpec, ToolSpec
@@ -40,6 +40,7 @@ from ..store.protocol import HeadMovedError, TurnRecord
 from . import vocabulary
 from .context import ToolContext, ToolInputError
 
+T = TypeVar("T")
 _MODULE = "dialstack.tools.host"
 HOST_SKILL = "dialogue-host"  # skills/<domain>/dialogue-host/SKILL.md: how a client's model uses these tools
 _DOMAINS: dict[tuple[str, str], DomainPack] = {}
@@ -229,7 +230,7 @@ class _Host:
         self.slot_ctx = SlotContext(now=moment, vocabularies=_vocabularies(ctx, self.domain),
                                     preferences=context.preferences)
 
-    def stack_op(self, op: Any) -> Any:
+    def stack_op(self, op: Callable[[], T]) -> T:
         try:
             return op()
         except StackError as exc:
