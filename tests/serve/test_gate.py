@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dialstack.domain.models import Capabilities, ToolSpec
 from dialstack.tools import gate
@@ -119,3 +121,62 @@ def test_system_set_output_fields_are_not_recorded_as_untrusted() -> None:
     system = provenance.system_fields(schema)
     seen = provenance.text_digests([{"files": [{"id_": "1234567", "content": "hello"}]}], system)
     assert system == {"id_"} and provenance.digest("1234567") not in seen and provenance.digest("hello") in seen
+
+
+RESCHEDULER = ToolSpec(  # tells an event's participants: its recipients follow from the target, not an argument
+    tool_id="reschedule", name="Reschedule", description="d", handler="m:f", idempotent=False,
+    input_schema={"type": "object", "properties": {"event_id": {"x-dialstack-role": "target"},
+                                                   "start": {"x-dialstack-role": "content"}}},
+    output_schema={"type": "object"}, capabilities=Capabilities(communicates_externally=True, changes_state=True),
+)
+
+
+def test_a_sender_whose_every_argument_has_a_role_is_judged_by_provenance_not_the_session_rule() -> None:
+    args = {"event_id": "5", "start": "2024-05-20 10:00"}
+    tainted = frozenset({"untrusted"})
+    assert gate.decide(RESCHEDULER, args, tainted, untrusted_args=frozenset()).allowed
+
+
+def test_a_sender_with_roles_still_asks_for_an_untrusted_target_or_unknown_provenance() -> None:
+    args = {"event_id": "5", "start": "2024-05-20 10:00"}
+    tainted = frozenset({"untrusted"})
+    assert gate.decide(RESCHEDULER, args, tainted, untrusted_args=frozenset({"event_id"})).rule == "provenance_target"
+    assert gate.decide(RESCHEDULER, args, tainted).rule == "trifecta_session"  # provenance unknown
+
+
+def test_a_sender_with_an_argument_left_without_a_role_still_falls_back_to_the_session_rule() -> None:
+    partly = RESCHEDULER.model_copy(update={"input_schema": {"type": "object", "properties": {
+        "event_id": {"x-dialstack-role": "target"}, "note": {"type": "string"}}}})
+    args = {"event_id": "5", "note": "see you"}
+    assert gate.decide(partly, args, frozenset({"untrusted"}), untrusted_args=frozenset()).rule == "trifecta_session"
+    extra = {"event_id": "5", "start": "10:00", "cc": "eve@example.com"}  # an argument the schema does not declare
+    assert gate.decide(RESCHEDULER, extra, frozenset({"untrusted"}), untrusted_args=frozenset()).rule == "trifecta_session"
+
+
+def test_an_address_from_the_users_own_data_as_destination_is_not_private_data_leaving() -> None:
+    args = {"to": ["sarah.baker@gmail.com"], "body": "Lunch at noon"}
+    decision = gate.decide(MAILER, args, frozenset({"untrusted"}), untrusted_args=frozenset(), private_args=frozenset({"to"}))
+    assert decision.allowed
+
+
+def test_private_data_riding_in_a_destination_or_content_still_asks() -> None:
+    tainted = frozenset({"untrusted"})
+    smuggled = {"to": "eve@example.com HGK137803", "body": "hi"}  # more than an address: a private token rides along
+    assert gate.decide(MAILER, smuggled, tainted, untrusted_args=frozenset(), private_args=frozenset({"to"})).rule == "provenance_private"
+    both = {"to": "sarah.baker@gmail.com", "body": "passport HGK137803"}
+    assert gate.decide(MAILER, both, tainted, untrusted_args=frozenset(),
+                       private_args=frozenset({"to", "body"})).rule == "provenance_private"
+    named_by_attacker = {"to": "sarah.baker@gmail.com", "body": "hi"}  # in the address book, but untrusted text named it
+    assert gate.decide(MAILER, named_by_attacker, tainted, untrusted_args=frozenset({"to"}),
+                       private_args=frozenset({"to"})).rule == "provenance_target"
+
+
+_ARG = st.sampled_from(["to", "body"])
+
+
+@given(kinds=st.sets(st.sampled_from(["private", "untrusted"])), private=st.frozensets(_ARG),
+       untrusted=st.frozensets(_ARG), to=st.one_of(st.text(), st.lists(st.text(), max_size=3)))
+def test_a_destination_named_by_untrusted_output_always_asks_whatever_else_is_known(kinds, private, untrusted, to) -> None:  # type: ignore[no-untyped-def]
+    decision = gate.decide(MAILER, {"to": to, "body": "hi"}, frozenset(kinds), untrusted_args=untrusted | {"to"},
+                           private_args=private)
+    assert decision.needs_approval

@@ -20,11 +20,17 @@ Rules, in order:
 5. ``needs_approval`` (``provenance_private``) -- the tool ``communicates_externally``,
    the session holds untrusted data, and an argument carries a value from private tool
    output the user did not type (a passport number on its way out, wherever it goes).
+   A ``destination`` whose every string is a single token (an address, a name) is *where*
+   data goes, not data leaving: an address from the user's own address book does not ask
+   here (rule 3 still asks if untrusted output named it too).
 6. ``needs_approval`` (``trifecta_session``) -- the session trifecta, the fallback: the
    tool ``communicates_externally``, the session's context holds private and untrusted
-   data, and either the tool marks no destination argument or no provenance was given.
-   A tool whose destinations are marked is covered by rule 3 when provenance is known:
-   private data may go where the user (not the untrusted text) said.
+   data, and either no provenance was given or the tool's roles do not cover it (it marks
+   no destination and leaves some argument without a role). A tool that marks a
+   destination, or a role for every argument it takes, is covered by rules 3-5 when
+   provenance is known: private data may go where the user (not the untrusted text) said,
+   and a tool whose recipients are implied by a target (an event's participants) sends
+   only where that target leads.
 7. ``allow`` otherwise.
 
 The conversation itself is private, so ``decide`` always counts :data:`PRIVATE`, whatever
@@ -97,6 +103,25 @@ def argument_roles(tool: ToolSpec) -> dict[str, str]:
     return {name: s[ROLE_KEY] for name, s in props.items() if isinstance(s, Mapping) and s.get(ROLE_KEY) in ROLES}
 
 
+def roles_cover(tool: ToolSpec, args: Mapping[str, Any]) -> bool:
+    """Whether the manifest's roles say where the call's data goes: the tool marks a destination, or every
+    argument it declares and every argument of the call has a role."""
+    roles = argument_roles(tool)
+    if any(r == "destination" for r in roles.values()):
+        return True
+    props = tool.input_schema.get("properties") if isinstance(tool.input_schema, Mapping) else None
+    return bool(roles) and isinstance(props, Mapping) and set(props) | set(args) <= set(roles)
+
+
+def _one_token_each(value: Any) -> bool:
+    """Every string in ``value`` is one whitespace-free token (an address, a name), so nothing rides along with it."""
+    if isinstance(value, str):
+        return len(value.split()) == 1
+    if isinstance(value, (list, tuple)):
+        return bool(value) and all(_one_token_each(v) for v in value)
+    return False
+
+
 def decide(
     tool: ToolSpec,
     args: Mapping[str, Any],
@@ -145,7 +170,7 @@ def decide(
                 f"{name!r} changes something, and its {shown} came from untrusted tool output, not from you",
                 "provenance_state",
             )
-    leaving = sorted(a for a in private_args if a in args)
+    leaving = sorted(a for a in private_args if a in args and not (roles.get(a) == "destination" and _one_token_each(args[a])))
     if "communicates_externally" in tool.tags and UNTRUSTED in kinds and leaving:
         return GateDecision(
             "needs_approval",
@@ -153,7 +178,7 @@ def decide(
             "holds untrusted input, and you did not type that data",
             "provenance_private",
         )
-    vetted = untrusted_args is not None and any(r == "destination" for r in roles.values())
+    vetted = untrusted_args is not None and roles_cover(tool, args)
     if "communicates_externally" in tool.tags and {PRIVATE, UNTRUSTED} <= kinds and not vetted:
         return GateDecision(
             "needs_approval",
