@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -11,14 +12,17 @@ from dialstack.store import SQLiteStore, TurnRecord
 
 
 class TickingClock:
-    """Each call returns the next second: ordered, deterministic times."""
+    """A ``Clock`` whose every reading is the next second: ordered, deterministic times."""
 
     def __init__(self, start: float = 1_700_000_000.0) -> None:
-        self.now = start
+        self.current = start
 
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
+    def time(self) -> float:
+        self.current += 1.0
+        return self.current
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.time(), timezone.utc)
 
 
 @pytest.fixture

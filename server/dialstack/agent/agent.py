@@ -92,8 +92,8 @@ class Agent:
         self.domain = with_settings(loaded, settings or {})
         self.pack = Path(pack) if pack else None
         self.db_path = Path(db) if db else None
-        self.store = store or open_store(db)
         self.clock = clock or Clock()
+        self.store = store or open_store(db, clock=self.clock)  # a store passed in keeps the clock it was given
         self.data_dir = Path(data_dir) if data_dir else _data_dir_for(self.store, self.db_path)
         if mcp == "memory":  # before the first turn, outside any tool timeout; a served domain prepares its own
             try:

@@ -1,33 +1,19 @@
-"""What a turn returns (``TurnResult``), the injectable clock, and the views they show."""
+"""What a turn returns (``TurnResult``) and the views it shows.
+
+``Clock`` is the agent's injectable clock under its public name (``Clock(start)``); its
+home is :mod:`dialstack.clock`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from ..clock import AdjustableClock as Clock
 from ..state.dialogue import DialogueState
 from .outcomes import ToolCallResult
 
-
-class Clock:
-    """The injectable clock: real time by default, or fixed at ``start`` and moved by hand."""
-
-    def __init__(self, start: datetime | None = None) -> None:
-        if start is not None and start.tzinfo is None:
-            start = start.replace(tzinfo=timezone.utc)
-        self._start = start
-        self._offset = 0.0
-
-    def now(self) -> datetime:
-        base = self._start or datetime.now(timezone.utc)
-        return base + timedelta(seconds=self._offset)
-
-    def time(self) -> float:
-        return self.now().timestamp()
-
-    def advance(self, seconds: float) -> None:
-        self._offset += float(seconds)
+__all__ = ["Clock", "TurnResult", "call_view", "flags_of", "flow_view"]
 
 
 @dataclass

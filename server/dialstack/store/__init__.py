@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from dialstack.clock import SYSTEM_CLOCK, Clock
 from dialstack.store.history import UnknownTurnError
 from dialstack.store.memory import InMemoryStore
 from dialstack.store.protocol import (
@@ -57,12 +58,16 @@ def default_db_path() -> Path:
     return Path(user_data_dir("dialstack")) / "dialstack.db"
 
 
-def open_store(path: str | os.PathLike[str] | None = None, *, create: bool = True, snapshot_every: int = 50) -> SQLiteStore:
-    """Open (creating unless ``create`` is false) the SQLite store at ``path`` or the default."""
+def open_store(
+    path: str | os.PathLike[str] | None = None, *, create: bool = True, snapshot_every: int = 50,
+    clock: Clock = SYSTEM_CLOCK,
+) -> SQLiteStore:
+    """Open (creating unless ``create`` is false) the SQLite store at ``path`` or the default;
+    the times it writes come from ``clock``."""
     target = Path(path).expanduser() if path is not None else default_db_path()
     if not create and not target.exists():
         raise StoreError(
             f"no database at {target}; run a conversation first, or pass --db PATH "
             f"(or set {DB_ENV}) to point at an existing one"
         )
-    return SQLiteStore(target, snapshot_every=snapshot_every)
+    return SQLiteStore(target, snapshot_every=snapshot_every, clock=clock)

@@ -106,7 +106,7 @@ class Guard:
             yield conn
 
     def _now(self) -> float:
-        return self.store._clock()
+        return self.store._clock.time()
 
     # -- owners --------------------------------------------------------------
     def own_session(self, session_id: str, domain: str, principal: str) -> str | None:

@@ -8,11 +8,10 @@ empty and independent.
 
 from __future__ import annotations
 
-import time
-
-from dialstack.store.sqlite import Clock, SQLiteStore
+from dialstack.clock import SYSTEM_CLOCK, Clock
+from dialstack.store.sqlite import SQLiteStore
 
 
 class InMemoryStore(SQLiteStore):
-    def __init__(self, *, snapshot_every: int = 50, clock: Clock = time.time) -> None:
+    def __init__(self, *, snapshot_every: int = 50, clock: Clock = SYSTEM_CLOCK) -> None:
         super().__init__(":memory:", snapshot_every=snapshot_every, clock=clock)

@@ -15,13 +15,13 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
+from dialstack.clock import SYSTEM_CLOCK, Clock
 from dialstack.state.diff import advance, decode, encode
 from dialstack.store import history, records, schema
 from dialstack.store.history import Head
@@ -36,7 +36,6 @@ from dialstack.store.protocol import (
     TurnRow,
 )
 
-Clock = Callable[[], float]
 _CACHED_HEADS = 64
 
 
@@ -48,7 +47,7 @@ class SQLiteStore:
         path: str | os.PathLike[str],
         *,
         snapshot_every: int = 50,
-        clock: Clock = time.time,
+        clock: Clock = SYSTEM_CLOCK,
         busy_timeout: float = 10.0,
     ) -> None:
         if snapshot_every < 1:
@@ -114,7 +113,7 @@ class SQLiteStore:
             if row is None:
                 conn.execute(
                     "INSERT INTO sessions(session_id, domain, user_id, created_at) VALUES (?, ?, ?, ?)",
-                    (session_id, domain, user_id, self._clock()),
+                    (session_id, domain, user_id, self._clock.time()),
                 )
             elif row[0] != domain:
                 raise StoreError(
@@ -194,7 +193,7 @@ class SQLiteStore:
             due = record.snapshot or current is None or turn % self.snapshot_every == 0 or replay > self.replay_ops
             moved = history.insert_turn(
                 conn, session_id, current, record, patch, history.pack_state(state_text) if due else None,
-                replay=0 if due else replay, now=self._clock(),
+                replay=0 if due else replay, now=self._clock.time(),
             )
         self._keep_head(session_id, moved.version, new_head)
         return moved.turn
@@ -258,7 +257,7 @@ class SQLiteStore:
 
     def write_scratchpad(self, session_id: str, key: str, text: str, source: str) -> ScratchpadEntry:
         with self._tx() as conn:
-            return records.write_scratchpad(conn, session_id, key, text, source, self._clock())
+            return records.write_scratchpad(conn, session_id, key, text, source, self._clock.time())
 
     def preferences(self, user_id: str) -> JSON:
         with self._read() as conn:
@@ -274,7 +273,7 @@ class SQLiteStore:
     def save_frame(self, session_id: str, frame: JSON) -> str:
         _state_text(frame)
         with self._tx() as conn:
-            return records.store_frame(conn, session_id, frame, self._clock(), pinned=True)
+            return records.store_frame(conn, session_id, frame, self._clock.time(), pinned=True)
 
     def frame_page(self, table_id: str, offset: int, limit: int) -> JSON:
         with self._read() as conn:
@@ -293,7 +292,7 @@ class SQLiteStore:
         """
         rows = [(session_id, _compact_text(entry)) for session_id, entry in entries]
         with self._tx() as conn:
-            records.add_audits(conn, rows, self._clock())
+            records.add_audits(conn, rows, self._clock.time())
 
     def audit_log(self, session_id: str) -> list[JSON]:
         with self._read() as conn:

@@ -532,7 +532,7 @@ class ToolRuntime:
     def _receipt(self, rkey: str, spec: ToolSpec, args: dict[str, Any], data: dict[str, Any] | None) -> Receipt:
         return Receipt(
             key=rkey, tool=spec.tool_id, result={"data": data, "args_digest": gate.args_digest(args)},
-            is_error=False, created_at=time.time(),
+            is_error=False, created_at=self.clock().timestamp(),
         )
 
     def _claimed_elsewhere(self, spec: ToolSpec, args: dict[str, Any], key: str, claim: Claim) -> CallOutcome | None:
