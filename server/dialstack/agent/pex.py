@@ -209,7 +209,7 @@ class PolicyExecutor:
     async def run_detached(self, turn: Turn, name: str, understanding: Any) -> str:
         """Run a digression flow (a question, help) beside the stack and return its answer."""
         flow = self.agent.factory.create(name, now=turn.now, natural_birth=True)
-        flow.state = FlowState.ACTIVE
+        flow.move_to(FlowState.ACTIVE, "run outside the stack")
         flow.fill_slots_by_label({k: c.value for k, c in understanding.labels.items()}, turn.slot_ctx)
         for slot in flow.slots.values():
             if not slot.filled and slot.type_name == "FreeTextSlot":

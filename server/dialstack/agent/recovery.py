@@ -93,7 +93,7 @@ class Recovery:
 
     async def run_one_internal(self, turn: Turn, name: str) -> None:
         flow = self.agent.factory.create(name, now=turn.now, natural_birth=False)
-        flow.state = FlowState.ACTIVE
+        flow.move_to(FlowState.ACTIVE, "run outside the stack")
         outcome = await self.agent.pex.invoke_skill(turn, flow)
         policy = self.agent.policies.get(flow.spec)
         if isinstance(outcome, Success):

@@ -90,7 +90,8 @@ class Turn:
 
     def end_outside_stack(self, flow: BaseFlow, state: FlowState) -> None:
         """A digression or background flow never sits on the stack: archive it directly."""
-        flow.state, flow.ended_at = state, self.now
+        flow.move_to(state, "end outside the stack")
+        flow.ended_at = self.now
         self.state.stack.archive.append(flow)
         self._note([flow])
 

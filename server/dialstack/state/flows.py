@@ -46,8 +46,9 @@ _ALLOWED: dict[FlowState, frozenset[FlowState]] = {
         {FlowState.PAUSED, FlowState.PENDING, FlowState.COMPLETED, FlowState.CANCELLED, FlowState.INVALID,
          FlowState.ERROR}
     ),
-    FlowState.PAUSED: frozenset(
-        {FlowState.ACTIVE, FlowState.CANCELLED, FlowState.ABANDONED, FlowState.INVALID, FlowState.ERROR}
+    FlowState.PAUSED: frozenset(  # PENDING: a resumed plan waits below its open steps
+        {FlowState.ACTIVE, FlowState.PENDING, FlowState.CANCELLED, FlowState.ABANDONED, FlowState.INVALID,
+         FlowState.ERROR}
     ),
 }
 
@@ -70,6 +71,11 @@ class StackError(Exception):
 
 def can_transition(source: FlowState, target: FlowState) -> bool:
     return target in _ALLOWED.get(source, frozenset())
+
+
+def _allowed_names(source: FlowState) -> str:
+    allowed = sorted(s.value for s in _ALLOWED.get(source, frozenset()))
+    return ", ".join(allowed) or "nothing (it has ended)"
 
 
 # -- System 2 ----------------------------------------------------------------------
@@ -257,9 +263,16 @@ class BaseFlow:
         if not self.turn_ids or self.turn_ids[-1] != turn_id:
             self.turn_ids.append(turn_id)
 
-    def check_transition(self, target: FlowState, op: str) -> None:
+    def move_to(self, target: FlowState, op: str) -> None:
+        """The one way a live flow's state changes: checked against the transition table.
+
+        An illegal move raises :class:`StackError` naming ``op``, and the flow is left as it was.
+        (Restoring a stored flow sets its state directly: that is not a change.)
+        """
         if not can_transition(self.state, target):
-            raise StackError(op, self, f"a {self.state.value} flow cannot become {target.value}")
+            raise StackError(op, self, f"a {self.state.value} flow cannot become {target.value}",
+                             f"allowed from {self.state.value}: {_allowed_names(self.state)}")
+        self.state = target
 
     def serialize(self) -> dict[str, Any]:
         return {

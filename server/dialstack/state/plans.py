@@ -46,7 +46,8 @@ class PlanOperations:
             if plan.state is FlowState.PENDING:
                 self._activate(plan, ctx)
             return []
-        plan.state = FlowState.PENDING
+        if plan.state is not FlowState.PENDING:  # a fresh plan already waits below its steps
+            plan.move_to(FlowState.PENDING, "plan")
         for sub in reversed(subflows):
             sub.plan_id = plan.flow_id
             self._flows.append(sub)

@@ -147,7 +147,8 @@ class FlowStack(PlanOperations):
 
     def _pause(self, flow: BaseFlow | None, now: float, reason: str) -> None:
         if flow is not None:
-            flow.state, flow.paused_at, flow.reason = P, now, reason
+            flow.move_to(P, "pause")
+            flow.paused_at, flow.reason = now, reason
 
     def _end(self, flow: BaseFlow, state: FlowState, now: float, reason: str) -> list[BaseFlow]:
         """Move a flow to a terminal state and into the archive; a plan takes its sub-flows along."""
@@ -156,14 +157,15 @@ class FlowStack(PlanOperations):
             for member in self.plan_members(flow.flow_id):
                 if member.live:
                     ended += self._end(member, FlowState.INVALID, now, f"plan {flow.name} ended ({state.value})")
-        flow.state, flow.ended_at, flow.reason = state, now, reason or flow.reason
+        flow.move_to(state, f"end ({state.value})")
+        flow.ended_at, flow.reason = now, reason or flow.reason
         if flow in self._flows and state is not FlowState.COMPLETED:
             self._flows.remove(flow)
             self.archive.append(flow)
         return [flow, *ended]
 
     def _activate(self, flow: BaseFlow, ctx: SlotContext | None) -> None:
-        flow.state = A
+        flow.move_to(A, "activate")
         self.carry_outputs(flow, ctx)
 
     # -- operations --------------------------------------------------------------------
@@ -245,7 +247,7 @@ class FlowStack(PlanOperations):
         self._flows.extend(block)
         top = block[-1]
         if top is not flow:
-            flow.state = Q
+            flow.move_to(Q, "resume")
         self._activate(top, ctx)
         return top
 
@@ -272,7 +274,8 @@ class FlowStack(PlanOperations):
         new_flow.reason = f"fallback from {old.name}"
         self._flows[self._flows.index(old)] = new_flow
         self.archive.append(old)
-        old.state, old.ended_at, old.reason = FlowState.INVALID, now, f"replaced by {new_flow.name}"
+        old.move_to(FlowState.INVALID, "fallback")
+        old.ended_at, old.reason = now, f"replaced by {new_flow.name}"
         self._activate(new_flow, ctx)
         return new_flow
 
