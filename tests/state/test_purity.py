@@ -52,3 +52,13 @@ def test_importing_the_state_package_loads_no_io_client() -> None:
     assert not loaded & {"sqlite3", "_sqlite3", "httpx", "mcp", "anthropic", "uvicorn", "asyncio", "dialstack.store"}
     assert not any(name.startswith(("dialstack.agent", "dialstack.store", "dialstack.tools"))
                    for name in json.loads(out.stdout))
+
+
+def test_importing_the_state_package_loads_neither_the_pack_loader_nor_yaml() -> None:
+    code = (
+        "import sys\n"
+        "import dialstack.state\n"
+        "print(','.join(sorted(m for m in sys.modules if m == 'yaml' or m.startswith(('yaml.', 'dialstack.domain.loader')))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == ""

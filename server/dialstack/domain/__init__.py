@@ -1,6 +1,12 @@
-"""Domain packs: the ontology, the tool manifest and the skills, loaded into typed models."""
+"""Domain packs: the ontology, the tool manifest and the skills, loaded into typed models.
 
-from .loader import DEFAULT_DOMAIN, PackError, available_domains, bundled_root, inspect_domain, load_domain, resolve
+The loader (and with it YAML) is imported on first use of one of its names, so that the
+models alone (what the state package needs) import nothing else.
+"""
+
+from typing import Any
+
+from .imports import resolve
 from .models import (
     CAPABILITIES,
     TRIFECTA,
@@ -14,7 +20,6 @@ from .models import (
     StepSpec,
     ToolSpec,
 )
-from .yamlfile import Problem
 
 __all__ = [
     "CAPABILITIES",
@@ -37,3 +42,14 @@ __all__ = [
     "load_domain",
     "resolve",
 ]
+
+
+_LAZY = {"DEFAULT_DOMAIN", "PackError", "available_domains", "bundled_root", "inspect_domain", "load_domain", "Problem"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from . import loader
+
+        return getattr(loader, name)
+    raise AttributeError(f"module 'dialstack.domain' has no attribute {name!r}")

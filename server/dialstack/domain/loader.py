@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from .imports import resolve
 from .models import (
     STEP_REFERENCE,
     COMPONENT_TOOLS,
@@ -385,9 +386,3 @@ def _prepare_problem(target: str) -> str | None:
     except ValueError:  # a builtin without a signature: trust it
         pass
     return None
-
-
-def resolve(target: str) -> Any:
-    """Import ``module:attr`` (handlers, slot classes, flow subclasses)."""
-    module_name, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module_name), attr)

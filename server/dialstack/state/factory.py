@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..domain.loader import resolve
+from ..domain.imports import resolve
 from ..domain.models import FlowSpec, Ontology, Settings
 from .flows import PARENTS, BaseFlow, DomainFlow, FlowState, uuid_ids
 from .slot_base import copy_json

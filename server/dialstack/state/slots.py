@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..domain.loader import resolve
+from ..domain.imports import resolve
 from ..domain.models import Ontology, SlotSpec, SlotTypeSpec
 from .slot_base import BaseSlot, Candidate, Check, SlotContext
 from .slot_choice import (
