@@ -76,6 +76,12 @@ RESUME = re.compile(
     r"where were we)\b",
     re.IGNORECASE,
 )
+# 'I'd like to get back to booking the tickets': going back to a task by name (not 'fly back to Boston')
+RESUME_TASK = re.compile(
+    r"\b(?:go(?:ing)? back to|get(?:ting)? back to|return to|resume|continue with|carry on with|pick up)\s+"
+    r"(?:the |my |our |that |those )?\w+ing\b|\b(?:go(?:ing)?|get(?:ting)?) back to the\b",
+    re.IGNORECASE,
+)
 SHIFT = re.compile(
     r"\b(actually|instead|wait|hold on|hang on|one sec(?:ond)?|just a sec(?:ond)?|quick question|by the way|first|"
     r"rather|switch|before that|let me|change of plans?|on second thought)\b",

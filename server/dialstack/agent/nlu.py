@@ -316,7 +316,21 @@ class Understander:
         return None
 
     def goes_back(self, r: Reading) -> Understanding | None:
-        return r.result("resume") if lx.RESUME.search(r.text) and r.view.paused else None
+        """'let's go back to booking the tickets': the paused task it names (or the most fitting
+        paused one); a task named that is not paused (it ended, or never began) starts again."""
+        if not lx.RESUME.search(r.text):
+            return None
+        if r.best_score >= self.threshold and r.best_spec is not None and r.best != (r.active.name if r.active else None):
+            paused = next((i for i, name in reversed(r.view.paused) if name == r.best), None)
+            if paused is not None:
+                return r.result("resume", flow=paused)
+            scores = dict(r.ranked)
+            clearly = all(r.best_score >= scores.get(name, 0.0) + SWITCH_MARGIN for _, name in r.view.paused)
+            if clearly and r.best_spec.intent != "Plan" and not r.best_spec.metadata.digression \
+                    and lx.RESUME_TASK.search(r.text):
+                labels, rejected = self.reader.read(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
+                return r.result("start", flow=r.best, labels=labels, rejected=rejected, refers_back=True)
+        return r.result("resume") if r.view.paused else None
 
     def asks_for_help(self, r: Reading) -> Understanding | None:
         if lx.HELP.match(r.text):

@@ -328,8 +328,9 @@ class FlowScorer:
             if profile is not None:
                 spec = profile.spec
                 slots = {lx.stem(t) for s in spec.slots for t in s.name.split("_")}
-                said = profile.name | profile.keywords | lx.content_stems(spec.label) | profile.description
-                cached = frozenset((said - slots) | self.task_words(name))
+                named = profile.name | lx.content_stems(spec.label)  # 'buy event tickets': its own name is its task
+                said = named | profile.keywords | profile.description
+                cached = frozenset((said - (slots - named)) | self.task_words(name))
             self._declared[name] = cached
         return cached
 
