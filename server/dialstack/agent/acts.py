@@ -6,10 +6,8 @@ what the user should hear to the turn's replies. A digression leaves the stack u
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..state.dialogue import FilledSlot
 from ..state.flows import BaseFlow, FlowState, StackError
@@ -33,12 +31,7 @@ from .commands import (
 )
 from .nlu import Understanding
 
-if TYPE_CHECKING:
-    from .turn import Turn
-
-
-def grant_key(tool: str, args: dict[str, Any]) -> str:
-    return tool + ":" + hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()[:16]
+from .turn import Turn, grant_key
 
 
 def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
@@ -63,9 +56,6 @@ def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
 
 
 class ActHandler:
-    def __init__(self, agent: Any) -> None:
-        self.agent = agent
-
     async def apply(self, turn: Turn, u: Understanding) -> bool:
         """Apply the command ``u`` carries; True when the active flow's policy should run next.
         This is the only place a turn's understanding changes the stack."""
@@ -120,7 +110,7 @@ class ActHandler:
                 return await self.on_fill(turn, SetSlots(name, u.values, u.rejected))
             self.fill(turn, live, u.values, u.rejected)
             return True
-        flow = self.agent.factory.create(name, now=turn.now)
+        flow = turn.deps.factory.create(name, now=turn.now)
         try:
             pushed = state.stack.push(flow, turn.now, turn.slot_ctx, reason=f"user: {turn.text}")
         except StackFullError as exc:
@@ -232,7 +222,7 @@ class ActHandler:
         state = turn.state
         plan = self.reviewed_plan(turn)
         if plan is not None:
-            execution = self.agent.policies.get(plan.spec).start(turn, plan)
+            execution = turn.deps.policies.get(plan.spec).start(turn, plan)
             turn.replies.append(execution.reply)
             return execution.status == "planned"
         answered = confirmation.answered(turn, yes=True)
@@ -305,7 +295,7 @@ class ActHandler:
             return False
         if flow.state is FlowState.PAUSED and not self.resume(turn, flow):
             return False
-        self.agent.grants.add(grant_key(pending.tool, pending.args))
+        turn.grants.add(grant_key(pending.tool, pending.args))
         return flow.state is FlowState.ACTIVE
 
     # -- talk -------------------------------------------------------------------------------
@@ -314,7 +304,7 @@ class ActHandler:
         state.digression_depth += 1
         state.last_digression_type = command.topic
         if command.flow:
-            answer = await self.agent.pex.run_detached(turn, command.flow, u)
+            answer = await turn.deps.pex.run_detached(turn, command.flow, u)
         elif command.topic == "status":
             answer = self.status(turn)
         elif command.topic == "clarification":

@@ -21,6 +21,7 @@ import contextlib
 import logging
 import sys
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -41,15 +42,16 @@ from ..tools.wire import is_session_id, session_id_error
 from . import res
 from .result import Clock, TurnResult, call_view, flags_of, flow_view
 from .settings import with_settings
-from .acts import ActHandler, grant_key
+from .acts import ActHandler
+from .deps import TurnDeps
 from .llm.offline import OfflineSkillRunner
 from .nlu import Understander, Understanding
 from .outcomes import ToolDescriptor
 from .pex import PolicyExecutor
 from .policies import PolicyRegistry
 from .recovery import Recovery
-from .toolclient import ToolClient
-from .turn import Turn
+from .toolclient import Approver, ToolClient
+from .turn import Turn, grant_key
 from .understanding import Interpreter
 
 log = logging.getLogger("dialstack.agent")
@@ -60,9 +62,6 @@ BACKGROUND_EVERY = 10  # turns between background session summaries
 MAX_TEXT = 4000
 LATE_RESULT_GRACE_S = 10.0  # how long close() waits for timed-out tool calls still running
 
-
-
-Approver = Callable[[str, dict[str, Any], str], Awaitable[bool]]
 
 
 class Agent:
@@ -108,16 +107,14 @@ class Agent:
         self.factory = FlowFactory(self.domain.ontology, ids=flow_ids)
         self.understander = Understander(self.domain, self.factory.slots.make)
         self.policies = PolicyRegistry(self.domain)
-        self.pex = PolicyExecutor(self)
-        self.acts = ActHandler(self)
-        self.recovery = Recovery(self)
-        self.interpreter = Interpreter(self)
+        self.pex = PolicyExecutor()
+        self.acts = ActHandler()
+        self.recovery = Recovery()
         self.templates = {**res.DEFAULT_TEMPLATES, **self.domain.ontology.templates}
-        # Approvals live for one turn only (turns run one at a time, see _turn_lock): a grant
-        # can never leak into another session or outlive the question it answered.
-        self.grants: set[str] = set()
-        self.deferred_approval: dict[str, Any] | None = None
-        self._turn_lock: asyncio.Lock | None = None
+        # One lock per session (its turns run one after the other); approvals live on each Turn.
+        self._session_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._connect_lock: asyncio.Lock | None = None
+        self._running: dict[int, Turn] = {}  # turns in progress, for a server's approval questions
         self.vocabularies: dict[str, list[dict[str, Any]]] = {}
         self.tool_descriptors: list[ToolDescriptor] = []
         self.tool_names: set[str] = set()
@@ -130,9 +127,11 @@ class Agent:
 
             backend = anthropic_backend(api_key=api_key, base_url=anthropic_base_url)
             self.skill_runner, self.reasoner, self.phraser = backend.runner, backend.reasoner, backend.phraser
-            self.slot_reasoner = self.interpreter.reason_slots
         elif llm != "offline":
             raise ValueError(f"unknown --llm {llm!r}: expected 'offline' or 'anthropic'")
+        self.interpreter = Interpreter(self.domain, self.reasoner)
+        if self.reasoner is not None:
+            self.slot_reasoner = self.interpreter.reason_slots
         if skill_runner is not None:
             self.skill_runner = skill_runner
         self._spinner: Callable[[str], contextlib.AbstractContextManager[None]] | None = None
@@ -196,11 +195,16 @@ class Agent:
     async def _connect(self) -> None:
         if self._client is not None:
             return
-        client = ToolClient(self._mcp_target(), store=self.store, approver=self.approve, token=self.mcp_token)
-        await client.__aenter__()
-        self._client = client
-        self.tool_descriptors = await client.list_tools()
-        self.tool_names = {t.name for t in self.tool_descriptors}
+        if self._connect_lock is None:
+            self._connect_lock = asyncio.Lock()
+        async with self._connect_lock:  # turns of several sessions may start together: one client
+            if self._client is not None:
+                return
+            client = ToolClient(self._mcp_target(), store=self.store, approver=self.approve, token=self.mcp_token)
+            await client.__aenter__()
+            self.tool_descriptors = await client.list_tools()
+            self.tool_names = {t.name for t in self.tool_descriptors}
+            self._client = client
 
     def _mcp_target(self) -> Any:
         if self.mcp == "memory":
@@ -232,22 +236,23 @@ class Agent:
             self.vocabularies[name] = vocabulary.items(result.data, spec)
 
     async def approve(self, tool: str, args: dict[str, Any], reason: str) -> bool:
-        """Whether ``tool`` may run with ``args``: granted this turn, or asked now, or deferred.
-
-        Called by PEX's own gate check and by the MCP client when the server asks. Without an
-        interactive approver the question is deferred: the reply asks it and the user's
-        "/approve" (or "yes") on the next turn grants it for that turn.
-        """
+        """The MCP client's approver: a server's question about a call is answered by the turn
+        making that call (:meth:`Turn.approve`); a question no single turn is asking is declined."""
         key = grant_key(tool, args)
-        if key in self.grants:
-            return True
-        if self.interactive_approver is not None:
-            approved = await self.interactive_approver(tool, args, reason)
-            if approved:
-                self.grants.add(key)
-            return approved
-        self.deferred_approval = {"tool": tool, "args": args, "reason": reason}
-        return False
+        asking = [turn for turn in self._running.values() if turn.calling == key]
+        if len(asking) != 1:
+            log.warning("the server asked to approve %s, which %d running turns are calling; declined", tool, len(asking))
+            return False
+        return await asking[0].approve(tool, args, reason)
+
+    def _deps(self) -> TurnDeps:
+        return TurnDeps(
+            domain=self.domain, factory=self.factory, policies=self.policies, understander=self.understander,
+            store=self.store, templates=self.templates, clock=self.clock, tools=self.client,
+            tool_descriptors=self.tool_descriptors, tool_names=self.tool_names, skill_runner=self.skill_runner,
+            reasoner=self.reasoner, slot_reasoner=self.slot_reasoner, approver=self.interactive_approver,
+            spinner=self.spinner, pex=self.pex, acts=self.acts, recovery=self.recovery, interpreter=self.interpreter,
+        )
 
     @contextlib.contextmanager
     def spinner(self, label: str) -> Iterator[None]:
@@ -298,27 +303,20 @@ class Agent:
             raise ValueError(session_id_error(session_id))
         if not isinstance(text, str):
             raise TypeError(f"text must be a string, not {type(text).__name__}")
-        if self._turn_lock is None:
-            self._turn_lock = asyncio.Lock()
-        async with self._turn_lock:  # one turn at a time: no lost updates, no shared approvals
-            self.grants.clear()
-            self.deferred_approval = None
+        lock = self._session_locks.get(session_id)
+        if lock is None:
+            lock = self._session_locks[session_id] = asyncio.Lock()
+        async with lock:  # a session's turns one after the other: no lost updates; other sessions run
             try:
+                return await self._handle_turn(session_id, text)
+            except _HeadMoved as moved:
+                if moved.changed:
+                    return self._refuse_moved(session_id, text, moved.changed)
+                log.info("session %s moved on during a turn; computing the turn again from the new head", session_id)
                 try:
                     return await self._handle_turn(session_id, text)
-                except _HeadMoved as moved:
-                    if moved.changed:
-                        return self._refuse_moved(session_id, text, moved.changed)
-                    log.info("session %s moved on during a turn; computing the turn again from the new head", session_id)
-                    self.grants.clear()
-                    self.deferred_approval = None
-                    try:
-                        return await self._handle_turn(session_id, text)
-                    except _HeadMoved as again:
-                        return self._refuse_moved(session_id, text, again.changed)
-            finally:
-                self.grants.clear()
-                self.deferred_approval = None
+                except _HeadMoved as again:
+                    return self._refuse_moved(session_id, text, again.changed)
 
     async def _handle_turn(self, session_id: str, text: str) -> TurnResult:
         await self._connect()
@@ -333,6 +331,14 @@ class Agent:
             return self._uncommitted(session_id, state, text, why)
         record_user_text(self.store, session_id, cleaned)  # provenance: values the user typed
         turn = self._begin(session_id, cleaned, state, context)
+        self._running[id(turn)] = turn
+        try:
+            return await self._run_turn(turn, context.version)
+        finally:
+            self._running.pop(id(turn), None)
+
+    async def _run_turn(self, turn: Turn, started_from: int) -> TurnResult:
+        state, cleaned = turn.state, turn.text
         abandoned = state.stack.abandon_stale(turn.now)
         if abandoned:
             turn._note(abandoned)
@@ -354,7 +360,7 @@ class Agent:
         reply = res.compose(turn.replies) or turn.template("fallback")
         if self.phraser is not None:
             reply = await self.phraser.phrase(reply, {"domain": self.domain.name, "user": cleaned})
-        return self._commit(turn, reply, understanding, context.version)
+        return self._commit(turn, reply, understanding, started_from)
 
     def _turn_context(self, session_id: str) -> TurnContext:
         """Everything a turn reads from the store, in one read transaction; the state is left
@@ -387,7 +393,7 @@ class Agent:
         prefs = context.preferences
         history = [m for user, agent in context.recent for m in ({"role": "user", "text": user}, {"role": "agent", "text": agent})]
         turn = Turn(
-            agent=self, session_id=session_id, text=text, state=state,
+            deps=self._deps(), session_id=session_id, text=text, state=state,
             slot_ctx=SlotContext(now=now, vocabularies=self.vocabularies, preferences=prefs),
             now=now.timestamp(), preferences=prefs, history=history,
             context_kinds=gate.session_kinds(context.context_kinds),
@@ -475,10 +481,13 @@ class Agent:
     async def _background(self, session_id: str, names: list[str]) -> None:
         state = self.load(session_id)
         turn = self._begin(session_id, "(background)", state)
+        self._running[id(turn)] = turn
         try:
             await self.recovery.run_internal(turn, names)
         except Exception:  # background housekeeping must never break the conversation
             log.exception("background internal flows %s failed", names)
+        finally:
+            self._running.pop(id(turn), None)
 
     def _prune_state(self, state: DialogueState) -> None:
         memory = self.domain.settings.memory_management

@@ -12,7 +12,6 @@ asks again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from ..state.confirmation import digest, irreversible, needed, remember  # noqa: F401  (the pure rule; re-exported)
 from ..state.flows import BaseFlow, FlowState
@@ -22,13 +21,12 @@ from . import lexicon as lx
 from .nlu import Understanding
 from .render import render
 
-if TYPE_CHECKING:
-    from .turn import Turn
+from .turn import Turn
 
 
 def ask(turn: Turn, flow: BaseFlow) -> str | None:
     """The confirmation question for ``flow``, or None when it may run now."""
-    if not needed(flow.spec, turn.agent.domain.tools):
+    if not needed(flow.spec, turn.deps.domain.tools):
         return None
     current = digest(flow)
     if turn.state.confirmed.get(flow.flow_id) == current:
@@ -127,7 +125,7 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
         return u
     rest = lead["rest"] if lead is not None else u.text
     if said_no and rest.strip():
-        labels, rejected = turn.agent.understander.reader.read(flow.spec, flow.slots, rest, turn.slot_ctx, None)
+        labels, rejected = turn.deps.understander.reader.read(flow.spec, flow.slots, rest, turn.slot_ctx, None)
         if labels or rejected:
             return Understanding("correct", u.text, flow=flow.name, labels=labels, rejected=rejected,
                                  confidence=u.confidence)

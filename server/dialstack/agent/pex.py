@@ -11,7 +11,7 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..domain.models import COMPONENT_TOOLS, UNIVERSAL_INTENTS, FlowSpec
 from ..state.flows import BaseFlow, FlowState
@@ -20,8 +20,7 @@ from . import confirmation
 from .outcomes import Failure, SkillInvocation, Success, ToolCallResult, Uncertain
 from .render import render, slot_values
 
-if TYPE_CHECKING:
-    from .agent import Agent, Turn
+from .turn import Turn, grant_key
 
 log = logging.getLogger("dialstack.pex")
 
@@ -40,10 +39,6 @@ class Execution:
 
 
 class PolicyExecutor:
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
-        self.domain = agent.domain
-
     # -- pre-hook -----------------------------------------------------------------
     def check(self, turn: Turn, flow: BaseFlow | None, *, slots_reviewed: bool = False) -> list[str]:
         """The seven pre-hook checks; each problem is one sentence."""
@@ -51,7 +46,7 @@ class PolicyExecutor:
         if flow is None or flow.state is not FlowState.ACTIVE or turn.state.stack.active is not flow:
             return ["there is no active flow on top of the stack"]
         spec = flow.spec
-        if self.agent.policies.get(spec) is None:
+        if turn.deps.policies.get(spec) is None:
             problems.append(f"flow {spec.name!r} has no registered policy")
         if slots_reviewed:
             required = [s.name for s in flow.slots.values() if s.priority == "required" and not s.filled]
@@ -60,12 +55,12 @@ class PolicyExecutor:
             electives = [s for s in flow.slots.values() if s.priority == "elective"]
             if electives and not any(s.filled for s in electives):
                 problems.append(f"none of the elective slots {[s.name for s in electives]} is filled")
-        listed = self.agent.tool_names
+        listed = turn.deps.tool_names
         for tool_id in spec.tools:
-            if tool_id not in self.domain.tools or (listed and tool_id not in listed):
+            if tool_id not in turn.deps.domain.tools or (listed and tool_id not in listed):
                 problems.append(f"tool {tool_id!r} is not in the manifest served by the MCP server")
                 continue
-            if self.domain.timeout_ms(tool_id) <= 0:
+            if turn.deps.domain.timeout_ms(tool_id) <= 0:
                 problems.append(f"tool {tool_id!r} has no timeout")
         return problems
 
@@ -74,7 +69,7 @@ class PolicyExecutor:
         kinds = turn.context_kinds
         out = []
         for tool_id in spec.tools:
-            tool = self.domain.tools.get(tool_id)
+            tool = turn.deps.domain.tools.get(tool_id)
             if tool is not None:
                 decision = gate.decide(tool, {}, kinds)
                 if decision.needs_approval:
@@ -83,7 +78,7 @@ class PolicyExecutor:
 
     # -- execute ------------------------------------------------------------------
     async def execute(self, turn: Turn, flow: BaseFlow) -> Execution:
-        policy = self.agent.policies.get(flow.spec)
+        policy = turn.deps.policies.get(flow.spec)
         problems = self.check(turn, flow)
         if problems:
             turn.state.has_issues = True
@@ -117,8 +112,8 @@ class PolicyExecutor:
     async def review_slots(self, turn: Turn, flow: BaseFlow) -> Execution | None:
         ctx = turn.slot_ctx
         flow.prefill(ctx)
-        if not flow.is_filled() and flow.needs_to_think() and self.agent.slot_reasoner is not None:
-            await flow.afill_slot_values(turn.recent_context(), turn.memory(), self.agent.slot_reasoner, ctx)
+        if not flow.is_filled() and flow.needs_to_think() and turn.deps.slot_reasoner is not None:
+            await flow.afill_slot_values(turn.recent_context(), turn.memory(), turn.deps.slot_reasoner, ctx)
         missing = flow.missing_slots()
         refused = turn.refused.pop(flow.flow_id, None)
         if refused in flow.slots and refused not in missing and flow.slots[refused].source in ("default", ""):
@@ -137,9 +132,9 @@ class PolicyExecutor:
 
     async def invoke_skill(self, turn: Turn, flow: BaseFlow) -> Success | Failure | Uncertain:
         spec = flow.spec
-        skill = self.domain.skills.get(spec.skill)
-        tools = [t for t in self.agent.tool_descriptors if t.name in spec.tools or t.name in COMPONENT_TOOLS]
-        timeout = sum(self.domain.timeout_ms(t) for t in spec.tools) / 1000 + SKILL_OVERHEAD_S
+        skill = turn.deps.domain.skills.get(spec.skill)
+        tools = [t for t in turn.deps.tool_descriptors if t.name in spec.tools or t.name in COMPONENT_TOOLS]
+        timeout = sum(turn.deps.domain.timeout_ms(t) for t in spec.tools) / 1000 + SKILL_OVERHEAD_S
 
         async def call_tool(name: str, args: dict[str, Any]) -> ToolCallResult:
             return await self.call_tool(turn, flow, name, args)
@@ -156,24 +151,28 @@ class PolicyExecutor:
             hints=list(turn.hints.get(flow.flow_id, [])),
         )
         with turn.spinner(f"running {spec.skill}"):
-            return await self.agent.skill_runner.run(invocation)
+            return await turn.deps.skill_runner.run(invocation)
 
     async def call_tool(self, turn: Turn, flow: BaseFlow, name: str, args: dict[str, Any]) -> ToolCallResult:
-        spec = self.domain.tools.get(name)
+        spec = turn.deps.domain.tools.get(name)
         if spec is not None:
             # Check 7, on the orchestrator's side too: whatever server is at the other end.
             decision = gate.decide(spec, args, turn.context_kinds)
             turn.audit.append({"kind": "gate", "tool": name, "args_digest": gate.args_digest(args),
                                "decision": decision.action, "rule": decision.rule, "reason": decision.reason})
-            if decision.needs_approval and not await self.agent.approve(name, args, decision.reason):
-                waiting = self.agent.deferred_approval is not None  # asked in the reply, not refused
+            if decision.needs_approval and not await turn.approve(name, args, decision.reason):
+                waiting = turn.deferred_approval is not None  # asked in the reply, not refused
                 refused = ToolCallResult(tool=name, arguments=args, ok=False, approval="pending" if waiting else "declined",
                                          text=f"{name} was not run: it needs the user's approval ({decision.reason})")
                 turn.record_call(refused)
                 return refused
         digest = hashlib.sha256(json.dumps([flow.flow_id, name, args], sort_keys=True, default=str).encode()).hexdigest()[:16]
-        key = None if name in COMPONENT_TOOLS or (name in self.domain.tools and self.domain.tool(name).idempotent) else f"{flow.flow_id}:{digest}"
-        result = await self.agent.client.call(name, args, session=turn.session_id, idempotency_key=key)
+        key = None if name in COMPONENT_TOOLS or (name in turn.deps.domain.tools and turn.deps.domain.tool(name).idempotent) else f"{flow.flow_id}:{digest}"
+        turn.calling = grant_key(name, args)  # a server's approval question about this call is this turn's
+        try:
+            result = await turn.deps.tools.call(name, args, session=turn.session_id, idempotency_key=key)
+        finally:
+            turn.calling = None
         if spec is not None and decision.needs_approval and result.approval is None:
             result = replace(result, approval="approved")  # approved here; the server, seeing where the values came from, did not ask
         turn.record_call(result)
@@ -208,13 +207,13 @@ class PolicyExecutor:
     # -- flows that never sit on the stack ---------------------------------------------
     async def run_detached(self, turn: Turn, name: str, understanding: Any) -> str:
         """Run a digression flow (a question, help) beside the stack and return its answer."""
-        flow = self.agent.factory.create(name, now=turn.now, natural_birth=True)
+        flow = turn.deps.factory.create(name, now=turn.now, natural_birth=True)
         flow.move_to(FlowState.ACTIVE, "run outside the stack")
         flow.fill_slots_by_label({k: c.value for k, c in understanding.labels.items()}, turn.slot_ctx)
         for slot in flow.slots.values():
             if not slot.filled and slot.type_name == "FreeTextSlot":
                 slot.fill(turn.text, turn.slot_ctx)
-        policy = self.agent.policies.get(flow.spec)
+        policy = turn.deps.policies.get(flow.spec)
         outcome = await self.invoke_skill(turn, flow)
         if isinstance(outcome, Success):
             flow.outputs.update({k: v for k, v in outcome.data.items() if not k.startswith("_")})

@@ -8,7 +8,7 @@ overriding ``PlanPolicy.decompose`` (see ``dialstack.domains.travel.policies.pla
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..state.dialogue import PlanStep as Step
 from ..state.flows import BaseFlow, FlowState, StackError
@@ -18,8 +18,7 @@ from .outcomes import Failure, Success, Uncertain
 from .pex import Execution
 from .policies import Policy
 
-if TYPE_CHECKING:
-    from .turn import Turn
+from .turn import Turn
 
 _STEP_SPLIT = re.compile(r"\s*(?:;|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bafter that\b|,?\s*\bfollowed by\b)\s*", re.IGNORECASE)
 
@@ -57,9 +56,9 @@ class PlanPolicy(Policy):
         proposed = turn.state.proposed_steps.pop(flow.flow_id, None)
         if proposed:
             return self.known_steps(turn, flow, proposed)
-        reasoner = turn.agent.reasoner
+        reasoner = turn.deps.reasoner
         if reasoner is not None:
-            result = await reasoner.contemplate(turn.agent.interpreter.request(turn, "plan", reason=request))
+            result = await reasoner.contemplate(turn.deps.interpreter.request(turn, "plan", reason=request))
             steps = self.known_steps(turn, flow, result.sub_flows)
             if steps:
                 return steps
@@ -74,7 +73,7 @@ class PlanPolicy(Policy):
     def uncovered(turn: Turn, request: str, steps: list[Step]) -> list[str]:
         """The parts of ``request`` no step came from: a part is covered when it holds a step's words
         or one of its values, or names a flow the plan runs ('rent a car there' in a trip of flights)."""
-        understander = turn.agent.understander
+        understander = turn.deps.understander
         names = {s.flow for s in steps}
         out = []
         for piece in split_steps(request):
@@ -84,7 +83,7 @@ class PlanPolicy(Policy):
                 continue
             ranked = understander.rank(piece)
             if ranked and ranked[0][1] >= understander.threshold and (
-                    ranked[0][0] in names or turn.agent.domain.flow(ranked[0][0]).intent == "Plan"):
+                    ranked[0][0] in names or turn.deps.domain.flow(ranked[0][0]).intent == "Plan"):
                 continue
             out.append(piece)
         return out
@@ -94,7 +93,7 @@ class PlanPolicy(Policy):
         """System 2's steps that name a flow of this domain; the others are kept to be said."""
         steps = []
         for step in proposed:
-            if step.get("flow") in turn.agent.domain.flows:
+            if step.get("flow") in turn.deps.domain.flows:
                 steps.append(Step(step["flow"], dict(step.get("slots") or {})))
             else:
                 flow.outputs.setdefault("unplanned", []).append(str(step.get("text") or step.get("flow") or step))
@@ -103,8 +102,8 @@ class PlanPolicy(Policy):
     def decompose(self, turn: Turn, flow: BaseFlow, request: str) -> list[Step]:
         """Split ``request`` into steps and classify each one (zero-shot, from the YAML). A part
         that names no flow the plan can run is kept in ``flow.outputs["unplanned"]``, to be said."""
-        understander = turn.agent.understander
-        domain = turn.agent.domain
+        understander = turn.deps.understander
+        domain = turn.deps.domain
         steps: list[Step] = []
         previous: str | None = None
         for piece in split_steps(request):
@@ -115,7 +114,7 @@ class PlanPolicy(Policy):
                 flow.outputs.setdefault("unplanned", []).append(piece)
                 continue
             spec = domain.flow(best)
-            fresh = {s.name: turn.agent.factory.slots.make(s) for s in spec.slots}
+            fresh = {s.name: turn.deps.factory.slots.make(s) for s in spec.slots}
             labels, _ = understander.reader.read(spec, fresh, piece, turn.slot_ctx, None)
             steps.append(Step(best, {k: c.value for k, c in labels.items()}, piece))
             previous = best
@@ -143,7 +142,7 @@ class PlanPolicy(Policy):
 
     def make_step(self, turn: Turn, records: list[Step], index: int) -> BaseFlow:
         record = records[index]
-        sub = turn.agent.factory.create(record.flow, now=turn.now, natural_birth=False)
+        sub = turn.deps.factory.create(record.flow, now=turn.now, natural_birth=False)
         sub.fill_slots_by_label(record.labels, turn.slot_ctx)
         record.flow_id = sub.flow_id
         confirmation.remember(turn.state, sub)  # the user said yes to these values with the plan
@@ -177,7 +176,7 @@ class PlanPolicy(Policy):
             action, detail = "prune", ", ".join(p.name for p in duplicates)
             stack.replan(plan.flow_id, "prune", turn.now, prune=[p.flow_id for p in duplicates])
         elif last is not None and last.state in (FlowState.ERROR, FlowState.INVALID) and last.spec.fallback and last.reason.find("fallback") < 0:
-            extra = turn.agent.factory.create(last.spec.fallback, now=turn.now, natural_birth=False)
+            extra = turn.deps.factory.create(last.spec.fallback, now=turn.now, natural_birth=False)
             for name, slot in last.slots.items():
                 if slot.filled and name in extra.slots:
                     extra.slots[name].fill(slot.value, turn.slot_ctx, source="fallback")
@@ -229,7 +228,7 @@ class PlanPolicy(Policy):
             extra = []
             for m in retry:
                 plan.outputs[f"retried:{m.flow_id}"] = True
-                sub = turn.agent.factory.create(m.spec.fallback, now=turn.now, natural_birth=False)
+                sub = turn.deps.factory.create(m.spec.fallback, now=turn.now, natural_birth=False)
                 sub.fill_slots_by_label(m.slot_values(), turn.slot_ctx)
                 extra.append(sub)
             turn.state.stack.plan(plan, extra, turn.now, turn.slot_ctx)
@@ -256,13 +255,13 @@ def split_steps(request: str) -> list[str]:
 
 def describe_step(turn: Turn, step: Step) -> str:
     """'booking a new flight (destination Paris, date Jan 1)': values in their display form."""
-    spec = turn.agent.domain.flow(step.flow)
+    spec = turn.deps.domain.flow(step.flow)
     shown = []
     for name, value in step.labels.items():
         slot_spec = spec.slot(name)
         if slot_spec is None or isinstance(value, dict):
             continue
-        check = turn.agent.factory.slots.make(slot_spec).check(value, turn.slot_ctx)
+        check = turn.deps.factory.slots.make(slot_spec).check(value, turn.slot_ctx)
         shown.append(f"{name.replace('_', ' ')} {check.display if check.ok else value}")
     return f"{spec.phrase} ({', '.join(shown)})" if shown else spec.phrase
 

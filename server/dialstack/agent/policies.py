@@ -97,7 +97,7 @@ class Policy:
             reply = turn.template("approval_declined", tool=refused, phrase=flow.label)
             return Execution("declined", reply=reply)
         if category in self.hard_fallbacks:
-            execution = turn.agent.recovery.fallback(turn, flow, self.hard_fallbacks[category])
+            execution = turn.deps.recovery.fallback(turn, flow, self.hard_fallbacks[category])
             if execution is not None:
                 execution.reply = f"{outcome.message} {execution.reply}".strip()
                 return execution
@@ -143,7 +143,7 @@ class ConversePolicy(Policy):
     def compose(self, turn: Turn, flow: BaseFlow) -> str:
         """A flow without tools (help) describes what the assistant can do, from the YAML."""
         lines = []
-        for spec in turn.agent.domain.ontology.flows:
+        for spec in turn.deps.domain.ontology.flows:
             if spec.intent in ("Internal",) or spec.metadata.digression:
                 continue
             first = spec.description.strip().split(". ")[0].rstrip(".")

@@ -12,39 +12,35 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..state.flows import BaseFlow, FlowState, StackError
 from .outcomes import Failure, Success, Uncertain
 from .pex import Execution
 
-if TYPE_CHECKING:
-    from .turn import Turn
+from .turn import Turn
 
 log = logging.getLogger("dialstack.recovery")
 
 
 class Recovery:
-    def __init__(self, agent: Any) -> None:
-        self.agent = agent
-
     async def recover(self, turn: Turn, flow: BaseFlow, outcome: Uncertain) -> Execution:
         steps = turn.state.recovery.setdefault(flow.flow_id, [])
-        policy = self.agent.policies.get(flow.spec)
+        policy = turn.deps.policies.get(flow.spec)
         turn.hints.setdefault(flow.flow_id, []).append(f"previous attempt was uncertain: {outcome.reason}")
 
         if "retry" not in steps:
             steps.append("retry")
-            retried = await self.agent.pex.invoke_skill(turn, flow)
+            retried = await turn.deps.pex.invoke_skill(turn, flow)
             if not isinstance(retried, Uncertain):
                 return await policy.after_skill(turn, flow, retried)
             outcome = retried
 
-        internal = self.context_flows()
+        internal = self.context_flows(turn)
         if "gather_context" not in steps and internal:
             steps.append("gather_context")
             await self.run_internal(turn, internal)
-            retried = await self.agent.pex.invoke_skill(turn, flow)
+            retried = await turn.deps.pex.invoke_skill(turn, flow)
             if not isinstance(retried, Uncertain):
                 return await policy.after_skill(turn, flow, retried)
             outcome = retried
@@ -60,9 +56,9 @@ class Recovery:
         return Execution("uncertain", reply=turn.template("escalate", phrase=flow.label, reason=outcome.reason))
 
     # -- step 2 -------------------------------------------------------------------------
-    def context_flows(self) -> list[str]:
+    def context_flows(self, turn: Turn) -> list[str]:
         """The domain's Internal flows that gather context, with what they depend on."""
-        flows = self.agent.domain.flows
+        flows = turn.deps.domain.flows
         wanted = [n for n, f in flows.items() if f.intent == "Internal" and "context" in n]
         ordered: list[str] = []
 
@@ -79,7 +75,7 @@ class Recovery:
 
     async def run_internal(self, turn: Turn, names: list[str]) -> None:
         """Run Internal flows beside the stack: independent ones concurrently, dependents after."""
-        flows = self.agent.domain.flows
+        flows = turn.deps.domain.flows
         done: set[str] = set()
         remaining = list(names)
         while remaining:
@@ -92,10 +88,10 @@ class Recovery:
             remaining = [n for n in remaining if n not in ready]
 
     async def run_one_internal(self, turn: Turn, name: str) -> None:
-        flow = self.agent.factory.create(name, now=turn.now, natural_birth=False)
+        flow = turn.deps.factory.create(name, now=turn.now, natural_birth=False)
         flow.move_to(FlowState.ACTIVE, "run outside the stack")
-        outcome = await self.agent.pex.invoke_skill(turn, flow)
-        policy = self.agent.policies.get(flow.spec)
+        outcome = await turn.deps.pex.invoke_skill(turn, flow)
+        policy = turn.deps.policies.get(flow.spec)
         if isinstance(outcome, Success):
             policy.route_results(turn, flow, outcome)
             turn.end_outside_stack(flow, FlowState.COMPLETED)
@@ -105,14 +101,14 @@ class Recovery:
     # -- step 3 -------------------------------------------------------------------------
     async def reroute(self, turn: Turn, flow: BaseFlow, outcome: Uncertain | Failure) -> Execution | None:
         target = flow.spec.fallback
-        reasoner = self.agent.reasoner
+        reasoner = turn.deps.reasoner
         if reasoner is not None:
-            result = await reasoner.contemplate(self.agent.interpreter.request(turn, "fallback", failed=flow.name, reason=getattr(outcome, "reason", "")))
+            result = await reasoner.contemplate(turn.deps.interpreter.request(turn, "fallback", failed=flow.name, reason=getattr(outcome, "reason", "")))
             if result.act == "plan" and result.sub_flows:
                 planned = self.replace_with_plan(turn, flow, result.sub_flows)
                 if planned is not None:
                     return planned
-            if result.flow and result.flow in self.agent.domain.flows and result.flow != flow.name:
+            if result.flow and result.flow in turn.deps.domain.flows and result.flow != flow.name:
                 target = result.flow
         if not target:
             return None
@@ -120,7 +116,7 @@ class Recovery:
 
     def replace_with_plan(self, turn: Turn, flow: BaseFlow, sub_flows: list[dict[str, Any]]) -> Execution | None:
         """Re-route to the domain's Plan flow, with the steps ``contemplate`` proposed."""
-        plan_name = next((n for n, f in self.agent.domain.flows.items() if f.intent == "Plan"), None)
+        plan_name = next((n for n, f in turn.deps.domain.flows.items() if f.intent == "Plan"), None)
         if plan_name is None:
             return None
         execution = self.fallback(turn, flow, plan_name)
@@ -129,7 +125,7 @@ class Recovery:
         return execution
 
     def fallback(self, turn: Turn, flow: BaseFlow, target: str) -> Execution | None:
-        new_flow = self.agent.factory.create(target, now=turn.now, natural_birth=False)
+        new_flow = turn.deps.factory.create(target, now=turn.now, natural_birth=False)
         try:
             turn.state.stack.fallback(flow.flow_id, new_flow, turn.now, turn.slot_ctx)
         except StackError as exc:

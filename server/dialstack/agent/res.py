@@ -7,7 +7,6 @@ question still pending, clarifying questions, and limit messages.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from ..state.flows import BaseFlow, FlowState
 from ..state.pending import Approval, ChangeChoice, Confirmation, PlanReview, ResumeOffer
@@ -43,8 +42,7 @@ DEFAULT_TEMPLATES = {
     "plan_cannot": "I can't do this part: {parts}.",
 }
 
-if TYPE_CHECKING:
-    from .turn import Turn
+from .turn import Turn
 
 
 def pre_hook(turn: Turn) -> list[BaseFlow]:
@@ -73,7 +71,7 @@ def reprompt(turn: Turn) -> str:
         if asked:
             return asked
     if active is not None and state.waiting_for_slot in active.slots:
-        return turn.agent.pex.prompt_for(active, state.waiting_for_slot)
+        return turn.deps.pex.prompt_for(active, state.waiting_for_slot)
     return ""
 
 

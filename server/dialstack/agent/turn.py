@@ -9,6 +9,8 @@ into a :class:`TurnResult` and committed.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -17,17 +19,22 @@ from ..state.dialogue import DialogueState
 from ..state.flows import BaseFlow, FlowState
 from ..state.pending import Approval, RetryOffer
 from ..state.slots import SlotContext
+from .deps import TurnDeps
 from .outcomes import ToolCallResult, Uncertain
 from .render import render, slot_values
 
-if TYPE_CHECKING:
-    from .agent import Agent
+if TYPE_CHECKING:  # recovery's result type; recovery itself takes a Turn
     from .pex import Execution
+
+
+def grant_key(tool: str, args: dict[str, Any]) -> str:
+    """What an approval grants: this tool with exactly these arguments."""
+    return tool + ":" + hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 @dataclass
 class Turn:
-    agent: Agent
+    deps: TurnDeps
     session_id: str
     text: str
     state: DialogueState
@@ -49,10 +56,14 @@ class Turn:
     audit: list[dict[str, Any]] = field(default_factory=list)
     refused: dict[str, str] = field(default_factory=dict)  # flow_id -> a slot whose value was refused this turn
     snapshot: bool = False  # several flows ended at once: store a snapshot with this turn
+    # Approvals live for this turn only: a grant never leaks into another session or turn.
+    grants: set[str] = field(default_factory=set)
+    deferred_approval: dict[str, Any] | None = None
+    calling: str | None = None  # grant key of the tool call in flight (a server may ask about it)
 
     # -- context for skills ---------------------------------------------------------
     def recent_context(self, turns: int = 3) -> dict[str, Any]:
-        scratchpad = [e.text for e in self.agent.store.scratchpad(self.session_id, last=5)]
+        scratchpad = [e.text for e in self.deps.store.scratchpad(self.session_id, last=5)]
         return {"recent_turns": self.history[-turns:], "scratchpad": scratchpad, "user_text": self.text}
 
     def memory(self) -> dict[str, Any]:
@@ -67,7 +78,7 @@ class Turn:
 
     @contextlib.contextmanager
     def spinner(self, label: str) -> Iterator[None]:
-        with self.agent.spinner(label):
+        with self.deps.spinner(label):
             yield
 
     # -- flows ------------------------------------------------------------------------
@@ -104,7 +115,7 @@ class Turn:
         return values
 
     def template(self, name: str, **values: Any) -> str:
-        return render(self.agent.templates.get(name, name), values)
+        return render(self.deps.templates.get(name, name), values)
 
     def warn(self, message: str) -> None:
         self.warnings.append(message)
@@ -114,20 +125,37 @@ class Turn:
     def set_frame(self, frame: dict[str, Any]) -> None:
         rows = frame.pop("all_rows", None)
         if rows is not None and len(rows) > len(frame["data"]):
-            frame["table_id"] = self.agent.store.save_frame(self.session_id, {**frame, "data": rows})
+            frame["table_id"] = self.deps.store.save_frame(self.session_id, {**frame, "data": rows})
         self.frame = frame
 
     def write_scratchpad(self, flow: BaseFlow, text: str) -> None:
-        self.agent.store.write_scratchpad(self.session_id, flow.name, text, flow.name)
+        self.deps.store.write_scratchpad(self.session_id, flow.name, text, flow.name)
         self.scratchpad_written = True
 
     # -- approvals ------------------------------------------------------------------------
+    async def approve(self, tool: str, args: dict[str, Any], reason: str) -> bool:
+        """Whether ``tool`` may run with ``args``: granted this turn, or asked now, or deferred.
+
+        Without an interactive approver the question is deferred: the reply asks it and the
+        user's "/approve" (or "yes") on the next turn grants it for that turn.
+        """
+        key = grant_key(tool, args)
+        if key in self.grants:
+            return True
+        if self.deps.approver is not None:
+            approved = await self.deps.approver(tool, args, reason)
+            if approved:
+                self.grants.add(key)
+            return approved
+        self.deferred_approval = {"tool": tool, "args": args, "reason": reason}
+        return False
+
     def approval_deferred(self, flow: BaseFlow) -> bool:
         """True when the refusal only means 'ask the user first' (no one was there to answer)."""
-        deferred = self.agent.deferred_approval
+        deferred = self.deferred_approval
         if deferred is None:
             return False
-        self.agent.deferred_approval = None
+        self.deferred_approval = None
         self.state.pending = Approval(tool=deferred["tool"], args=deferred.get("args", {}),
                                       reason=deferred.get("reason", ""), flow_id=flow.flow_id)
         self.approval_requested = deferred["tool"]
@@ -143,7 +171,7 @@ class Turn:
         self.state.pending = RetryOffer(flow_id=flow.flow_id)
 
     async def recover(self, flow: BaseFlow, outcome: Uncertain) -> Execution:
-        return await self.agent.recovery.recover(self, flow, outcome)
+        return await self.deps.recovery.recover(self, flow, outcome)
 
 
 def approval_prompt(tool: str, args: dict[str, Any], reason: str) -> str:

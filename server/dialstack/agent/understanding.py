@@ -7,8 +7,9 @@ and an LLM backend is configured, ``contemplate`` re-predicts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..domain.models import DomainPack
 from ..state.flows import BaseFlow, FlowState
 from ..state.pending import Approval, CancelChoice, ChangeChoice, Confirmation, PlanReview, ResumeChoice, ResumeOffer
 from ..state.slots import Candidate
@@ -16,9 +17,7 @@ from . import confirmation
 from . import lexicon as lx
 from .nlu import ActiveView, NLUView, Understanding
 
-if TYPE_CHECKING:
-    from .agent import Agent
-    from .turn import Turn
+from .turn import Turn
 
 
 def _offered(state: Any) -> ActiveView | None:
@@ -31,8 +30,11 @@ def _offered(state: Any) -> ActiveView | None:
 
 
 class Interpreter:
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
+    """Understanding with System 2 when unsure; ``reason_slots`` needs no turn (flows call it)."""
+
+    def __init__(self, domain: DomainPack, reasoner: Any = None) -> None:
+        self.domain = domain
+        self.reasoner = reasoner  # for reason_slots only; a turn's understanding uses turn.deps.reasoner
 
     async def understand(self, turn: Turn) -> Understanding:
         state = turn.state
@@ -47,9 +49,9 @@ class Interpreter:
             recent=state.stack.archive[-1].name if active is None and state.stack.archive else None,
             offered=_offered(state),
         )
-        understanding = self.agent.understander.understand(turn.text, view, turn.slot_ctx)
+        understanding = turn.deps.understander.understand(turn.text, view, turn.slot_ctx)
         understanding = self.pending_choice(turn, understanding)
-        if not understanding.confident and self.agent.reasoner is not None:
+        if not understanding.confident and turn.deps.reasoner is not None:
             understanding = await self.contemplate(turn, understanding)
         return understanding
 
@@ -76,7 +78,7 @@ class Interpreter:
         return u
 
     async def contemplate(self, turn: Turn, u: Understanding) -> Understanding:
-        result = await self.agent.reasoner.contemplate(self.request(turn, "predict"))
+        result = await turn.deps.reasoner.contemplate(self.request(turn, "predict"))
         if result.act in ("unknown",) or result.confidence < 0.5:
             return u
         labels = {k: Candidate(v, str(v), 0, 0, result.confidence) for k, v in (result.slots or {}).items()}
@@ -89,7 +91,7 @@ class Interpreter:
         from .llm.base import ContemplateRequest, FlowSummary
 
         flows = [FlowSummary(f.name, f.intent, f.description, [s.name for s in f.slots])
-                 for f in self.agent.domain.ontology.flows if f.intent != "Internal"]
+                 for f in turn.deps.domain.ontology.flows if f.intent != "Internal"]
         active = turn.state.active
         return ContemplateRequest(
             purpose=purpose, text=turn.text, flows=flows, active_flow=active.name if active else None,
@@ -101,9 +103,9 @@ class Interpreter:
         """System 2 slot filling (``BaseFlow.afill_slot_values``) through ``contemplate``."""
         from .llm.base import ContemplateRequest, FlowSummary
 
-        spec = self.agent.domain.flow(request.flow_name)
+        spec = self.domain.flow(request.flow_name)
         context = request.context or {}
-        result = await self.agent.reasoner.contemplate(ContemplateRequest(
+        result = await self.reasoner.contemplate(ContemplateRequest(
             purpose="predict", text=str(context.get("user_text", "")),
             flows=[FlowSummary(spec.name, spec.intent, spec.description, [s.name for s in spec.slots])],
             active_flow=spec.name, waiting_for_slot=next(iter(request.missing), None), paused_flows=[],

@@ -25,9 +25,9 @@ _FROM = re.compile(r"\b(?:from|leaving|out of)\s+$", re.IGNORECASE)
 
 class TripPlanPolicy(PlanPolicy):
     def decompose(self, turn: Turn, flow: BaseFlow, request: str) -> list[Step]:
-        booking = turn.agent.domain.flow("book_flight")
-        place = turn.agent.factory.slots.make(booking.slot("destination"))
-        when = turn.agent.factory.slots.make(booking.slot("date"))
+        booking = turn.deps.domain.flow("book_flight")
+        place = turn.deps.factory.slots.make(booking.slot("destination"))
+        when = turn.deps.factory.slots.make(booking.slot("date"))
         found = place.extract(request, turn.slot_ctx)
         home = next((c.value for c in found if _FROM.search(request[: c.start])), None)
         cities: list[str] = []
