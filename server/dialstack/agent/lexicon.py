@@ -154,7 +154,7 @@ PART_BREAK = re.compile(
 # "thanks, that's all I needed", "bye for now": the user is done
 CLOSING = re.compile(
     r"^\s*(?:(?:ok|okay|great|perfect|cool|awesome|alright|no|nope|nah|thanks|thank you(?: (?:so|very) much)?|"
-    r"thanks a lot|that's great|wonderful|all good|ok cheers|cheers)[\s,.!]+)*"
+    r"thanks a lot|that's great|wonderful|all good|ok cheers|cheers|actually|well|oh|hmm+|um+)[\s,.!]+)*"
     r"(?:(?:that's|that is|that was|that'll be|that will be) (?:all|it|everything)(?: (?:i|we) (?:need|needed|wanted|want))?"
     r"(?: for (?:now|today))?|(?:good ?)?bye(?: for now)?|see you(?: later)?|have a (?:good|great|nice) (?:day|one|night)|"
     r"i'?m (?:all set|done|good)|nothing else|no,? that's it|all good|see you(?: later| soon)?)"
