@@ -2,7 +2,10 @@
 
 Nothing here knows MCP. The server (and tests) call :meth:`ToolRuntime.check_arguments`,
 :meth:`ToolRuntime.replay` and :meth:`ToolRuntime.run`; the gate decision sits between
-the first two and the last, in the server.
+the first two and the last, in the server. Its parts live beside it, one concern each:
+``outcome`` (``CallOutcome``), ``validation`` (strict schemas, error texts), ``failures``
+(transient errors, timeouts), ``idempotency`` (receipts, claims) and ``audit`` (the
+batched ``AuditWriter``); this module runs the call and records its late result.
 
 - Arguments are validated with JSON Schema 2020-12, strictly: no coercion, and an
   object schema that does not say otherwise rejects unknown properties.
@@ -37,13 +40,11 @@ import functools
 import inspect
 import json
 import logging
-import math
 import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -51,211 +52,25 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..domain.loader import resolve
 from ..domain.models import DomainPack, ToolSpec
 from ..domain.schemacheck import Check, compile_check
-from ..store.protocol import Receipt, Store
+from ..store.protocol import Store
 from . import arguments, gate, provenance
 from ..store.guard import Claim, Guard
+from .audit import AuditWriter
 from .components import COMPONENT_SPECS
-from .context import ToolContext, ToolInputError, TransientToolError, utc_now
+from .context import ToolContext, utc_now
+from .failures import failure, timed_out
+from .idempotency import CLAIM_STALE_S, claim_outcome, make_receipt, receipt_key
+from .outcome import CallOutcome
 from .sessions import Caller, SessionGuard
+from .validation import DEFAULT_MAX_INPUT_BYTES, size_bound, describe_error, strict_schema
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import ValidationError
 
 log = logging.getLogger("dialstack.tools")
 
-DEFAULT_MAX_INPUT_BYTES = 64 * 1024
-TRANSIENT_ERRORS = (TransientToolError, TimeoutError, ConnectionError)
-CLAIM_STALE_S = 600.0  # an idempotency claim this old belongs to a process that died mid-call
 LOCAL = Caller(principal="default")  # a caller of the runtime itself (tests, benchmarks): one session's taint
 _HANDLER_RAN = ("handler_error", "invalid_output")  # failures whose text comes from the handler or its output
-
-ErrorKind = Literal[
-    "invalid_arguments", "too_large", "timeout", "handler_error", "invalid_output", "idempotency_conflict", "denied",
-    "approval_declined", "approval_unsupported", "still_running", "session_required",
-]
-
-
-@dataclass(frozen=True)
-class CallOutcome:
-    """What one call produced; ``message`` is the error text when ``ok`` is false."""
-
-    tool: str
-    ok: bool
-    data: dict[str, Any] | None = None
-    message: str = ""
-    error: ErrorKind | None = None
-    attempts: int = 0
-    replayed: bool = False
-    category: str | None = None  # a domain error's own category (ToolInputError.category), if any
-    # a timed-out sync handler's thread, still running (its late result is recorded by ``run``)
-    abandoned: Future[Any] | None = field(default=None, compare=False, repr=False)
-
-    @classmethod
-    def failed(cls, tool: str, error: ErrorKind, message: str, attempts: int = 0, category: str | None = None) -> CallOutcome:
-        return cls(tool=tool, ok=False, message=message, error=error, attempts=attempts, category=category)
-
-
-def strict_schema(schema: Any) -> Any:
-    """A copy of ``schema`` where object schemas with ``properties`` forbid unknown ones.
-
-    Left alone: nodes that already say ``additionalProperties`` /
-    ``unevaluatedProperties`` / ``patternProperties``, nodes combining subschemas
-    (``allOf``/``anyOf``/``oneOf``/``if``-``then``-``else``), where a local
-    ``additionalProperties: false`` would reject properties declared in a sibling branch,
-    and conditions (``if``, ``not``), which must match as written.
-    """
-    if isinstance(schema, list):
-        return [strict_schema(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    # ``if``/``not`` are conditions, not constraints: tightening them would change when they match.
-    kept = {"const", "enum", "default", "if", "not", "examples"}
-    out = {k: (v if k in kept else strict_schema(v)) for k, v in schema.items()}
-    if isinstance(schema.get("properties"), dict):
-        open_keys = {"additionalProperties", "unevaluatedProperties", "patternProperties", "allOf", "anyOf", "oneOf",
-                     "if", "then", "else", "dependentSchemas"}
-        if not open_keys & schema.keys():
-            out["additionalProperties"] = False
-    return out
-
-
-def _expected(error: ValidationError) -> str:
-    schema = error.schema if isinstance(error.schema, dict) else {}
-    if error.validator == "additionalProperties":
-        allowed = sorted((schema.get("properties") or {}).keys())
-        return f"only {', '.join(allowed)}" if allowed else "no properties"
-    if error.validator == "required":
-        return "this argument to be present"
-    parts = []
-    if "enum" in schema:
-        parts.append("one of " + ", ".join(json.dumps(v) for v in schema["enum"]))
-    if "const" in schema:
-        parts.append(f"exactly {json.dumps(schema['const'])}")
-    if "type" in schema:
-        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        parts.append(" or ".join(f"a{'n' if t[0] in 'aeiou' else ''} {t}" for t in types))
-    if "format" in schema:
-        parts.append(f"in {schema['format']} format")
-    if "pattern" in schema:
-        parts.append(f"matching {schema['pattern']}")
-    for key, word in (("minimum", ">="), ("maximum", "<="), ("minLength", "length >="), ("maxLength", "length <="), ("maxItems", "items <=")):
-        if key in schema:
-            parts.append(f"{word} {schema[key]}")
-    if schema.get("description"):
-        parts.append(f"({schema['description']})")
-    return " ".join(parts) or f"a value satisfying {error.validator}"
-
-
-def describe_error(error: ValidationError) -> str:
-    """One line naming the bad field, what was wrong and the expected form."""
-    path = ".".join(str(p) for p in error.absolute_path)
-    if error.validator == "additionalProperties":
-        allowed = set((error.schema.get("properties") or {}) if isinstance(error.schema, dict) else ())
-        extra = sorted(set(error.instance) - allowed) if isinstance(error.instance, dict) else []
-        where = f" in {path!r}" if path else ""
-        names = ", ".join(repr(e) for e in extra)
-        return f"unknown argument {names}{where} (expected {_expected(error)})"
-    if error.validator == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else error.message
-        field = f"{path}.{missing}" if path else missing
-        return f"missing argument {field!r} (expected {_expected(error)})"
-    shown = json.dumps(error.instance, default=str)
-    if len(shown) > 80:
-        shown = shown[:77] + "..."
-    return f"argument {path or '(root)'!r} is {shown} (expected {_expected(error)})"
-
-
-def _size_bound(args: dict[str, Any]) -> float:
-    """An upper bound of the compact JSON size of a flat ``args`` in bytes, or inf if unsure.
-
-    A character takes at most 6 bytes in JSON (``\\u001f``); short numbers, booleans and
-    null at most 24.
-    """
-    total = 2
-    for key, value in args.items():
-        if type(key) is not str:
-            return math.inf
-        kind = type(value)
-        if kind is str:
-            total += 6 * (len(key) + len(value)) + 6
-        elif value is None or kind is bool or (kind is int and -10**18 < value < 10**18) or kind is float:
-            total += 6 * len(key) + 28
-        else:
-            return math.inf
-    return total
-
-
-class AuditWriter:
-    """Writes audit entries to the store in batches from one background thread, off the call's path.
-
-    :meth:`write` only appends to a list; the thread is woken by the first entry of a batch,
-    lets ``delay`` seconds of entries gather, and writes them in one transaction (the
-    store's ``audit_many`` when it has one). Entries are written in order. :meth:`flush`
-    returns once every entry written before it is in the store; :meth:`close` flushes and
-    stops, and entries written after it go straight to the store. A failed write is logged
-    per entry, never dropped silently.
-    """
-
-    def __init__(self, store: Store, *, delay: float = 0.02) -> None:
-        self.store = store
-        self.delay = delay
-        self._pending: list[tuple[str, dict[str, Any]]] = []
-        self._cond = threading.Condition(threading.Lock())  # guards _pending and _closed
-        self._order = threading.Lock()  # one batch in flight at a time, so entries stay in order
-        self._hurry = threading.Event()  # cuts the gathering delay short (close)
-        self._closed = False
-        self._thread = threading.Thread(target=self._run, name="dialstack-audit", daemon=True)
-        self._thread.start()
-
-    def write(self, session_id: str, entry: dict[str, Any]) -> None:
-        with self._cond:
-            if not self._closed:
-                self._pending.append((session_id, entry))
-                if len(self._pending) == 1:
-                    self._cond.notify()
-                return
-        self._store_batch([(session_id, entry)])
-
-    def _run(self) -> None:
-        while True:
-            with self._cond:
-                while not self._pending and not self._closed:
-                    self._cond.wait()
-                if self._closed and not self._pending:
-                    return
-            self._hurry.wait(self.delay)
-            self.flush()
-
-    def flush(self) -> None:
-        with self._order:
-            with self._cond:
-                batch, self._pending = self._pending, []
-            if batch:
-                self._store_batch(batch)
-
-    def _store_batch(self, batch: list[tuple[str, dict[str, Any]]]) -> None:
-        write_many = getattr(self.store, "audit_many", None)
-        if write_many is not None and len(batch) > 1:
-            try:
-                write_many(batch)
-                return
-            except Exception:  # one bad entry must not cost the others: write them one by one
-                log.warning("a batch of %d audit entries failed; writing them one by one", len(batch), exc_info=True)
-        for item in batch:
-            try:
-                self.store.audit(*item)
-            except Exception:  # a background writer: log and keep auditing
-                log.exception("could not write an audit entry: %r", item)
-
-    def close(self) -> None:
-        with self._cond:
-            self._closed = True
-            self._cond.notify()
-        self._hurry.set()
-        self._thread.join(timeout=10)
-        self.flush()
-
 
 class ToolRuntime:
     """Validates and runs a domain's tools (its manifest plus the component tools).
@@ -422,7 +237,7 @@ class ToolRuntime:
     def _check(self, spec: ToolSpec, args: Any) -> CallOutcome | None:
         if not isinstance(args, dict):
             return CallOutcome.failed(spec.tool_id, "invalid_arguments", f"{spec.tool_id}: arguments must be a JSON object")
-        if _size_bound(args) > self.max_input_bytes:
+        if size_bound(args) > self.max_input_bytes:
             size = len(json.dumps(args, separators=(",", ":"), ensure_ascii=False, default=str).encode("utf-8"))
         else:
             size = 0  # certainly within the limit; serializing would only cost time
@@ -440,9 +255,6 @@ class ToolRuntime:
             return CallOutcome.failed(spec.tool_id, "invalid_arguments", f"{spec.tool_id}: invalid arguments: {lines}. Nothing was run.")
         return None
 
-    def _receipt_key(self, session_id: str, key: str) -> str:
-        return f"{session_id}\x1f{key}"
-
     def replay(self, spec: ToolSpec, args: dict[str, Any], *, session_id: str, idempotency_key: str | None) -> CallOutcome | None:
         """The recorded outcome of an earlier call with this idempotency key, if any.
 
@@ -451,11 +263,11 @@ class ToolRuntime:
         """
         if not idempotency_key:
             return None
-        rkey = self._receipt_key(session_id, idempotency_key)
+        rkey = receipt_key(session_id, idempotency_key)
         running = self._running_keys.get(rkey)  # checked before the receipt: see ``_running_keys``
         if running is not None:
             if running != (spec.tool_id, gate.args_digest(args)):
-                return self._claimed_elsewhere(spec, args, idempotency_key, Claim("running", tool=running[0], args_digest=running[1]))
+                return claim_outcome(spec, args, idempotency_key, Claim("running", tool=running[0], args_digest=running[1]))
             return CallOutcome.failed(
                 spec.tool_id, "still_running",
                 f"{spec.tool_id} is still running: the earlier call with idempotency key {idempotency_key!r} timed out "
@@ -464,11 +276,11 @@ class ToolRuntime:
             )
         receipt = self.store.receipt(rkey)
         if receipt is not None:
-            return self._claimed_elsewhere(spec, args, idempotency_key, Claim("recorded", receipt=receipt))
+            return claim_outcome(spec, args, idempotency_key, Claim("recorded", receipt=receipt))
         claim = self.guard.running_claim(rkey, stale_after=CLAIM_STALE_S)
         if claim is None or claim.owner == self.owner_id:  # ours and in flight: the key lock orders us after it
             return None
-        return self._claimed_elsewhere(spec, args, idempotency_key, claim)
+        return claim_outcome(spec, args, idempotency_key, claim)
 
     # -- running ------------------------------------------------------------
     async def run(
@@ -494,13 +306,13 @@ class ToolRuntime:
         claimed: str | None = None  # the receipt key this call claimed in the store, until released
         try:
             if idempotency_key:
-                rkey = self._receipt_key(session_id, idempotency_key)
+                rkey = receipt_key(session_id, idempotency_key)
                 lock = self._key_locks.setdefault(rkey, asyncio.Lock())
                 async with lock:
                     outcome = self.replay(spec, args, session_id=session_id, idempotency_key=idempotency_key)
                     if outcome is None:
                         claim = self.guard.claim(rkey, spec.tool_id, gate.args_digest(args), self.owner_id, stale_after=CLAIM_STALE_S)
-                        outcome = self._claimed_elsewhere(spec, args, idempotency_key, claim)
+                        outcome = claim_outcome(spec, args, idempotency_key, claim)
                     if outcome is None:
                         claimed = rkey
                         outcome = await self._attempts(spec, args, session_id, meta or {}, keyed=True, threads=threads,
@@ -508,7 +320,7 @@ class ToolRuntime:
                         if outcome.abandoned is not None:  # its late result settles the claim
                             self._running_keys[rkey] = (spec.tool_id, gate.args_digest(args))
                         else:
-                            self.guard.finish_claim(rkey, self._receipt(rkey, spec, args, outcome.data) if outcome.ok else None)
+                            self.guard.finish_claim(rkey, make_receipt(rkey, spec, args, outcome.data, self.clock()) if outcome.ok else None)
                         claimed = None
             else:
                 outcome = await self._attempts(spec, args, session_id, meta or {}, threads=threads, principal=caller.principal)
@@ -517,7 +329,7 @@ class ToolRuntime:
             # thread runs on regardless, so its result is recorded like a timed-out one's
             if threads and not threads[-1].cancel() and not threads[-1].done():
                 if idempotency_key:
-                    self._running_keys[self._receipt_key(session_id, idempotency_key)] = (spec.tool_id, gate.args_digest(args))
+                    self._running_keys[receipt_key(session_id, idempotency_key)] = (spec.tool_id, gate.args_digest(args))
                 self._watch_abandoned(threads[-1], spec, args, session_id, idempotency_key, started, "cancelled", caller)
             elif claimed is not None:  # nothing runs on: free the key for a retry
                 self.guard.finish_claim(claimed, None)
@@ -528,35 +340,6 @@ class ToolRuntime:
         self.audit_call(session_id, spec, args, outcome, idempotency_key, time.perf_counter() - started,
                         decision=decision, approval=approval, approved_by=approved_by)
         return outcome
-
-    def _receipt(self, rkey: str, spec: ToolSpec, args: dict[str, Any], data: dict[str, Any] | None) -> Receipt:
-        return Receipt(
-            key=rkey, tool=spec.tool_id, result={"data": data, "args_digest": gate.args_digest(args)},
-            is_error=False, created_at=self.clock().timestamp(),
-        )
-
-    def _claimed_elsewhere(self, spec: ToolSpec, args: dict[str, Any], key: str, claim: Claim) -> CallOutcome | None:
-        """None when this call holds the key's claim; else the recorded result, a conflict or still_running."""
-        if claim.status == "claimed":
-            return None
-        if claim.status == "recorded":
-            tool, digest = claim.receipt.tool, claim.receipt.result.get("args_digest")  # type: ignore[union-attr]
-        else:
-            tool, digest = claim.tool, claim.args_digest
-        if tool != spec.tool_id or digest != gate.args_digest(args):
-            return CallOutcome.failed(
-                spec.tool_id, "idempotency_conflict",
-                f"idempotency key {key!r} was already used for a different call "
-                f"({tool} with other arguments); use a new key for a new call",
-            )
-        if claim.status == "running":
-            return CallOutcome.failed(
-                spec.tool_id, "still_running",
-                f"{spec.tool_id} is still running: another call with idempotency key {key!r} (from another "
-                "process or connection) has started it and not finished, so it was not started again. Retry later "
-                "with the same key to get its recorded result (if it failed, the call runs anew).",
-            )
-        return CallOutcome(tool=spec.tool_id, ok=True, data=claim.receipt.result.get("data"), replayed=True)  # type: ignore[union-attr]
 
     # -- abandoned (timed-out, still running) sync calls ----------------------
     def _watch_abandoned(
@@ -573,7 +356,7 @@ class ToolRuntime:
         why: str, caller: Caller = LOCAL,
     ) -> None:
         """In the finishing thread: audit the late result; on success record the key's receipt."""
-        rkey = self._receipt_key(session_id, key) if key else None
+        rkey = receipt_key(session_id, key) if key else None
         recorded = False
         try:
             if self._closed:
@@ -582,7 +365,7 @@ class ToolRuntime:
             outcome = self._late_outcome(spec, future)
             try:
                 if rkey is not None:
-                    self.guard.finish_claim(rkey, self._receipt(rkey, spec, args, outcome.data) if outcome.ok else None)
+                    self.guard.finish_claim(rkey, make_receipt(rkey, spec, args, outcome.data, self.clock()) if outcome.ok else None)
                     recorded = outcome.ok
                 if outcome.ok:
                     self.delivered(session_id, spec, outcome, caller)  # a replay will hand this output to the client
@@ -610,7 +393,7 @@ class ToolRuntime:
         exc = future.exception()
         if exc is None:
             return self._checked_output(spec, future.result(), 1)
-        outcome = self._failure(spec, exc, 1)
+        outcome = failure(spec, exc, 1)
         return outcome or CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id} failed with a transient error after its timeout: {exc!r}", 1)
 
     async def _attempts(
@@ -661,50 +444,15 @@ class ToolRuntime:
                 log.info("tool %s: transient error: %r", spec.tool_id, exc)
                 return None
             if future is None or future.cancel() or not future.done():
-                return self._timed_out(spec, future, attempt, keyed)
+                return timed_out(spec, future, attempt, keyed, self.timeout_s(spec))
             # the thread finished between the deadline and now: its result stands
             late = future.exception()
             if late is not None:
-                return self._failure(spec, late, attempt)
+                return failure(spec, late, attempt)
             result = future.result()
         except Exception as exc:
-            return self._failure(spec, exc, attempt)
+            return failure(spec, exc, attempt)
         return self._checked_output(spec, result, attempt)
-
-    def _timed_out(self, spec: ToolSpec, future: Future[Any] | None, attempt: int, keyed: bool) -> CallOutcome:
-        """The honest timeout message: what happened to the handler, and what to do about it."""
-        ms = int(self.timeout_s(spec) * 1000)
-        head = f"{spec.tool_id} did not finish within its timeout of {ms} ms"
-        if future is None:  # async: cancelled at its next await
-            return CallOutcome.failed(
-                spec.tool_id, "timeout", f"{head} and was cancelled (it stopped at its next await; "
-                "anything it completed before that point stays done)", attempt,
-            )
-        if future.cancelled():  # still queued behind busy worker threads
-            return CallOutcome.failed(spec.tool_id, "timeout", f"{head}: it had not started (every worker thread was busy) "
-                                      "and was cancelled, so it did not run", attempt)
-        text = (f"{head}. It runs in a worker thread that cannot be stopped, so it is still running and may still "
-                "complete, with its effects; its late result will be audited")
-        if keyed:
-            text += (" and recorded under this call's idempotency key. Retry with the same key to get that result: "
-                     "the tool never runs twice for one key, and until it finishes a retry answers 'still running'.")
-        else:
-            text += (". Check whether it took effect before retrying" + ("" if spec.idempotent else " (running it again may do it twice)")
-                     + "; a call carrying an idempotency key can be retried safely with the same key.")
-        return CallOutcome(tool=spec.tool_id, ok=False, message=text, error="timeout", attempts=attempt, abandoned=future)
-
-    def _failure(self, spec: ToolSpec, exc: BaseException, attempt: int) -> CallOutcome | None:
-        """The outcome of a handler exception; None for a transient one (worth a retry)."""
-        if isinstance(exc, TRANSIENT_ERRORS):
-            log.info("tool %s: transient error: %r", spec.tool_id, exc)
-            return None
-        if isinstance(exc, ToolInputError):
-            category = getattr(exc, "category", None)
-            return CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id}: {exc}", attempt,
-                                      category if isinstance(category, str) else None)
-        # a handler bug must become an isError result, not a crashed server
-        log.error("tool %s raised", spec.tool_id, exc_info=exc)
-        return CallOutcome.failed(spec.tool_id, "handler_error", f"{spec.tool_id} failed: {type(exc).__name__}: {exc}", attempt)
 
     def _checked_output(self, spec: ToolSpec, result: Any, attempt: int) -> CallOutcome:
         if hasattr(result, "model_dump"):
