@@ -34,11 +34,14 @@ AFFIRM = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(" + _YES + r")\b(?:[\s,.!-]+(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
-_NO_TAIL = (r"thanks|thank you|thanks anyway|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
+_NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|thanks for (?:the|your|all the) (?:help|assistance)|"
+            r"thank you for (?:the|your|all the) (?:help|assistance)|not (?:right )?now|not at (?:the|this) (?:moment|time)|"
+            r"not yet|i don'?t|i do not|that'?s (?:ok|okay|fine)|that would be all|that will be all|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
             r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
             r"i'?m ok|we'?re good")
 DENY = re.compile(
-    r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(no|nope|nah|not now|no thanks|no thank you|don't|do not|n|negative|"
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
+    r"no thanks|no thank you|don't|do not|n|negative|"
     r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it))\b"
     r"(?:[\s,.!-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,

@@ -423,8 +423,10 @@ class Understander:
         """'no thanks, that's all I needed', 'thanks, bye' with nothing in progress: the user is done."""
         if r.active is None and (lx.CLOSING.match(r.text) or lx.DENY.match(r.text) and not r.view.pending_offer):
             return r.result("close")
-        if r.active is not None and lx.CLOSING.match(r.text) and not r.own_labels:
-            return r.result("cancel", flow=r.active.name)  # 'that's all, thanks' with a task open: it is dropped
+        # 'that's all, thanks' with a task open, or 'no thanks' to a value it cannot do without: it is dropped
+        declines = lx.DENY.match(r.text) and r.waiting is not None and r.waiting.priority == "required"
+        if r.active is not None and (lx.CLOSING.match(r.text) or declines) and not r.own_labels:
+            return r.result("cancel", flow=r.active.name)
         return None
 
     def makes_small_talk(self, r: Reading) -> Understanding | None:
