@@ -115,7 +115,8 @@ REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get
 REQUEST_ANYWHERE = re.compile(
     r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and)\s+)(?:please\s+)?(?:can|could|would|will) (?:you|u|someone|"
     r"somebody|anyone|a [a-z]+)\s+(?:please\s+)?"
-    r"(?!tell\b|let me know\b|give me (?:the|their|its)\b|say\b|confirm\b|check (?:if|whether)\b)\w+"
+    r"(?!tell\b|let me know\b|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
+    r"check (?:if|whether)\b)\w+"
     # 'can I get a table?' asks for something; 'can I bring pets?' asks whether it is allowed
     r"|(?:^|[.!?,;]\s*)(?:can|could|may) (?:i|we) (?:please )?"
     r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
@@ -212,7 +213,9 @@ ACT_PHRASES = re.compile(
     r"\b(?:(?:that|this|it)(?:'s| is| was| would be| will be| sounds| looks| seems)?\s+(?:sounds?|looks?|seems?|works?|is)?\s*"
     r"(?:real |really |very |pretty |so |super |quite |just )?"
     r"(?:good|great|fine|perfect|nice|wonderful|awesome|excellent|ok|okay|alright|correct|right|cool|lovely)(?:\s+(?:to|for) me)?"
-    r"|sounds? (?:real |really |very |pretty |so |super |quite |just )?(?:good|great|fine|perfect|nice|wonderful|awesome|excellent|ok|okay|alright|right|correct|cool|lovely)(?:\s+(?:to|for) me)?"
+    r"|(?:that |it |this )?works (?:for|with) me|fine (?:by|with) me|(?:that's |that is )?(?:terrific|fantastic|superb|splendid|"
+    r"amazing|brilliant|marvelous|wonderful)"
+    r"|sounds? (?:real |really |very |pretty |so |super |quite |just )?(?:good|great|fine|terrific|fantastic|amazing||perfect|nice|wonderful|awesome|excellent|ok|okay|alright|right|correct|cool|lovely)(?:\s+(?:to|for) me)?"
     r"|(?:that|this)(?:'s| is| was| will| would)? (?:all|it|everything)(?: (?:i|we) (?:need|needed|wanted|want))?(?: for (?:now|today))?"
     r"|(?:i|we)(?:'ve| have)? changed? (?:my|our) minds?|on second thought|never ?mind|no wait|hold on"
     r"|thanks?(?: you)?(?: (?:so|very) much| a lot| a bunch)?(?: for (?:your|the|all (?:your|the)) (?:help|assistance|time))?"

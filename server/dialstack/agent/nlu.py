@@ -226,7 +226,7 @@ class Understander:
         incumbent = active.name if active else view.recent
         held = dict(ranked).get(incumbent, 0.0) if incumbent else None
         strong = best_score >= self.threshold and (best == incumbent or self._takes_focus(
-            text, spans, best, best_score, held, asks, active is not None, ctx))
+            text, spans, best, best_score, held, asks, active is not None, ctx, incumbent))
         starts_other = strong and best_spec is not None and best != (active.name if active else None)
         cued = active is not None and any(
             cue_score(text, c, active.spec.slot(n), None) > 0 for n, c in own_labels.items() if active.spec.slot(n)
@@ -472,7 +472,8 @@ class Understander:
         return r.result("unknown", confident=False)
 
     def _takes_focus(self, text: str, spans: Sequence[tuple[int, int]], best: str, score: float,
-                     held: float | None, asks: str | None, live: bool, ctx: SlotContext) -> bool:
+                     held: float | None, asks: str | None, live: bool, ctx: SlotContext,
+                     incumbent: str | None = None) -> bool:
         """Whether flow ``best`` takes the focus from the flow in focus (which scored ``held``): it
         must score clearly better, the words said must name its task when the flow in focus is
         still ``live`` (not only give values it could take), and a
@@ -486,7 +487,8 @@ class Understander:
         # something only the other flow can look up, looks elsewhere
         return asks is None or best in self.scorer.readers and (
             asks == "lookup" or bool(lx.SHIFT.search(text)) or self._names_its_value(text, spans, best, ctx)
-            or (score >= (held or 0.0) + DETAIL_MARGIN and self.scorer.names_task(text, spans, best)))
+            or (incumbent in self.scorer.readers and score >= (held or 0.0) + DETAIL_MARGIN
+                and self.scorer.names_task(text, spans, best)))
 
     def _names_its_value(self, text: str, spans: Sequence[tuple[int, int]], name: str, ctx: SlotContext) -> bool:
         """Whether ``text`` holds a value of flow ``name``'s slots beyond those already read."""
