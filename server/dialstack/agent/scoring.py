@@ -30,7 +30,8 @@ IMPUTED_EXAMPLES = 2.0  # what examples would add, for a flow that has none (mea
 SEMANTIC_WEIGHT = 1.0  # cosine of the sentence embedding to the flow's purpose, above the floor
 SEMANTIC_FLOOR = 0.1  # unrelated sentences still share some direction; below this, nothing
 VERB_BONUS = 0.3  # a request opening with the verb only this flow's name and examples open with
-READ_BONUS = 0.1  # 'what flights are there?': a question asks to read, not to change
+READ_BONUS = 0.1
+MENDED_KEPT = 4096  # spelling corrections remembered per pack  # 'what flights are there?': a question asks to read, not to change
 
 
 _PARSING_PARAMS = ("options", "vocabulary", "pattern", "min", "max", "integer")
@@ -274,6 +275,8 @@ class FlowScorer:
         if cached is None:
             close = difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8)
             cached = self.spelled[close[0]] if close else word
+            if len(self._mended) >= MENDED_KEPT:  # a long-running server meets endless new words
+                self._mended.clear()
             self._mended[word] = cached
         return cached
 
