@@ -12,7 +12,7 @@ import difflib
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..domain.models import FlowSpec, SlotSpec
@@ -24,14 +24,13 @@ from .embedding import Embedder
 UNKNOWN_WEIGHT = 0.3  # a word no flow mentions: maybe a value, maybe filler; it dilutes a little
 SHARPNESS = 1.5  # > 1 lets a word only one flow uses outweigh one that many flows share
 VALUE_WEIGHT = 0.36  # a value only one flow can hold is, alone, enough to start it
-TEXT_SCALE = 1.0  # the flow-text score on the scale of the example/keyword score
 EXAMPLE_WEIGHT = 1.0  # examples and keywords on top of the flow's own text
 IMPUTED_EXAMPLES = 2.0  # what examples would add, for a flow that has none (measured on the SGD kit)
 SEMANTIC_WEIGHT = 1.0  # cosine of the sentence embedding to the flow's purpose, above the floor
 SEMANTIC_FLOOR = 0.1  # unrelated sentences still share some direction; below this, nothing
 VERB_BONUS = 0.3  # a request opening with the verb only this flow's name and examples open with
-READ_BONUS = 0.1
-MENDED_KEPT = 4096  # spelling corrections remembered per pack  # 'what flights are there?': a question asks to read, not to change
+READ_BONUS = 0.1  # 'what flights are there?': a question asks to read, not to change
+MENDED_KEPT = 4096  # spelling corrections remembered per pack
 
 
 _PARSING_PARAMS = ("options", "vocabulary", "pattern", "min", "max", "integer")
@@ -134,17 +133,9 @@ class FlowScorer:
         self.flow_vectors = embedder.embed([semantic_text(f) for f in flows]) if embedder and flows else None
         self.readers = readers  # flows whose intent's role is 'read' 
         count = max(len(self.profiles), 1)
-        df: dict[str, int] = {}
-        for profile in self.profiles.values():
-            for word in profile.vocabulary:
-                df[word] = df.get(word, 0) + 1
         top = math.log(1 + count)
-        self.weights = {w: (math.log(1 + count / n) / top) ** SHARPNESS for w, n in df.items()}
-        text_df: dict[str, int] = {}
-        for profile in self.profiles.values():
-            for word in profile.text:
-                text_df[word] = text_df.get(word, 0) + 1
-        self.text_weights = {w: (math.log(1 + count / n) / top) ** SHARPNESS for w, n in text_df.items()}
+        self.weights = _rarity([p.vocabulary for p in self.profiles.values()], count)
+        self.text_weights = _rarity([p.text.keys() for p in self.profiles.values()], count)
         self.keywords = set().union(*(p.keywords for p in self.profiles.values()),
                                     *(w for p in self.profiles.values() for _, w in p.phrases))
         holders: dict[str, int] = {}
@@ -242,13 +233,13 @@ class FlowScorer:
         verb_of = self.verbs.get(lx.opener(mask(text, [*lx.act_spans(text), *lx.shift_spans(text)])) or "")
         scores = []
         for index, (name, profile) in enumerate(self.profiles.items()):
+            if question and not (name in self.readers or profile.spec.metadata.digression):
+                scores.append((name, 0.0))
+                continue
             said = [stems for pattern, stems in profile.phrases if pattern.search(left_text)]
             words = self._words(profile, words_left, frozenset().union(*said))
             if reading and name in self.readers and words > 0:
                 words += READ_BONUS
-            if question and not (name in self.readers or profile.spec.metadata.digression):
-                scores.append((name, 0.0))
-                continue
             values = sum(self.value_weights[k] for k in profile.value_keys & keys)
             evidence = VALUE_WEIGHT * min(values, 1.5) * (2.0 if question else 1.0)
             if semantic is not None and words > 0:
@@ -355,6 +346,11 @@ class FlowScorer:
     def _words(self, profile: FlowProfile, stems: set[str], phrased: frozenset[str] = frozenset()) -> float:
         if not stems:
             return 0.0
+        # the flow's own text decides; examples and keywords only add to it, so a flow that has
+        # none (a new service) is not outvoted by one that has many
+        text = self._text(profile, stems)
+        if not profile.spec.examples and not profile.spec.keywords:
+            return text + EXAMPLE_WEIGHT * IMPUTED_EXAMPLES * text  # its own text stands in for examples
         total = sum(self.weight(s) for s in stems)
         example = 0.0
         for words in profile.examples:
@@ -365,11 +361,6 @@ class FlowScorer:
         name = sum(self.weight(s) for s in stems & profile.name)
         description = sum(self.weight(s) for s in stems & profile.description) / total
         lexical = 0.6 * example + 0.25 * min(keywords, 2.0) + 0.1 * name + 0.1 * description
-        # the flow's own text decides; examples and keywords only add to it, so a flow that has
-        # none (a new service) is not outvoted by one that has many
-        text = self._text(profile, stems)
-        if not profile.spec.examples and not profile.spec.keywords:
-            lexical = IMPUTED_EXAMPLES * text  # a new flow: its own text stands in for examples
         return text + EXAMPLE_WEIGHT * lexical
 
     def _text(self, profile: FlowProfile, stems: set[str]) -> float:
@@ -379,7 +370,17 @@ class FlowScorer:
             return 0.0
         covered = sum(self.text_weights[s] * tf / (tf + TEXT_SATURATION)
                       for s in stems if (tf := profile.text.get(s, 0.0)) > 0)
-        return TEXT_SCALE * covered / said
+        return covered / said
+
+
+def _rarity(documents: Sequence[Iterable[str]], count: int) -> dict[str, float]:
+    """Each word's weight by how few of the flows' documents use it (an idf, sharpened)."""
+    df: dict[str, int] = {}
+    for words in documents:
+        for word in words:
+            df[word] = df.get(word, 0) + 1
+    top = math.log(1 + count)
+    return {w: (math.log(1 + count / n) / top) ** SHARPNESS for w, n in df.items()}
 
 
 def mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
