@@ -49,7 +49,6 @@ _STATE = re.compile(r"[A-Z]{2}\b")
 _NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "one", "home", "me", "us", "you",
                           "somewhere", "anywhere", "everywhere", "which", "what", "where", "the", "a", "an"})
 _MAX_WORDS = 6
-_I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've"})
 # words that only hold a turn together ('actually that's all for today'): no value in them
 _FILLER = frozenset(lx.stem(w) for w in "actually just really so well oh um uh ok okay anyway today now".split())
 
@@ -184,7 +183,7 @@ def bare_answer(answer: Candidate | None, text: str, whole: bool) -> Candidate |
     if short and len(lx.tokens(short["value"])) <= _MAX_WORDS:  # 'The Hobbit', 'Captain Marvel, please'
         return Candidate(short["value"], short["value"], short.start("value"), short.end("value"), answer.score)
     words = lx.tokens(answer.value)
-    capital = any((w[:1].isupper() or w[:1].isdigit()) and w.lower() not in _I_FORMS for w in _WORD.findall(answer.value))
+    capital = any((w[:1].isupper() or w[:1].isdigit()) and w.lower() not in lx.I_FORMS for w in _WORD.findall(answer.value))
     if len(words) > _MAX_WORDS or (not capital and len(lx.tokens(text)) > 4):
         return None
     return answer

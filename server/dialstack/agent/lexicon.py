@@ -256,6 +256,8 @@ CUE_SYNONYMS: dict[str, frozenset[str]] = {
 
 
 TOKEN = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*", re.IGNORECASE)
+# the pronoun 'I' in its forms: written with a capital, it names nothing
+I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've", "im", "id"})
 # lead-ins before the request itself ("I'd like to book ..."), beside the stopwords
 LEAD_INS = frozenset({"i'd", "id", "we'd", "i'll", "we'll", "love", "kindly", "quickly"})
 

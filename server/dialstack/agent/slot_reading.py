@@ -165,7 +165,6 @@ def holds_whole_request(spec: FlowSpec, slot_spec: Any) -> bool:
 
 
 _SOCIAL = frozenset({"hi", "hello", "hey", "thanks", "thank", "yes", "no", "ok", "okay"})
-_I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've", "im", "id"})
 
 
 def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[str]) -> Candidate | None:
@@ -187,7 +186,7 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
         run.clear()
 
     found = list(lx.TOKEN.finditer(text))
-    capital = [m.group()[:1].isupper() and m.group().lower() not in _I_FORMS for m in found]
+    capital = [m.group()[:1].isupper() and m.group().lower() not in lx.I_FORMS for m in found]
     if len(found) > 1 and all(capital[1:]):
         capital = [False] * len(found)  # 'Find A Book': title case says nothing about names
     for i, m in enumerate(found):
