@@ -37,6 +37,9 @@ MAX_DIGESTS = 20_000  # per recorded output: a bound on what one huge result can
 _TOKEN = re.compile(r"\S+")
 _EDGE = ".,;:!?\"'`()[]{}<>*"
 _IDENTIFIER = re.compile(r"[0-9@/]|\w\.\w")
+# inside one whitespace token: characters no address, URL or id contains, and a full stop that ends a sentence
+# glued to the next one ("'a@b.com'.The" holds the address a@b.com)
+_GLUE = re.compile(r"[\"'`()\[\]{}<>,;|]+|(?<=[a-z0-9])\.(?=[A-Z])")
 
 
 def normalize(text: str) -> str:
@@ -63,6 +66,30 @@ def _strings(value: Any, skip: frozenset[str] = frozenset()) -> Iterator[str]:
             yield from _strings(item, skip)
 
 
+def _pieces(token: str) -> list[str]:
+    """The parts of one whitespace token that could be an address or an id on their own (empty if it is one)."""
+    parts = [p for p in _GLUE.split(token) if normalize(p)]
+    return parts if len(parts) > 1 else []
+
+
+def _url_prefixes(value: str) -> list[str]:
+    """A URL without its query or fragment, then without each trailing path segment, down to its host.
+
+    ``https://evil.example/collect?d=HGK137803`` -> ``https://evil.example/collect``, ``https://evil.example``:
+    where a value goes, whatever private data was appended to it.
+    """
+    word = normalize(value)
+    if not re.match(r"^([a-z][a-z0-9+.-]*://)?[^\s/@?#]+\.[a-z]{2,}([/?#]|$)", word):
+        return []
+    base = re.split(r"[?#]", word, maxsplit=1)[0].rstrip("/")
+    host_end = base.find("/", base.find("://") + 3 if "://" in base else 0)
+    found = [base] if base != word else []
+    while host_end != -1 and "/" in base[host_end:]:
+        base = base.rsplit("/", 1)[0]
+        found.append(base)
+    return found
+
+
 def text_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) -> set[str]:
     """Digests of everything a reader could copy out of ``values``: whole strings, tokens, 2-4 word runs.
 
@@ -75,7 +102,9 @@ def text_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) ->
                 return found
             if normalize(text):
                 found.add(digest(text))
-            words = [w for w in (normalize(t) for t in _TOKEN.findall(text)) if w]
+            tokens = _TOKEN.findall(text)
+            words = [w for w in (normalize(t) for t in tokens) if w]
+            found.update(digest(piece) for token in tokens for piece in _pieces(token))
             for start in range(len(words)):
                 for size in range(1, MAX_WORDS + 1):
                     if start + size > len(words):
@@ -90,11 +119,12 @@ def _candidates(value: Any) -> Iterator[str]:
         if normalize(text):
             yield text
         tokens = _TOKEN.findall(text)
-        if len(tokens) > 1:
-            for token in tokens:
-                word = normalize(token)
-                if word and _IDENTIFIER.search(word):
-                    yield word
+        words = [piece for token in tokens for piece in (_pieces(token) or [token])]
+        for word in words if len(words) > 1 else []:
+            if normalize(word) and _IDENTIFIER.search(normalize(word)):
+                yield word
+        for word in words:
+            yield from _url_prefixes(word)
 
 
 def system_fields(output_schema: Any) -> frozenset[str]:
