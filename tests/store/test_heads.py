@@ -79,21 +79,37 @@ def test_turn_context_reads_the_head_preferences_recent_turns_and_kinds_at_once(
     assert store.turn_context("nobody", "alice").domain is None
 
 
-def test_replaying_to_any_turn_is_bounded_by_the_operation_budget(store: SQLiteStore) -> None:
-    store.replay_ops = 6
-    commit_states(store, "s1", [{"k": list(range(i))} for i in range(1, 40)])  # each turn adds one item: 1 op
-    rows = store._conn.execute("SELECT t.turn FROM snapshots s JOIN turns t ON t.id = s.turn_id ORDER BY t.turn").fetchall()
-    gaps = [b - a for (a,), (b,) in zip(rows, rows[1:])]
-    assert max(gaps) <= 7 and store.state_at("s1", 39) == {"k": list(range(39))}
+def base_turns(store: SQLiteStore, session: str) -> list[int]:
+    """The turn that started each base of ``session`` (white-box: base placement)."""
+    rows = store._conn.execute(
+        "SELECT MIN(t.turn) FROM bases b JOIN turns t ON t.base = b.id WHERE b.session_id=? GROUP BY b.id ORDER BY b.id",
+        (session,),
+    ).fetchall()
+    return [turn for (turn,) in rows]
 
 
-def test_snapshots_written_zlib_compressed_by_an_early_v3_file_still_read(store: SQLiteStore) -> None:
-    import zlib
+def test_bases_follow_the_cadence_and_the_flag(store: SQLiteStore) -> None:
+    commit_states(store, "s1", numbered(5))  # snapshot_every=4: a base at turn 1, the next at turn 5
+    store.commit_turn("s1", record({"x": 6}, snapshot=True))
+    assert base_turns(store, "s1") == [1, 5, 6]
 
-    from dialstack.state.diff import encode
 
-    commit_states(store, "s1", numbered(3))
-    store._conn.execute(  # white-box: rewrite turn 1's snapshot as an early v3 release stored it
-        "UPDATE snapshots SET state=? WHERE turn_id=(SELECT id FROM turns WHERE turn=1)", (zlib.compress(encode(numbered(1)[0]), 1),)
-    )
-    assert store.state_at("s1", 2) == numbered(3)[1]
+def test_a_state_that_drifted_from_its_base_starts_a_new_one(store: SQLiteStore) -> None:
+    import random
+
+    noise = random.Random(7)
+    words = [{"w": "".join(noise.choice("abcdefghij") for _ in range(3000))} for _ in range(3)]
+    commit_states(store, "s1", [words[0], words[0] | {"x": 1}, words[1], words[1] | {"x": 2}, words[2]])
+    assert base_turns(store, "s1") == [1, 4]  # turn 3 shares nothing with base 1: the next turn starts one
+    assert [store.state_at("s1", t) for t in (3, 4, 5)] == [words[1], words[1] | {"x": 2}, words[2]]
+
+
+def test_every_turn_reads_on_its_own_after_the_history_before_it_is_pruned(store: SQLiteStore) -> None:
+    commit_states(store, "s1", numbered(10))  # bases start at turns 1, 5, 9 (snapshot_every=4)
+    store.rollback("s1", 6)  # turns 7-10 become branch 1
+    commit_states(store, "s1", [{"again": i} for i in range(3)])
+    store.prune("s1", 2)  # drops live turns 1-7 and branch 1 (forked before the first kept turn)
+    assert [row.turn for row in store.turns("s1")] == [8, 9] and store.state_at("s1", 9) == {"again": 2}
+    used = {base for (base,) in store._conn.execute("SELECT base FROM turns WHERE session_id='s1'")}
+    kept = {base for (base,) in store._conn.execute("SELECT id FROM bases WHERE session_id='s1'")}
+    assert used == kept  # no base is left that no turn needs, none is missing

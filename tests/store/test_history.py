@@ -147,11 +147,3 @@ def test_frames_of_discarded_turns_are_removed_but_saved_frames_stay(store: SQLi
     assert store.frame_page(saved, 0, 10)["data"] == [[1]]
     with pytest.raises(StoreError, match="table_id"):
         store.frame_page(turn_frame, 0, 10)
-
-
-def test_snapshots_follow_the_cadence_and_the_flag(store: SQLiteStore) -> None:
-    commit_states(store, "s1", states(5))
-    store.commit_turn("s1", record({"x": 6}, snapshot=True))
-    conn = store._conn  # white-box: snapshot placement is the point of this test
-    rows = conn.execute("SELECT t.turn FROM snapshots s JOIN turns t ON t.id = s.turn_id ORDER BY t.turn").fetchall()
-    assert [turn for (turn,) in rows] == [1, 4, 6]

@@ -10,6 +10,7 @@ import pytest
 
 from dialstack.store import SchemaVersionError, SQLiteStore, StoreError, TurnRecord
 from dialstack.store.schema import SCHEMA_VERSION
+from dialstack.state.diff import apply_diff
 
 V0 = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -139,3 +140,23 @@ def test_a_v1_database_with_a_branch_is_migrated_and_keeps_reading_and_writing(d
         assert store.state_at("old", 6, branch=2) == {"live": 6}
         assert store.state_at("old", 5, branch=1) == branch[2]
     assert schema_version(db_path) == str(SCHEMA_VERSION)
+
+
+def test_v3_rows_read_next_to_v4_ones_with_readable_diffs_and_zlib_snapshots(db_path: Path) -> None:
+    import zlib
+
+    live = [{"live": n, "items": list(range(n))} for n in range(1, 6)]
+    v1_database(db_path, live, [{"branch": 3}])
+    conn = sqlite3.connect(db_path)  # turn 1's snapshot as an early v3 release compressed it
+    conn.execute("UPDATE snapshots SET state=? WHERE turn_id=1", (zlib.compress(json.dumps(live[0]).encode(), 1),))
+    conn.commit()
+    conn.close()
+    with SQLiteStore(db_path, snapshot_every=50) as store:
+        assert store.state_at("old", 2) == live[1]
+        store.commit_turn("old", TurnRecord("six", "r", {"live": 6, "items": [0]}))
+        rows = store.states("old")
+        assert [state for _row, state in rows] == [*live, {"live": 6, "items": [0]}]
+        before: object = {}
+        for row, state in rows:  # v3 rows show their stored patch, v4 rows one computed on read
+            assert row.diff and apply_diff(before, row.diff) == state
+            before = state

@@ -12,30 +12,30 @@ line and its last turn.
 **Branches.** A ``branch`` rollback records the turns it leaves behind as an abandoned
 branch: the view of the old line from turn N+1 to its last turn (a ``branches`` row,
 numbered 1, 2, ... per session). Every turn row is seen by exactly one view, the live one
-or one branch, and the first turn of every branch carries a snapshot, so a branch reads
-on its own even after the live history under its fork has been discarded or pruned.
+or one branch.
 
-**Rebuilds.** The state after a turn is the nearest snapshot at or before it plus the
-JSON Patches after it. A snapshot is written at turn 1, when the turn asks for one,
-every ``snapshot_every`` turns, and whenever replaying from the last one would apply more
-than ``REPLAY_OPS`` patch operations: reading any turn costs a bounded amount of work.
+**States.** Each turn row (schema v4) holds its full state, compressed against a base
+(``store.blobs``): reading any turn is one row and its base, whatever the history did,
+and a branch reads on its own. ``TurnRow.diff`` (the JSON Patch from the turn before)
+is computed on read. Rows of schema v3 hold a patch instead (``state`` NULL), read as
+before: the nearest snapshot at or before the turn plus the patches after it; the first
+turn of a v3 branch, and the first turn kept by pruning, get a snapshot so that they
+read on their own.
 """
 
 from __future__ import annotations
 
 import sqlite3
-import threading
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from dialstack.state.diff import apply_patch, decode, encode
-from dialstack.store import records
+from dialstack.state.diff import apply_patch, decode, encode, make_patch
+from dialstack.store import blobs, records
+from dialstack.store.blobs import Readers, pack_state, unpack_state
 from dialstack.store.protocol import JSON, StoreError, TurnRecord, TurnRow, UnknownSessionError
 
 LIVE = 0
-REPLAY_OPS = 24  # a snapshot once replaying from the last one would apply more operations than this
 
 Segment = tuple[int, int, int | None]  # (line, after turn, up to turn or None = open): the turns a line owns
 
@@ -92,33 +92,6 @@ def _walk(conn: sqlite3.Connection, session_id: str, line: int) -> tuple[Segment
 
 def compact(value: Any) -> str:
     return encode(value).decode()
-
-
-_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
-_codecs = threading.local()  # a zstd (de)compressor is reusable, ~3x faster so, but not shared across threads
-
-
-def _zstd() -> tuple[Any, Any]:
-    pair = getattr(_codecs, "pair", None)
-    if pair is None:
-        import zstandard
-
-        pair = _codecs.pair = (zstandard.ZstdCompressor(level=1), zstandard.ZstdDecompressor())
-    return pair
-
-
-def pack_state(text: bytes) -> bytes:
-    """A snapshot as stored: the state's JSON, zstd-compressed."""
-    return _zstd()[0].compress(text)
-
-
-def unpack_state(stored: bytes | str) -> Any:
-    """A stored snapshot: zstd (this release), zlib (early v3 files) or plain JSON text (v0-v2)."""
-    if isinstance(stored, str):
-        return decode(stored)
-    if stored[:4] == _ZSTD_MAGIC:
-        return decode(_zstd()[1].decompress(stored))
-    return decode(zlib.decompress(stored))
 
 
 # -- heads and views -------------------------------------------------------------------
@@ -209,13 +182,24 @@ def _unknown(conn: sqlite3.Connection, v: View, turn: int) -> StoreError:
 # -- rebuilds ---------------------------------------------------------------------------
 
 
-def state_at(conn: sqlite3.Connection, v: View, turn: int) -> tuple[JSON, int]:
-    """The exact state after ``turn`` and the patch operations replayed to get it.
-
-    One query per line crossed: the rows from ``turn`` down to the nearest snapshot.
-    """
+def state_at(conn: sqlite3.Connection, readers: Readers, v: View, turn: int) -> tuple[JSON, int]:
+    """The exact state after ``turn`` and the patch operations replayed to get it (v3 rows only)."""
     if turn < 1 or turn > v.last or (v.first is not None and turn < v.first):
         raise _unknown(conn, v, turn)
+    for line, _after, _top in _spans(v, turn - 1, turn):
+        row = conn.execute(
+            "SELECT state, base FROM turns WHERE session_id=? AND line=? AND turn=?", (v.session_id, line, turn)
+        ).fetchone()
+        if row is None:
+            break
+        if row[0] is not None:
+            return readers.state(conn, row[0], row[1]), 0
+        return _replay(conn, v, turn)
+    raise _unknown(conn, v, turn)
+
+
+def _replay(conn: sqlite3.Connection, v: View, turn: int) -> tuple[JSON, int]:
+    """A v3 row's state: the rows from ``turn`` down to the nearest snapshot, one query per line crossed."""
     patches: list[str] = []
     expected = turn
     base: Any = None
@@ -249,7 +233,7 @@ def state_at(conn: sqlite3.Connection, v: View, turn: int) -> tuple[JSON, int]:
     return state, replayed
 
 
-_ROW = "turn, user_text, reply, created_at, patch, frame_id, meta"
+_ROW = "turn, user_text, reply, created_at, patch, frame_id, meta, state, base"
 
 
 def _rows_desc(conn: sqlite3.Connection, v: View, columns: str, limit: int | None) -> list[tuple[Any, ...]]:
@@ -272,86 +256,99 @@ def recent_texts(conn: sqlite3.Connection, v: View, last: int) -> list[tuple[str
     return list(reversed(_rows_desc(conn, v, "user_text, reply", last)))  # type: ignore[arg-type]
 
 
-def turn_rows(conn: sqlite3.Connection, v: View, last: int | None) -> list[TurnRow]:
+def turn_rows(conn: sqlite3.Connection, readers: Readers, v: View, last: int | None) -> list[TurnRow]:
+    return [row for row, _state in states(conn, readers, v, last)]
+
+
+def states(conn: sqlite3.Connection, readers: Readers, v: View, last: int | None) -> list[tuple[TurnRow, JSON]]:
+    """Each turn row (``diff``: the patch from the turn before) with the state after it."""
     if last is not None and last <= 0:
         return []
-    rows = _rows_desc(conn, v, _ROW, last)
-    return [
-        TurnRow(
+    rows = list(reversed(_rows_desc(conn, v, _ROW, last)))
+    out: list[tuple[TurnRow, JSON]] = []
+    before: Any = None  # the state after the previous row, once known
+    for turn, user_text, reply, created_at, patch, frame_id, meta, blob, base in rows:
+        if blob is not None:
+            state = readers.state(conn, blob, base)
+            if before is None:
+                before = _state_before(conn, readers, v, turn)
+            diff = make_patch(before, state)
+        else:
+            diff = decode(patch)
+            state = state_at(conn, readers, v, turn)[0] if before is None else apply_patch(decode(encode(before)), decode(patch))
+        row = TurnRow(
             session_id=v.session_id,
             turn=turn,
             user_text=user_text,
             reply=reply,
             created_at=created_at,
-            diff=decode(patch),
+            diff=diff,
             frame=records.load_frame(conn, frame_id) if frame_id else None,
             meta=decode(meta),
             branch=v.branch,
         )
-        for turn, user_text, reply, created_at, patch, frame_id, meta in reversed(rows)
-    ]
+        out.append((row, state))
+        before = state
+    return out
 
 
-def states(conn: sqlite3.Connection, v: View, last: int | None) -> Iterator[tuple[TurnRow, JSON]]:
-    """Each turn row with the state after it, rebuilt once and carried forward."""
-    rows = turn_rows(conn, v, last)
-    state: Any = None
-    for row in rows:
-        if state is None:
-            state = state_at(conn, v, row.turn)[0]
-        else:
-            state = apply_patch(state, decode(encode(row.diff)))  # the row's own diff stays untouched
-        yield row, decode(encode(state))
+def _state_before(conn: sqlite3.Connection, readers: Readers, v: View, turn: int) -> Any:
+    """The state after ``turn - 1`` as ``v``'s turns see it (a branch: at its fork); ``{}``
+    before turn 1, and where that turn is gone (pruned, discarded)."""
+    if turn <= 1:
+        return {}
+    try:
+        return state_at(conn, readers, View(v.session_id, v.branch, v.segments, None, turn - 1), turn - 1)[0]
+    except StoreError:
+        return {}
 
 
 # -- writes -----------------------------------------------------------------------------
 
 
+def next_head(current: Head | None) -> Head:
+    return Head(current.line, current.turn + 1, current.version + 1, 0) if current else Head(LIVE, 1, 1, 0)
+
+
+def move_head(conn: sqlite3.Connection, session_id: str, current: Head | None, moved: Head) -> bool:
+    """Point the session's head at ``moved`` if it is still ``current`` (same version); False otherwise."""
+    if current is None:
+        conn.execute(
+            "INSERT INTO heads(session_id, line, turn, version, replay) VALUES (?, ?, ?, ?, ?)",
+            (session_id, moved.line, moved.turn, moved.version, moved.replay),
+        )
+        return True
+    return conn.execute(
+        "UPDATE heads SET line=?, turn=?, version=?, replay=? WHERE session_id=? AND version=?",
+        (moved.line, moved.turn, moved.version, moved.replay, session_id, current.version),
+    ).rowcount == 1
+
+
 def insert_turn(
-    conn: sqlite3.Connection,
-    session_id: str,
-    current: Head | None,
-    record: TurnRecord,
-    patch: str,
-    snapshot: bytes | None,
-    *,
-    replay: int,
-    now: float,
-) -> Head:
-    """Write one turn's rows (turn with its patch, snapshot, frame, audit) and move the head."""
-    line, turn, version = (current.line, current.turn + 1, current.version + 1) if current else (LIVE, 1, 1)
+    conn: sqlite3.Connection, session_id: str, at: Head, record: TurnRecord, state: bytes, base: int, *, now: float
+) -> None:
+    """Write one turn's rows at head ``at``: the turn with its state (compressed against
+    ``base``), its frame and audit entries, the context kinds it added."""
     frame_id = records.store_frame(conn, session_id, record.frame, now) if record.frame else None
     turn_id = conn.execute(
-        "INSERT INTO turns(session_id, line, turn, user_text, reply, created_at, meta, frame_id, patch) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (session_id, line, turn, record.user_text, record.reply, now, compact(record.meta), frame_id, patch),
+        "INSERT INTO turns(session_id, line, turn, user_text, reply, created_at, meta, frame_id, patch, state, base) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?)",
+        (session_id, at.line, at.turn, record.user_text, record.reply, now, compact(record.meta), frame_id, state, base),
     ).lastrowid
-    if snapshot is not None:
-        conn.execute("INSERT INTO snapshots(turn_id, state) VALUES (?, ?)", (turn_id, snapshot))
     for entry in record.audit:
         records.add_audit(conn, session_id, entry, now, turn_id=turn_id)
     if record.context_kinds:
         records.add_context_kinds(conn, session_id, record.context_kinds)
-    if current is None:
-        conn.execute(
-            "INSERT INTO heads(session_id, line, turn, version, replay) VALUES (?, ?, ?, ?, ?)",
-            (session_id, line, turn, version, replay),
-        )
-    else:
-        conn.execute(
-            "UPDATE heads SET turn=?, version=?, replay=? WHERE session_id=?", (turn, version, replay, session_id)
-        )
-    return Head(line, turn, version, replay)
 
 
-def _row_at(conn: sqlite3.Connection, v: View, turn: int) -> tuple[int, str]:
-    """``(id, patch)`` of the row holding ``turn`` in ``v``."""
+def _row_at(conn: sqlite3.Connection, v: View, turn: int) -> tuple[int, str, bool]:
+    """``(id, patch, v3)`` of the row holding ``turn`` in ``v``; ``v3``: it stores a patch, not its state."""
     for line, _after, _top in _spans(v, turn - 1, turn):
         row = conn.execute(
-            "SELECT id, patch FROM turns WHERE session_id=? AND line=? AND turn=?", (v.session_id, line, turn)
+            "SELECT id, patch, state IS NULL FROM turns WHERE session_id=? AND line=? AND turn=?", (v.session_id, line, turn)
         ).fetchone()
         if row is not None:
-            return row[0], row[1]
+            return row[0], row[1], bool(row[2])
     raise _unknown(conn, v, turn)
 
 
@@ -360,7 +357,7 @@ def _ensure_snapshot(conn: sqlite3.Connection, turn_id: int, state: Any) -> None
 
 
 def rollback(
-    conn: sqlite3.Connection, lines: Lines, session_id: str, to_turn: int, mode: Literal["branch", "discard"]
+    conn: sqlite3.Connection, lines: Lines, readers: Readers, session_id: str, to_turn: int, mode: Literal["branch", "discard"]
 ) -> tuple[JSON, Head | None]:
     """Make ``to_turn`` the head by starting a new line there; returns the state and the new head.
 
@@ -371,15 +368,16 @@ def rollback(
         raise StoreError(f"rollback mode must be 'branch' or 'discard', not {mode!r}")
     current = head(conn, session_id)
     live = live_view(conn, lines, session_id, current)
-    state, replay = state_at(conn, live, to_turn)
+    state, replay = state_at(conn, readers, live, to_turn)
     if current is None or to_turn == current.turn:
         return state, current
     owner = next(line for line, _after, _top in _spans(live, to_turn - 1, to_turn))
     (line,) = conn.execute("SELECT COALESCE(MAX(line), 0) + 1 FROM lines WHERE session_id=?", (session_id,)).fetchone()
     conn.execute("INSERT INTO lines(session_id, line, parent, fork_turn) VALUES (?, ?, ?, ?)", (session_id, line, owner, to_turn))
     if mode == "branch":
-        first_id, patch = _row_at(conn, live, to_turn + 1)
-        _ensure_snapshot(conn, first_id, apply_patch(decode(encode(state)), decode(patch)))
+        first_id, patch, v3 = _row_at(conn, live, to_turn + 1)
+        if v3:  # a v3 row replays from a snapshot: the branch's first turn gets one
+            _ensure_snapshot(conn, first_id, apply_patch(decode(encode(state)), decode(patch)))
         (branch,) = conn.execute("SELECT next_branch FROM sessions WHERE session_id=?", (session_id,)).fetchone()
         conn.execute(
             "INSERT INTO branches(session_id, branch, line, first_turn, last_turn) VALUES (?, ?, ?, ?, ?)",
@@ -392,6 +390,7 @@ def rollback(
                 "DELETE FROM turns WHERE session_id=? AND line=? AND turn>? AND turn<=?", (session_id, piece_line, after, top)
             )
         records.drop_orphan_frames(conn, session_id)
+        blobs.drop_unused_bases(conn, session_id)
     moved = Head(line, to_turn, current.version + 1, replay)
     conn.execute(
         "UPDATE heads SET line=?, turn=?, version=?, replay=? WHERE session_id=?",
@@ -400,7 +399,7 @@ def rollback(
     return state, moved
 
 
-def prune(conn: sqlite3.Connection, lines: Lines, session_id: str, keep: int) -> int:
+def prune(conn: sqlite3.Connection, lines: Lines, readers: Readers, session_id: str, keep: int) -> int:
     """Keep the last ``keep`` live turns; drop older turns and branches forked before them."""
     if keep < 1:
         raise StoreError(f"max_history_messages must be at least 1, not {keep}")
@@ -411,9 +410,9 @@ def prune(conn: sqlite3.Connection, lines: Lines, session_id: str, keep: int) ->
     first_kept = span[1] - keep + 1
     if first_kept <= span[0]:
         return 0
-    kept_id, _patch = _row_at(conn, live, first_kept)
-    if conn.execute("SELECT 1 FROM snapshots WHERE turn_id=?", (kept_id,)).fetchone() is None:
-        _ensure_snapshot(conn, kept_id, state_at(conn, live, first_kept)[0])
+    kept_id, _patch, v3 = _row_at(conn, live, first_kept)
+    if v3 and conn.execute("SELECT 1 FROM snapshots WHERE turn_id=?", (kept_id,)).fetchone() is None:
+        _ensure_snapshot(conn, kept_id, state_at(conn, readers, live, first_kept)[0])
     removed = _delete_view(conn, live, first_kept - 1)
     doomed = conn.execute(
         "SELECT branch FROM branches WHERE session_id=? AND first_turn<=?", (session_id, first_kept)
@@ -422,6 +421,7 @@ def prune(conn: sqlite3.Connection, lines: Lines, session_id: str, keep: int) ->
         removed += _delete_view(conn, view(conn, lines, session_id, branch), None)
         conn.execute("DELETE FROM branches WHERE session_id=? AND branch=?", (session_id, branch))
     records.drop_orphan_frames(conn, session_id)
+    blobs.drop_unused_bases(conn, session_id)
     return removed
 
 

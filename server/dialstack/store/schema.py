@@ -20,6 +20,10 @@ Version history:
   table); the head is a pointer (line, turn, version, patch operations since the last
   snapshot), not a copy of the state; new snapshots are zstd-compressed JSON. Migrated in
   place: v2 branch B becomes line B, forked from line 0 just before its first turn.
+- 4: each new turn row holds its full state, zstd-compressed against a base state of its
+  session (``bases``; ``turns.state``, ``turns.base``; see ``store.blobs``) instead of a
+  patch: a commit does not diff, a read does not replay. Migrated by adding the table and
+  columns; v3 rows keep their patches and snapshots and are read as before.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from dialstack.state.diff import encode, make_patch
 from dialstack.store import guard
 from dialstack.store.protocol import SchemaVersionError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 NO_SNAPSHOT_NEARBY = 1 << 30  # a head's replay count that makes the next commit write a snapshot
 
@@ -52,6 +56,16 @@ CREATE TABLE branches (
     last_turn INTEGER NOT NULL,
     PRIMARY KEY (session_id, branch)
 ) WITHOUT ROWID
+"""
+
+BASES_V4 = """
+CREATE TABLE bases (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL,
+    state BLOB NOT NULL
+);
+ALTER TABLE turns ADD COLUMN state BLOB;
+ALTER TABLE turns ADD COLUMN base INTEGER
 """
 
 SCHEMA_V1 = """
@@ -189,6 +203,7 @@ def _create(conn: sqlite3.Connection) -> None:
             conn.execute(statement)
     guard.create_tables(conn)
     _lines_layout(conn)
+    _bases_layout(conn)
     _set_version(conn, SCHEMA_VERSION)
 
 
@@ -206,6 +221,17 @@ def _migrate_v2(conn: sqlite3.Connection, snapshot_every: int) -> None:
     """v3 rolls back by pointer (see the version history); v2 rows stay where they are."""
     _lines_layout(conn)
     _set_version(conn, 3)
+
+
+def _migrate_v3(conn: sqlite3.Connection, snapshot_every: int) -> None:
+    """v4 stores each new turn's state against a base (see the version history)."""
+    _bases_layout(conn)
+    _set_version(conn, 4)
+
+
+def _bases_layout(conn: sqlite3.Connection) -> None:
+    for statement in BASES_V4.split(";"):
+        conn.execute(statement)
 
 
 def _lines_layout(conn: sqlite3.Connection) -> None:
@@ -283,4 +309,4 @@ def _compact(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection, int], None]] = {0: _migrate_v0, 1: _migrate_v1, 2: _migrate_v2}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection, int], None]] = {0: _migrate_v0, 1: _migrate_v1, 2: _migrate_v2, 3: _migrate_v3}
