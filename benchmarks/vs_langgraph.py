@@ -13,8 +13,10 @@ captured (dialogue state, user text, reply, meta, frame, audit). Then:
 - **commit vs put**: each turn's state, user text and reply (the information both sides
   hold: the turn's frame, audit entries and meta, which LangGraph would not keep, are
   left out) are committed to a fresh ``SQLiteStore`` and, as a checkpoint whose channels
-  hold the same, ``put`` into a fresh ``SqliteSaver``; the two alternate turn by turn so
-  machine-load drift hits both alike.
+  hold the same, ``put`` into a fresh ``SqliteSaver``; the two alternate turn by turn
+  (which goes first swapped every turn) so machine-load drift hits both alike. Done
+  ``--rounds`` times on fresh files: each side's figure is the median of its per-round
+  medians, the ratio the median of the per-round ratios, with their range.
 - **state at a turn vs get_tuple**: ``store.state_at(s, n)`` against
   ``saver.get_tuple(config of checkpoint n)``, alternating, median of many; and the turn
   that compares worst among every third of the last 100 (a read costs more the further
@@ -27,7 +29,9 @@ captured (dialogue state, user text, reply, meta, frame, audit). Then:
 - **a turn**: ``Agent.handle`` (offline understanding, in-memory MCP, SQLite on disk)
   against ``invoke`` of a one-node LangGraph graph with a ``SqliteSaver`` on the same
   ``--conversation`` turns; the node only returns that turn's captured state and reply,
-  so LangGraph's figure is its bookkeeping alone. Alternating turn by turn.
+  so LangGraph's figure is its bookkeeping alone. Interleaved turn by turn (each
+  ``invoke`` right after the ``handle`` whose state it returns), over ``--rounds`` fresh
+  conversations: medians as for commits, with the range of the per-round ratios.
 """
 
 from __future__ import annotations
@@ -178,6 +182,7 @@ def alternate(count: int, ours: Callable[[int], object], theirs: Callable[[int],
 
 
 def commit_vs_put(records: list[TurnRecord], folder: Path) -> tuple[SQLiteStore, SqliteSaver, list[dict[str, Any]], dict[str, float]]:
+    folder.mkdir()
     store = SQLiteStore(folder / "dialstack.db")
     store.ensure_session(SESSION, "travel")
     saver = open_saver(folder / "langgraph.db")
@@ -196,6 +201,18 @@ def commit_vs_put(records: list[TurnRecord], folder: Path) -> tuple[SQLiteStore,
 
     figures = alternate(len(plain), lambda step: store.commit_turn(SESSION, plain[step]), put)
     return store, saver, configs[1:], figures
+
+
+def over_rounds(rounds: list[dict[str, float]]) -> dict[str, float]:
+    """Each side's median over rounds, the median per-round ratio and its range."""
+    ratios = [r["ours"] / r["theirs"] for r in rounds]
+    return {
+        "ours": statistics.median(r["ours"] for r in rounds),
+        "theirs": statistics.median(r["theirs"] for r in rounds),
+        "ratio": statistics.median(ratios),
+        "low": min(ratios),
+        "high": max(ratios),
+    }
 
 
 def read_vs_get_tuple(store: SQLiteStore, saver: SqliteSaver, configs: list[dict[str, Any]], turn: int, repeat: int) -> dict[str, float]:
@@ -240,6 +257,7 @@ def file_size(path: Path) -> int:
 
 
 def handle_vs_invoke(turns: int, folder: Path) -> dict[str, float]:
+    folder.mkdir()
     saver = open_saver(folder / "graph.db")
     answers: list[TurnRecord] = []
     graph = one_node_graph(saver, answers)
@@ -256,6 +274,7 @@ def handle_vs_invoke(turns: int, folder: Path) -> dict[str, float]:
         theirs.append(time.perf_counter() - start)
 
     run_conversation(turns, folder, after)
+    saver.conn.close()
     return {"ours": median_us(ours), "theirs": median_us(theirs)}
 
 
@@ -267,15 +286,19 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=10_000, help="turns of captured history for the store figures")
     parser.add_argument("--conversation", type=int, default=200, help="turns of the Agent.handle vs invoke figure")
     parser.add_argument("--repeat", type=int, default=300, help="reads per figure")
+    parser.add_argument("--rounds", type=int, default=3, help="fresh repetitions of the commit and the turn figures")
     options = parser.parse_args()
     if options.turns < 20:
         parser.error("--turns must be at least 20")
-    rows: list[tuple[str, str, str, str, str]] = []
+    if options.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    rows: list[tuple[str, ...]] = []
 
     def add(name: str, figures: dict[str, float], goal: str, unit: str = "us") -> None:
-        ratio = figures["ours"] / figures["theirs"]
+        ratio = figures.get("ratio", figures["ours"] / figures["theirs"])
+        spread = f" ({figures['low']:.2f}-{figures['high']:.2f})" if "low" in figures else ""
         scale = 1000.0 if unit == "ms" else 1.0
-        rows.append((name, f"{figures['ours'] / scale:,.1f} {unit}", f"{figures['theirs'] / scale:,.1f} {unit}", f"{ratio:.2f}x", goal))
+        rows.append((name, f"{figures['ours'] / scale:,.1f} {unit}", f"{figures['theirs'] / scale:,.1f} {unit}", f"{ratio:.2f}x{spread}", goal))
 
     n = options.turns
     late, early = n - 1, 10
@@ -284,8 +307,16 @@ def main() -> int:
         print(f"capturing {n:,} turns of the scripted travel conversation through Agent.handle ...", file=sys.stderr)
         (folder / "capture").mkdir()
         records = run_conversation(n, folder / "capture")
-        store, saver, configs, commit = commit_vs_put(records, folder)
-        add("commit one turn vs put", commit, "<= 1.0x")
+        commits = []
+        for round_ in range(options.rounds):
+            if round_:  # the last round's files serve the read, rollback and size figures
+                store.close()
+                saver.conn.close()
+                shutil.rmtree(folder / f"round-{round_ - 1}")
+            store, saver, configs, figures = commit_vs_put(records, folder / f"round-{round_}")
+            commits.append(figures)
+        folder = folder / f"round-{options.rounds - 1}"
+        add(f"commit one turn vs put ({options.rounds} rounds)", over_rounds(commits), "<= 1.0x")
         add(f"state at turn {late:,} vs get_tuple", read_vs_get_tuple(store, saver, configs, late, options.repeat), "<= 2x")
         add(f"state at turn {early} vs get_tuple", read_vs_get_tuple(store, saver, configs, early, options.repeat), "<= 2x")
         span = range(max(1, n - 99), n + 1, 3)
@@ -297,12 +328,12 @@ def main() -> int:
         saver.conn.close()
         ours_size, theirs_size = file_size(folder / "dialstack.db"), file_size(folder / "langgraph.db")
         rows.append(("database size", f"{ours_size / 1e6:,.2f} MB", f"{theirs_size / 1e6:,.2f} MB", f"{ours_size / theirs_size:.2f}x", "<= 0.2x"))
-        print(f"running {options.conversation} turns through Agent.handle and a one-node LangGraph invoke ...", file=sys.stderr)
-        (folder / "turns").mkdir()
-        add("Agent.handle vs one-node invoke (median)", handle_vs_invoke(options.conversation, folder / "turns"), "<= 1.0x", unit="ms")
-    widths = [max(len(row[i]) for row in rows + [("figure", "dialstack", "LangGraph", "ratio", "goal")]) for i in range(5)]
-    header = ("figure", "dialstack", "LangGraph", "ratio", "goal")
-    print(f"{n:,} turns of real travel dialogue state; both SQLite WAL, synchronous=NORMAL")
+        print(f"running {options.rounds} x {options.conversation} turns through Agent.handle and a one-node LangGraph invoke ...", file=sys.stderr)
+        turns = [handle_vs_invoke(options.conversation, Path(tmp) / f"turns-{i}") for i in range(options.rounds)]
+        add(f"Agent.handle vs one-node invoke ({options.rounds} rounds)", over_rounds(turns), "<= 1.0x", unit="ms")
+    header = ("figure", "dialstack", "LangGraph", "ratio (range)", "goal")
+    widths = [max(len(row[i]) for row in [*rows, header]) for i in range(5)]
+    print(f"{n:,} turns of real travel dialogue state; both SQLite WAL, synchronous=NORMAL; medians")
     print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for row in rows:

@@ -24,16 +24,14 @@ import json
 import secrets
 import sqlite3
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
-from dialstack.store.protocol import Receipt, StoreError
+from dialstack.clock import Clock
+from dialstack.store.protocol import JSON, Receipt, StoreError
 from dialstack.store.records import receipt as _receipt
 from dialstack.store.records import save_receipt as _save_receipt
-
-if TYPE_CHECKING:
-    from dialstack.store.sqlite import SQLiteStore
 
 GUARD_SCHEMA = """
 CREATE TABLE IF NOT EXISTS connection_kinds (
@@ -87,10 +85,24 @@ class Claim:
     owner: str = ""
 
 
+class SQLiteBacked(Protocol):
+    """What the guard uses of its store (``SQLiteStore``): its transactions, clock and sessions."""
+
+    _clock: Clock
+
+    def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
+
+    def _read(self) -> AbstractContextManager[sqlite3.Connection]: ...
+
+    def ensure_session(self, session_id: str, domain: str, user_id: str = "default") -> None: ...
+
+    def session_info(self, session_id: str) -> JSON | None: ...
+
+
 class Guard:
     """Session ownership, taint, provenance, approval nonces and idempotency claims of one store."""
 
-    def __init__(self, store: SQLiteStore) -> None:
+    def __init__(self, store: SQLiteBacked) -> None:
         if not hasattr(store, "_tx"):
             raise StoreError(f"{type(store).__name__} keeps no guard tables; use a SQLiteStore (or InMemoryStore)")
         self.store = store
