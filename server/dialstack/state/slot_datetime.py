@@ -30,6 +30,17 @@ _TIME = re.compile(
     r")(?![\w:])",
     re.IGNORECASE,
 )
+# "at 11", "around 4": a bare hour after a cue is a time of day, read as office hours
+# (7 to 11 in the morning, 12 noon, 1 to 6 in the afternoon); other hours need am/pm.
+_COUNTED = r"(?:people|persons|guests|adults|children|kids|of\b|passengers|tickets|seats|nights|days|weeks|months|minutes|hours|years)"
+_BARE_HOUR = re.compile(rf"\b(?:at|around|about|by)\s+(?P<hour>1[0-2]|0?[1-9])(?![\w:]|\.\d|\s*(?:[ap]\.?m\b|o'?clock\b)|\s+{_COUNTED})", re.IGNORECASE)
+_OCLOCK = re.compile(r"(?<![\w:])(?P<hour>1[0-2]|0?[1-9])\s*o'?clock\b", re.IGNORECASE)
+
+
+def _office_hour(hour: int) -> time | None:
+    if 7 <= hour <= 12:
+        return time(hour, 0)
+    return time(hour + 12, 0) if 1 <= hour <= 6 else None
 
 
 def find_times(text: str) -> list[tuple[time, int, int]]:
@@ -51,7 +62,11 @@ def find_times(text: str) -> list[tuple[time, int, int]]:
                 hour = 0
             moment = time(hour, minute)
         found.append((moment, m.start(), m.end()))
-    return found
+    for m in (*_BARE_HOUR.finditer(text), *_OCLOCK.finditer(text)):
+        moment = _office_hour(int(m.group("hour")))
+        if moment is not None and not any(start <= m.start("hour") < end for _, start, end in found):
+            found.append((moment, m.start("hour"), m.end()))
+    return sorted(found, key=lambda item: item[1])
 
 
 def _clock(moment: time) -> str:
@@ -138,14 +153,14 @@ class DateTimeSlot(BaseSlot):
     def extract(self, text: str, ctx: SlotContext) -> list[Candidate]:
         today = ctx.now.date()
         times = find_times(text)
-        known_day, _ = self._known()
+        known_day, known_time = self._known()
         if times and known_day is not None and not find_dates(text, today):
             checked = self._accept(known_day, times[0][0], ctx)
             return [Candidate(checked.value, checked.display, times[0][1], times[0][2], 0.9)] if checked.ok else []
         out = []
         for day, start, end in find_dates(text, today):
             near = min(times, key=lambda t: abs(t[1] - end), default=None)
-            moment = near[0] if near is not None else None
+            moment = near[0] if near is not None else known_time  # "make it Friday" keeps the time
             checked = self._accept(day, moment, ctx)
             if near is not None and moment is not None:
                 start, end = min(start, near[1]), max(end, near[2])
