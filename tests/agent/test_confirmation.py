@@ -169,3 +169,23 @@ def test_what_was_said_yes_to_is_kept_only_for_flows_still_open(make: Any) -> No
         booked = agent.handle("s", "yes")
         assert booked.transitions == {"completed": ["book_flight"]}
     assert len(agent.load("s").confirmed) == 1  # the latest yes; the finished bookings' are gone
+
+
+@pytest.mark.parametrize("said", ["no, never mind", "hmm no, leave it, never mind", "never mind", "no, forget it"])
+def test_a_no_that_lets_it_go_drops_the_task_and_runs_nothing(make: Any, said: str) -> None:
+    agent = make()
+    agent.handle("s", BOOK)
+    dropped = agent.handle("s", said)
+    assert dropped.tool_calls == [] and dropped.stack == []
+    assert dropped.transitions.get("cancelled") == ["book_flight"]
+    assert agent.load("s").pending is None
+
+
+def test_a_message_not_understood_keeps_the_question_and_asks_it_again(make: Any) -> None:
+    agent = make()
+    agent.handle("s", BOOK)
+    puzzled = agent.handle("s", "blorp fizzle")
+    assert puzzled.tool_calls == [] and puzzled.reply.endswith("shall I go ahead?")
+    assert isinstance(agent.load("s").pending, Confirmation)
+    booked = agent.handle("s", "yes")
+    assert booked.transitions == {"completed": ["book_flight"]}

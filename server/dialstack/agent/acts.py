@@ -11,7 +11,8 @@ from typing import Any
 
 from ..state.dialogue import FilledSlot
 from ..state.flows import BaseFlow, FlowState, StackError
-from ..state.pending import Approval, CancelChoice, PlanReview, ResumeChoice, ResumeOffer, RetryOffer
+from ..state.pending import (Approval, CancelChoice, ChangeChoice, Confirmation, PlanReview, ResumeChoice,
+                             ResumeOffer, RetryOffer)
 from ..state.stack import StackFullError
 from . import confirmation, res
 from .commands import (
@@ -65,6 +66,8 @@ class ActHandler:
             state.digression_depth = 0
         pending = state.pending
         answers = (Approve, Deny, Digress) if isinstance(pending, Approval) else (Affirm, Deny, Digress)
+        if isinstance(pending, (Confirmation, ChangeChoice)):
+            answers += (Clarify, ChitChat)  # not understood, or small talk: the question still stands
         if pending is not None and not isinstance(command, answers):
             state.pending = None  # a question lapses when the user moves on
             if isinstance(pending, Approval):  # a later "yes" must never approve a forgotten request

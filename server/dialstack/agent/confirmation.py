@@ -112,12 +112,22 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     """An answer to 'shall I go ahead?' or 'what would you like to change?' that names what to change.
 
     'no, make it the 14th' changes the date (and the flow asks again); 'the date', 'no, the
-    date' or 'change the date' clears the date so that it is asked for; anything else is left
-    as understood.
+    date' or 'change the date' clears the date so that it is asked for; 'no, leave it' or
+    'never mind' drops the task; anything else is left as understood.
     """
     state = turn.state
     flow = state.active
-    if flow is None or flow.flow_id != pending.flow_id or u.labels:
+    if flow is None or flow.flow_id != pending.flow_id:
+        return u
+    if lx.DENY.match(u.text) and lx.LET_IT_BE.search(u.text):
+        # 'no, leave it', 'never mind': the task is let go, not only the question
+        state.pending = None
+        return Understanding("cancel", u.text, flow=flow.name, confidence=u.confidence, rule="lets_it_go")
+    if u.act == "start" and u.flow != flow.name and (isinstance(pending, ChangeChoice) or lx.CORRECTION.search(u.text)):
+        changed = new_values(turn, flow, u)
+        if changed is not None:
+            return changed
+    if u.labels:
         return u
     lead = lx.YES_NO_LEAD.match(u.text)
     said_no = lead is not None and lx.tokens(u.text)[:1] in (["no"], ["nope"], ["nah"])
@@ -136,6 +146,21 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     turn.refused[flow.flow_id] = slot.name  # asked for again, even an optional one, then confirmed again
     state.pending = None
     return Understanding("fill", u.text, flow=flow.name, confidence=u.confidence)
+
+
+def new_values(turn: Turn, flow: BaseFlow, u: Understanding) -> Understanding | None:
+    """'make it 45' to 'what would you like to change?': values of the flow being confirmed, said
+    without a word of the other task they might also fit, change this flow's values."""
+    understander = turn.deps.understander
+    labels, rejected = understander.reader.read(flow.spec, flow.slots, u.text, turn.slot_ctx, None)
+    if not (labels or rejected):
+        return None
+    said = [(c.start, c.end) for c in labels.values()] + lx.act_spans(u.text) \
+        + [m.span() for m in lx.SELF_REPAIR.finditer(u.text)]  # 'make it' names no task
+    if u.flow and understander.scorer.names_task(u.text, said, u.flow):
+        return None  # 'actually, transfer 45 to savings': the other task, by its words
+    return Understanding("correct", u.text, flow=flow.name, labels=labels, rejected=rejected,
+                         confidence=u.confidence, rule="changes_a_confirmed_value")
 
 
 # Words that ask for an edit without saying what the new value is ('change the date').

@@ -38,12 +38,21 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"thank you for (?:the|your|all the) (?:help|assistance)|not (?:right )?now|not at (?:the|this) (?:moment|time)|"
             r"not yet|i don'?t|i do not|that'?s (?:ok|okay|fine)|that would be all|that will be all|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
             r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
-            r"i'?m ok|we'?re good")
+            r"i'?m ok|we'?re good|" + r"leave it(?: (?:as it is|be))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it")
 DENY = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
     r"no thanks|no thank you|don't|do not|n|negative|"
     r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it))\b"
     r"(?:[\s,.!-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
+    re.IGNORECASE,
+)
+# "forget it, I'll call back later", "drop it, I'll sort it out later": putting it off, after a stop word
+LATER_TAIL = (r"(?:(?:i|we)(?:'ll| will| can| could)|maybe i'?ll|let me)\s+(?:[a-z']+\s+){0,4}?"
+              r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself)(?: then)?")
+# "no, leave it", "no, never mind": a no that lets the whole thing go, not only the question asked
+LET_IT_BE = re.compile(
+    r"\b(?:leave it|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
+    r"skip it|not anymore)\b",
     re.IGNORECASE,
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
@@ -52,7 +61,8 @@ _FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|well|
 CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
-    r"cancel (?:it|that|this)|stop (?:it|that|this)|no longer needed|not needed any ?more)\b[\s.!,]*$",
+    r"cancel (?:it|that|this)|stop (?:it|that|this)|no longer needed|not needed any ?more)\b"
+    r"(?:\s*[,;:.!-]+\s*" + LATER_TAIL + r")?[\s.!,]*$",
     re.IGNORECASE,
 )
 # "forget it, it works again": a stop word first, then a clause that starts nothing new
@@ -68,12 +78,12 @@ ABANDON = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:(?:i|we)(?:'ve| have)?\s+)?(?:changed|change) (?:my|our) minds?(?: about (?P<about>.+?))?[\s.!]*$"
     r"|^\s*" + _FILLER_LEAD + r"(?:i|we)\s+(?:don'?t|do not|no longer|won'?t|will not)\s+(?:really\s+)?(?:want|need|wish)(?:\s+to)?"
     r"(?P<what>(?:\s+.+?)?)\s*(?P<tail>any ?more|any longer|after all)?[\s.!]*$"
-    r"|^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:forget|scratch|drop|ditch|abandon|never ?mind)\s+(?:about\s+)?"
+    r"|^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:forget|scratch|scrap|drop|ditch|abandon|never ?mind)\s+(?:about\s+)?"
     r"(?P<task>.+?)[\s.!]*$",
     re.IGNORECASE,
 )
 ABANDON_FILLER = frozenset({"anymore", "longer", "whole", "thing", "idea", "altogether", "after", "entirely"})
-CANCEL_VERB = re.compile(r"\b(cancel|stop|abort|forget|drop|scratch)\b", re.IGNORECASE)
+CANCEL_VERB = re.compile(r"\b(cancel|stop|abort|forget|drop|scratch|scrap|ditch|abandon)\b", re.IGNORECASE)
 RESUME = re.compile(
     r"\b(go(?:ing)? back to|back to|get back to|return to|resume|continue(?: with)?|pick up|carry on with|"
     r"where were we)\b",
