@@ -41,7 +41,9 @@ _CUE = re.compile(
                                     key=len, reverse=True)) + r")\s+",
     re.IGNORECASE,
 )
-_QUOTED = re.compile(r"[\"“”‘’']([^\"“”‘’']{2,80})[\"“”‘’']")
+# a quote opens after a space or the start and closes before one: the apostrophes of "that's" and
+# "Akiko's" quote nothing
+_QUOTED = re.compile(r"(?<![\w])[\"“”‘’']([^\"“”‘’']{2,80}?)[\"“”‘’'](?![\w])")
 # inside a capitalised name: 'Bank of America', 'Barba & Co.', 'Seattle, WA'
 _JOINERS = frozenset({"of", "de", "la", "le", "del", "da", "di", "the", "and", "&", "'n", "n", "du", "van", "von"})
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.&-]*|&|,")
@@ -121,11 +123,13 @@ def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: 
         if _overlaps(w.start(), w.end(), taken) or count >= _MAX_WORDS:
             break
         if capital:
-            if token[:1].isupper() or token[:1].isdigit():
+            if (token[:1].isupper() or token[:1].isdigit()) and token.lower() not in lx.I_FORMS:
                 end, count = w.end(), count + 1
+                if _ends_sentence(token):
+                    break  # 'to LA. I need ...'
                 continue
             nxt = words[i + 1].group() if i + 1 < len(words) else ""
-            if token.lower() in _JOINERS and nxt[:1].isupper():
+            if token.lower() in _JOINERS and nxt[:1].isupper() and nxt.lower() not in lx.I_FORMS:
                 continue
             if token == "," and i + 1 < len(words) and _STATE.fullmatch(nxt):
                 end = words[i + 1].end()  # 'Seattle, WA'
@@ -133,6 +137,8 @@ def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: 
         if token == "," or token.lower() in lx.STOPWORDS or token.lower() in _NOT_A_VALUE or count >= 3:
             break
         end, count = w.end(), count + 1
+        if _ends_sentence(token):
+            break  # 'in atlanta. do they ...'
     if end is not None and not capital and not lower_ok:
         return None
     if end is None:
@@ -141,6 +147,13 @@ def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: 
     if not value or value.lower() in _NOT_A_VALUE or _is_time_or_date_word(value):
         return None
     return start, start + len(value)
+
+
+_ABBREVIATION = re.compile(r"[A-Z][a-z]{1,2}\.")  # 'St. Louis', 'Dr. Strangelove': the dot ends no sentence
+
+
+def _ends_sentence(token: str) -> bool:
+    return token[-1:] in ".!?" and not _ABBREVIATION.fullmatch(token)
 
 
 _CALENDAR = re.compile(
@@ -175,18 +188,116 @@ _SHORT_ANSWER = re.compile(
 
 def bare_answer(answer: Candidate | None, text: str, whole: bool) -> Candidate | None:
     """What an answer to 'which hotel?' says besides its lead-in, when it names something: short
-    ('Captain Marvel.', 'san jose please'), or a name written with capitals; a long sentence
+    ('Captain Marvel.', 'san jose please'), or a name written with capitals ('Pillow Talk sounds
+    nice' -> 'Pillow Talk', 'I plan to visit Los Angeles' -> 'Los Angeles'); a long sentence
     without one is a request or a remark, not the value."""
     if answer is None or whole:
         return answer
     short = _SHORT_ANSWER.fullmatch(text)
     if short and len(lx.tokens(short["value"])) <= _MAX_WORDS:  # 'The Hobbit', 'Captain Marvel, please'
-        return Candidate(short["value"], short["value"], short.start("value"), short.end("value"), answer.score)
+        start, end = _trimmed(text, short.start("value"), short.end("value"))
+        named = name_run(text, start, end)
+        if named is not None and named.start > start:  # 'I plan to visit Los Angeles'; not 'Rite Aid on Elm Street'
+            return Candidate(named.value, named.display, named.start, named.end, answer.score)
+        value = text[start:end]
+        if not lx.tokens(value) or lx.tokens(value) == [value.lower()] and value.lower() in _NOT_A_VALUE:
+            return None
+        return Candidate(value, value, start, end, answer.score)
     words = lx.tokens(answer.value)
-    capital = any((w[:1].isupper() or w[:1].isdigit()) and w.lower() not in lx.I_FORMS for w in _WORD.findall(answer.value))
-    if len(words) > _MAX_WORDS or (not capital and len(lx.tokens(text)) > 4):
+    if len(words) == 1 and words[0] in _NOT_A_VALUE:
+        return None  # 'Anywhere in San Francisco would be fine': 'anywhere' names nothing
+    if len(words) <= _MAX_WORDS and (has_name(text, answer.start, answer.end) or len(lx.tokens(text)) <= 4):
+        return answer  # '42 Harbour Road, Apt 3'
+    named = name_run(text, answer.start, answer.end)  # 'sorry. I changed my mind. Please play Ramen Shop instead'
+    if named is not None:
+        return Candidate(named.value, named.display, named.start, named.end, answer.score)
+    return None
+
+
+# what follows a value to judge it ('Pillow Talk sounds nice', 'seafood would be great') and what
+# leads into it ('at Anaheim Intermodal Center'): not part of the value
+_JUDGED = re.compile(r"\s+(?:sounds?|would|will|is|seems?|works?|looks?|should|could|suits?)\b.*$", re.IGNORECASE)
+_LED = re.compile(r"^(?:at|in|to|from|on|for|around|near)\s+", re.IGNORECASE)
+# words that open a reply without naming anything ('Great Book it', 'Perfect, Pillow Talk')
+_NOT_A_NAME = frozenset({
+    *_NOT_A_VALUE, "great", "perfect", "good", "fine", "sure", "yes", "yeah", "yep", "yup", "ok", "okay",
+    "thanks", "thank", "please", "hi", "hello", "hey", "sounds", "no", "nope", "awesome", "cool", "nice",
+    "excellent", "alright", "sorry", "actually", "oh", "well", "book", "find", "get", "play", "reserve",
+})
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    value = text[start:end]
+    judged = _JUDGED.search(value)
+    if judged is not None and judged.start() > 0:
+        end = start + judged.start()
+    led = _LED.match(text[start:end])
+    if led is not None and led.end() < end - start:
+        start += led.end()
+    return start, end
+
+
+def name_run(text: str, start: int = 0, end: int | None = None) -> Candidate | None:
+    """The longest name written with capitals in ``text[start:end]`` ('Ramen Shop' in 'Please play
+    Ramen Shop instead'); a single capital that only opens a sentence, 'I', a date and the words
+    that open a reply ('Great', 'Please') are not names."""
+    stop = len(text) if end is None else end
+    runs: list[list[re.Match[str]]] = []
+    run: list[re.Match[str]] = []
+    words = list(_WORD.finditer(text, start, stop))
+    for i, m in enumerate(words):
+        token = m.group()
+        nxt = words[i + 1].group() if i + 1 < len(words) else ""
+        if (token[:1].isupper() or token[:1].isdigit()) and token.lower() not in lx.I_FORMS:
+            run.append(m)
+            if _ends_sentence(token):
+                runs.append(run)
+                run = []
+            continue
+        if run and token.lower() in _JOINERS and nxt[:1].isupper() and nxt.lower() not in lx.I_FORMS:
+            run.append(m)
+            continue
+        if run:
+            runs.append(run)
+        run = []
+    if run:
+        runs.append(run)
+    best: tuple[int, int, int] | None = None  # (words, start, end)
+    for found in runs:
+        while found and found[0].group().lower().rstrip(".!?") in (_NOT_A_NAME | lx.STOPWORDS) - {"the"}:
+            found = found[1:]
+        while found and (found[-1].group().lower().rstrip(".!?") in _NOT_A_NAME | lx.STOPWORDS
+                         or found[-1].group().lower() in _JOINERS):
+            found = found[:-1]
+        if not found:
+            continue
+        opens = text[:found[0].start()].rstrip()
+        named = [m for m in found if m.group().lower() not in _JOINERS]
+        if (not opens or opens[-1] in ".!?") and len(named) < 2 and not found[0].group()[:1].isdigit():
+            continue  # 'Perfect.', 'Phoenix' alone: a capital that opens a sentence says nothing
+        a, b = found[0].start(), found[-1].end()
+        value = text[a:b].rstrip(".,!?")
+        if _is_time_or_date_word(value) or value.isdigit():
+            continue
+        if best is None or len(named) > best[0]:
+            best = (len(named), a, a + len(value))
+    if best is None:
         return None
-    return answer
+    value = text[best[1]:best[2]]
+    return Candidate(value, value, best[1], best[2], 0.5)
+
+
+def has_name(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether ``text[start:end]`` holds a word written as a name: a capital or a digit that does
+    not merely open a sentence ('Anywhere with seafood', '... movies. What else') and is not 'I'."""
+    for m in _WORD.finditer(text, start, len(text) if end is None else end):
+        word = m.group()
+        if not (word[:1].isupper() or word[:1].isdigit()) or word.lower() in lx.I_FORMS:
+            continue
+        before = text[:m.start()].rstrip()
+        if word[:1].isdigit() or before and before[-1] not in ".!?":
+            return True
+    return False
 
 
 # laughter first, or taking back what was said before ('oops, I meant ...'): the turn is about the talk

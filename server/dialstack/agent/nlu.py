@@ -398,7 +398,7 @@ class Understander:
         if cancel_other or not shifting:
             return None
         labels, rejected = self.reader.read(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
-        return r.result("start", flow=r.best, labels=labels, rejected=rejected)
+        return r.result("start", flow=r.best, labels=labels, rejected=rejected, **_refines(r))
 
     def fills_or_corrects(self, r: Reading) -> Understanding | None:
         """Values for the task in progress; a value that replaces one already given is a correction."""
@@ -460,7 +460,7 @@ class Understander:
     def starts_a_task(self, r: Reading) -> Understanding | None:
         if r.strong and r.best_spec is not None:
             labels, rejected = self.reader.read(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
-            return r.result("start", flow=r.best, labels=labels, rejected=rejected)
+            return r.result("start", flow=r.best, labels=labels, rejected=rejected, **_refines(r))
         return None
 
     def means_to_stop(self, r: Reading) -> Understanding | None:
@@ -590,6 +590,12 @@ SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focu
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
 CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
 DETAIL_MARGIN = 2.0  # a question about a detail moves the focus only to a look-up this much better
+
+def _refines(r: Reading) -> dict[str, bool]:
+    """'one with wifi', 'what else do you have?' right after that very task ended: the same task
+    again, changed only where the user says so (the values not said carry over)."""
+    return {"refers_back": True} if r.active is None and r.best == r.view.recent else {}
+
 
 def _approval_answer(text: str, view: NLUView) -> Understanding | None:
     """'/approve', 'yes' while a tool call waits for approval; '/deny', 'no'."""

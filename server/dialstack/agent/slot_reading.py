@@ -8,13 +8,15 @@ self-repairs decide between values ('I meant Rome, not Paris'), and each span fe
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..domain.models import FlowSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
 from . import lexicon as lx
-from .freetext import bare_answer, cued_values, not_a_value
+from .freetext import bare_answer, cued_values, has_name, not_a_value
 from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
 from .scoring import FlowScorer, cue_score, duration_candidates, negated, plural_candidates
 
@@ -39,6 +41,7 @@ class SlotReader:
         correcting = last_filled if last_filled and lx.CORRECTION.search(text) else None
         found: list[tuple[float, str, Candidate]] = []
         ruled_out: set[str] = set()
+        property_questions = asking_spans(text)
         for slot_spec in spec.slots:
             slot = slots.get(slot_spec.name)
             if slot is None:
@@ -54,7 +57,8 @@ class SlotReader:
             options = slot_spec.params.get("options") or []
             if isinstance(slot, CategorySlot) and is_flag(options):
                 flag = flag_value(slot_spec, options, text)  # 'a shared ride' -> True
-                cands = [flag] if flag else []
+                # 'does it have wifi?', 'is it furnished?': a property asked about is not one chosen
+                cands = [flag] if flag and not any(a <= flag.start and flag.end <= b for a, b in property_questions) else []
             elif isinstance(slot, CategorySlot) and is_count(options):
                 count = count_value(slot_spec, options, text, slot_spec.name == waiting)  # 'for two people'
                 cands = [count] if count else []
@@ -121,7 +125,7 @@ class SlotReader:
             elif waiting is None and _sole_required(spec, slot_spec.name):
                 # 'is Dune available' -> 'Dune': the words that start the flow are not its value
                 rest = remainder(text, taken, self.scorer.trigger_words(spec.name))
-                if rest is not None:
+                if rest is not None and _names_something(rest.value):
                     labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
         return labels, {}
 
@@ -148,6 +152,24 @@ def repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
             elif name == replaced and any(n == name and c.start >= repair for _, n, c in found):
                 continue  # said, then taken back
         out.append((score, name, cand))
+    return out
+
+
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+_YES_NO_QUESTION = re.compile(
+    r"\s*(?:and |also |so |but )?(?:do|does|did|is|are|was|were|can|could|will|would|has|have|should)\b", re.IGNORECASE)
+
+
+def asking_spans(text: str) -> list[tuple[int, int]]:
+    """The sentences of ``text`` that ask whether something has a property ('Does it have wifi?',
+    'Is it cheap?'): not a request ('can you find one with wifi?'), nor whether such things exist
+    ('are there any cheap ones?'), nor a question the value is a term of ('how much is in savings?')."""
+    out = []
+    for m in _SENTENCE.finditer(text):
+        sentence = m.group()
+        if lx.is_question(sentence) and _YES_NO_QUESTION.match(sentence) \
+                and not lx.REQUEST_ANYWHERE.search(sentence) and not lx.EXISTENTIAL.search(sentence):
+            out.append((m.start(), m.end()))
     return out
 
 
@@ -206,6 +228,15 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
         return None
     value = text[best[1]:best[2]]
     return Candidate(value, value, best[1], best[2], 0.5)
+
+
+_GUESSED_WORDS = 3  # a value guessed from what a request leaves over is short, unless it is a name
+
+
+def _names_something(value: str) -> bool:
+    """'Dune', 'the hobbit', 'Red Joan Of Arc': a short rest or a capitalised name; not 'wondering
+    if you could help' (what a long request leaves over is its own wording, not a value)."""
+    return len(lx.tokens(value)) <= _GUESSED_WORDS or has_name(value)
 
 
 def _sole_required(spec: FlowSpec, name: str) -> bool:

@@ -1,0 +1,93 @@
+"""Free-text values in everyday answers: names found in a sentence, apostrophes that quote nothing,
+what a request leaves over, a property asked about, a search asked again."""
+
+from __future__ import annotations
+
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dialstack.agent.freetext import bare_answer, cued_values, name_run
+from dialstack.agent.slot_reading import asking_spans
+from dialstack.domain.models import SlotSpec
+from dialstack.state.slots import Candidate
+
+
+def answer_to(text: str) -> str | None:
+    """What the answer ``text`` to 'which one?' keeps as the value."""
+    found = bare_answer(Candidate(text, text, 0, len(text), 0.5), text, whole=False)
+    return None if found is None else found.value
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("Pillow Talk sounds nice", "Pillow Talk"),
+    ("I plan to visit Los Angeles", "Los Angeles"),
+    ("At Anaheim Intermodal Center", "Anaheim Intermodal Center"),
+    ("The Hobbit", "The Hobbit"),
+    ("Rite Aid on Elm Street", "Rite Aid on Elm Street"),
+    ("Captain Marvel, please", "Captain Marvel"),
+    ("san jose please", "san jose"),
+    ("seafood would be great", "seafood"),
+    ("42 Harbour Road, Apt 3", "42 Harbour Road, Apt 3"),
+    ("sorry. I have changed my mind. Please play Ramen Shop instead and please include the rest", "Ramen Shop"),
+])
+def test_an_answer_keeps_the_name_it_gives_not_its_lead_in_or_its_verdict(said: str, value: str) -> None:
+    assert answer_to(said) == value
+
+
+@pytest.mark.parametrize("said", [
+    "Anywhere in San Francisco would be fine",
+    "Nope, you've been great, thanks for your help, really it was all very useful",
+])
+def test_a_long_answer_without_a_name_keeps_nothing(said: str) -> None:
+    kept = answer_to(said)
+    assert kept is None or kept.lower() not in ("anywhere", said.lower())
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("to LA. I need a car", "LA"),
+    ("in Oakland and I want dinner", "Oakland"),
+    ("Please play Ramen Shop instead", "Ramen Shop"),
+    ("Book me into The Grand Budapest tonight", "The Grand Budapest"),
+])
+def test_a_name_run_stops_at_the_end_of_a_sentence_and_at_i(text: str, found: str) -> None:
+    named = name_run(text)
+    assert named is not None and named.value == found
+
+
+def test_a_capital_that_only_opens_a_sentence_is_not_a_name() -> None:
+    assert name_run("Perfect. Thanks.") is None
+    assert name_run("Sounds good, what else?") is None
+
+
+def test_the_apostrophes_of_contractions_and_possessives_quote_nothing() -> None:
+    spec = SlotSpec(name="event_name", type="FreeTextSlot", description="The name of the event")
+    text = "Yes, that's fine. You can call it Restaurant reservation at Akiko's Sushi Bar."
+    assert not any("s fine" in cand.value for _, cand in cued_values(spec, text))
+    quoted = cued_values(spec, "call it 'Team lunch' please")
+    assert any(cand.value == "Team lunch" for _, cand in quoted)
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("Does it have wifi?", True),
+    ("How much is it per night? Also does it have wifi?", True),
+    ("Is the apartment furnished?", True),
+    ("Can you find me one with wifi?", False),
+    ("Are there any with wifi?", False),
+    ("How much have I got left in the joint account?", False),
+    ("I want one with wifi.", False),
+])
+def test_a_yes_no_question_asks_about_a_property_it_does_not_choose_it(text: str, asks: bool) -> None:
+    assert bool(asking_spans(text)) is asks
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abcXYZ .,!?'\"-")), max_size=60))
+def test_a_name_run_is_always_a_stretch_of_what_was_said(text: str) -> None:
+    named = name_run(text)
+    if named is not None:
+        assert text[named.start:named.end] == named.value
+        assert named.value.strip() == named.value and named.value
+
+
