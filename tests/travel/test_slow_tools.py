@@ -66,7 +66,7 @@ def test_a_call_still_running_after_the_grace_is_dropped_with_one_line_and_no_tr
     monkeypatch.setattr(agent_module, "LATE_RESULT_GRACE_S", 0.0)
     agent = _agent(tmp_path)
     agent.handle("s", "Look up booking BK-20481")
-    runtime = agent._server.dialstack.runtime
+    runtime = agent._served.runtime
     agent.close()  # does not wait: the store is closed while get_booking still runs
     release.set()
     assert runtime.wait_abandoned(timeout=30)

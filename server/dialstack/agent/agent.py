@@ -138,7 +138,7 @@ class Agent:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._client: ToolClient | None = None
-        self._server: Any = None  # the in-process MCP server, when --mcp memory
+        self._served: Any = None  # the in-process served domain (serve.server.ServedDomain), when --mcp memory
         self._background_tasks: set[asyncio.Future[Any]] = set()
         self._lock = threading.Lock()
         self._live: OrderedDict[str, tuple[int, DialogueState]] = OrderedDict()  # session -> (head version, state)
@@ -178,12 +178,8 @@ class Agent:
                 self._thread.join(timeout=10)
             self._loop.close()
             self._loop = None
-        tools = getattr(self._server, "dialstack", None)
-        if tools is not None:
-            if not tools.runtime.wait_abandoned(timeout=LATE_RESULT_GRACE_S):  # their late results need the store
-                log.warning("%d timed-out tool call(s) still running at close; their late results are not recorded",
-                            tools.runtime.abandoned_calls)
-            tools.runtime.close()  # flushes the server's audit log before the store closes
+        if self._served is not None:
+            self._served.close(LATE_RESULT_GRACE_S)  # waits for timed-out calls (their late results need the store)
         self.store.close()
 
     @property
@@ -208,11 +204,11 @@ class Agent:
 
     def _mcp_target(self) -> Any:
         if self.mcp == "memory":
-            from ..serve.server import build_server
+            from ..serve.server import serve_domain
 
-            self._server = build_server(self.domain, self.store, clock=self.clock.now, data_dir=self.data_dir,
+            self._served = serve_domain(self.domain, self.store, clock=self.clock.now, data_dir=self.data_dir,
                                         default_session="agent", principal=self.user_id, isolate_sessions=True)
-            return self._server
+            return self._served.server
         if self.mcp == "stdio":
             command = [sys.executable, "-m", "dialstack", "serve", "--domain", self.domain.name, "--user", self.user_id]
             if self.pack:

@@ -115,15 +115,16 @@ def handler(args: argparse.Namespace) -> int:
     store = _open_store(args.db)
     if store is None:
         return 1
-    from ..serve.server import build_server
+    from ..serve.server import serve_domain
 
-    server = build_server(domain, store, default_session=args.session, denied=frozenset(args.deny), data_dir=data_dir,
+    served = serve_domain(domain, store, default_session=args.session, denied=frozenset(args.deny), data_dir=data_dir,
                           principal=user, host_tools=args.host_tools)
+    server = served.server
     try:
         if args.transport == "stdio":
             import anyio
 
-            _flush_and_exit_on_sigterm(server.dialstack.runtime)  # type: ignore[attr-defined]
+            _flush_and_exit_on_sigterm(served.runtime)
             from ..serve.stdio import run_stdio
 
             anyio.run(run_stdio, server)  # a JSON-RPC line check in front of the SDK's reader
@@ -144,11 +145,7 @@ def handler(args: argparse.Namespace) -> int:
                 print(f"dialstack serve: could not start the HTTP server on {args.host}:{args.port}", file=sys.stderr)
                 return 1
     finally:
-        runtime = server.dialstack.runtime  # type: ignore[attr-defined]
-        if not runtime.wait_abandoned(timeout=SHUTDOWN_GRACE_S):  # late results of timed-out calls
-            log.warning("%d timed-out tool call(s) still running at shutdown; their late results are not recorded",
-                        runtime.abandoned_calls)
-        runtime.close()  # flushes pending audit entries
+        served.close(SHUTDOWN_GRACE_S)  # waits for late results of timed-out calls, flushes pending audit entries
         store.close()
     return 0
 

@@ -49,10 +49,12 @@ Nothing runs without approval. This module must not import ``dialstack.agent``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -385,7 +387,47 @@ def _skill_prompt(body: str) -> Callable[[], list[UserMessage]]:
     return render
 
 
-def build_server(
+SHUTDOWN_GRACE_S = 10.0  # how long closing waits for timed-out tool calls still running (their late results)
+
+
+@dataclass(frozen=True)
+class ServedDomain:
+    """A domain served over MCP, owning its tool runtime: ``server`` goes to a transport
+    or an in-process client; ``close`` / ``aclose`` stop it without losing an audit row.
+
+    Built only by :func:`serve_domain`. The store stays open: its owner closes it after.
+    """
+
+    server: MCPServer
+    tools: DialstackTools
+
+    @property
+    def runtime(self) -> ToolRuntime:
+        return self.tools.runtime
+
+    def close(self, grace_s: float = SHUTDOWN_GRACE_S) -> bool:
+        """Wait up to ``grace_s`` seconds for abandoned (timed-out, still running) calls so
+        their late results are audited, then flush the audit and stop the runtime. False
+        (and a warning) when calls were still running: their late results are not recorded."""
+        finished = self.runtime.wait_abandoned(timeout=grace_s)
+        if not finished:
+            log.warning("%d timed-out tool call(s) still running after %.0f s; their late results are not recorded",
+                        self.runtime.abandoned_calls, grace_s)
+        self.runtime.close()
+        return finished
+
+    async def aclose(self, grace_s: float = SHUTDOWN_GRACE_S) -> bool:
+        """``close`` without blocking the event loop (the late calls run in worker threads)."""
+        return await asyncio.to_thread(self.close, grace_s)
+
+
+def build_server(domain: DomainPack, store: Store, **options: Any) -> MCPServer:
+    """The MCP server of :func:`serve_domain`, for a caller that never closes it apart
+    from its process (tests, an in-process client of its own)."""
+    return serve_domain(domain, store, **options).server
+
+
+def serve_domain(
     domain: DomainPack,
     store: Store,
     *,
@@ -398,8 +440,8 @@ def build_server(
     principal: str | None = None,
     isolate_sessions: bool = False,
     host_tools: bool = False,
-) -> MCPServer:
-    """An MCP server for ``domain`` backed by ``store`` (see the module docstring).
+) -> ServedDomain:
+    """``domain`` served over MCP, backed by ``store`` (see the module docstring).
 
     ``principal``: who stdio and in-process callers (and HTTP callers without a token)
     are; default the OS user. ``isolate_sessions``: the client keeps each session's
@@ -435,4 +477,4 @@ def build_server(
     skill = host.host_skill(domain) if host_tools else None
     _add_skills(server, domain, (skill,) if skill is not None else ())
     server.dialstack = tools  # type: ignore[attr-defined]  # for tests and the benchmark
-    return server
+    return ServedDomain(server, tools)
