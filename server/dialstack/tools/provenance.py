@@ -25,14 +25,16 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 ORIGIN_KEY = "x-dialstack-origin"
 UNTRUSTED = "untrusted"
 USER = "user"
 PRIVATE = "private"  # from the output of a tool that reads private data and nothing from outside
+NAMED = "named"  # a whole value of an output record the user named (see named_values)
 MAX_WORDS = 4
+FIELD_WORDS = 8  # a field's value up to this many words is a value (a name, an address), longer is a text
 MAX_DIGESTS = 20_000  # per recorded output: a bound on what one huge result can cost
 _TOKEN = re.compile(r"\S+")
 _EDGE = ".,;:!?\"'`()[]{}<>*"
@@ -143,15 +145,94 @@ def system_fields(output_schema: Any) -> frozenset[str]:
     return frozenset(found)
 
 
-def argument_digests(args: Mapping[str, Any]) -> dict[str, set[str]]:
-    """Per argument name, the digests to look up (see :func:`untrusted_arguments`)."""
-    return {name: {digest(c) for c in _candidates(value)} for name, value in args.items()}
+PerArgument = dict[str, list[tuple[str, set[str]]]]  # argument -> per string in it: (its whole digest, all its digests)
 
 
-def untrusted_arguments(per_arg: Mapping[str, set[str]], origins: Mapping[str, frozenset[str]],
+def argument_digests(args: Mapping[str, Any]) -> PerArgument:
+    """Per argument name, per string in its value: the digest of the string whole and every digest to look up."""
+    return {
+        name: [(digest(text), {digest(c) for c in _candidates(text)}) for text in _strings(value) if normalize(text)]
+        for name, value in args.items()
+    }
+
+
+def looked_up(per_arg: PerArgument) -> set[str]:
+    """Every digest :func:`untrusted_arguments` reads for ``per_arg``."""
+    return {d for strings in per_arg.values() for _, digests in strings for d in digests}
+
+
+def untrusted_arguments(per_arg: PerArgument, origins: Mapping[str, frozenset[str]],
                         origin: str = UNTRUSTED) -> frozenset[str]:
-    """The argument names one of whose digests was seen with ``origin`` (untrusted output) and never typed by the user."""
+    """The argument names one of whose strings has a digest seen with ``origin`` and never typed by the user.
+
+    A string the user typed whole, or (for untrusted origin) a whole value of a record the user
+    named (:func:`named_values`), is theirs, whatever its parts were also seen in.
+    """
+    own = frozenset({USER}) if origin != UNTRUSTED else frozenset({USER, NAMED})
+
+    def seen(d: str) -> bool:
+        found = origins.get(d, frozenset())
+        return origin in found and not own & found
+
     return frozenset(
-        name for name, digests in per_arg.items()
-        if any(origin in origins.get(d, ()) and USER not in origins.get(d, ()) for d in digests)
+        name for name, strings in per_arg.items()
+        if any(not own & origins.get(whole, frozenset()) and any(seen(d) for d in digests) for whole, digests in strings)
     )
+
+
+def _scalars(value: Any) -> list[str] | None:
+    """A field's value as strings when it is a scalar or a list of scalars (a participant list), else None."""
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return [str(value)]
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                                                          for v in value):
+        return [str(v) for v in value]
+    return None
+
+
+def _a_name(text: str) -> bool:
+    """A short text with a letter: a title, a file name, an address, an account number (not a bare number)."""
+    words = normalize(text).split()
+    return 0 < len(words) <= MAX_WORDS and any(ch.isalpha() for ch in text)
+
+
+_FIELD_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def named_values(values: Iterable[Any], typed: Callable[[set[str]], set[str]]) -> set[str]:
+    """Digests of the whole values of every output record the user named.
+
+    A record (an object in the output) is *named* when one of its short fields (:func:`_a_name`)
+    is something the user typed (``typed`` returns which of the digests it is given were):
+    the event titled 'Introductory meeting', the file 'notes.docx', the transaction from the
+    account the user gave. Its fields' whole values of at most :data:`FIELD_WORDS` words (a
+    participant list, an id, an amount, an address) are then the user's choice: "the same
+    participants as the Introductory meeting" names them. An object keyed by names (``{"City
+    Hub": "1-1-1 Nishi-Shinjuku"}``; a key that is not a lower-case field name) names each value
+    by its key. Long texts in a named record (a description, an email's body) are not vouched
+    for: an instruction hidden there is still someone else's.
+    """
+    records: list[tuple[set[str], set[str]]] = []  # (digests that name it, digests of its whole values)
+    stack: list[Any] = list(values)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif isinstance(node, Mapping):
+            names: set[str] = set()
+            held: set[str] = set()
+            for key, item in node.items():
+                scalars = _scalars(item)
+                if scalars is None:
+                    stack.append(item)
+                    continue
+                whole = {digest(x) for x in scalars if normalize(x) and len(x.split()) <= FIELD_WORDS}
+                held |= whole
+                if isinstance(item, str) and _a_name(item):  # a record is named by a field, not by a list's element
+                    names.add(digest(item))
+                if isinstance(key, str) and _a_name(key) and not _FIELD_NAME.fullmatch(key):
+                    records.append(({digest(key)}, whole))
+            records.append((names, held))
+    wanted = set().union(*(names for names, _ in records)) if records else set()
+    hit = typed(wanted) if wanted else set()
+    return set().union(*(held for names, held in records if names & hit)) if hit else set()

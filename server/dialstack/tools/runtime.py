@@ -215,7 +215,7 @@ class ToolRuntime:
         """Record what ``outcome`` brings into the client's context, if its text came from the tool."""
         if outcome.ok or outcome.error in _HANDLER_RAN:
             added = self._kinds_added(spec)
-            if added:
+            if added or "changes_state" in spec.tags:  # a created record may be one the user names
                 self.sessions.delivered(session_id, caller, added, [outcome.data, outcome.message],
                                         provenance.system_fields(spec.output_schema),
                                         record_private=spec.tool_id in self.domain.tools)

@@ -96,6 +96,9 @@ class SessionGuard:
         ``record_private``: also keep digests of a private-only output (a domain tool's, not the
         conversation's own component tools, whose text came from the user or the assistant).
         """
+        if named := provenance.named_values(values, lambda ds: {d for d, o in self.guard.origins(session_id, ds).items()
+                                                                   if provenance.USER in o}):
+            self.guard.record_values(session_id, provenance.NAMED, named)  # type: ignore[arg-type]
         if not added:
             return
         self.guard.add_taint(session_id, caller.connection, added)
@@ -118,7 +121,7 @@ class SessionGuard:
         if not external and not reads_untrusted:
             return None, frozenset()
         per_arg = provenance.argument_digests(args)
-        wanted = set().union(*per_arg.values()) if per_arg else set()
+        wanted = provenance.looked_up(per_arg)
         origins = self.guard.origins(session_id, wanted) if wanted else {}
         untrusted = provenance.untrusted_arguments(per_arg, origins) if reads_untrusted else None
         private = provenance.untrusted_arguments(per_arg, origins, provenance.PRIVATE) if external else frozenset()
