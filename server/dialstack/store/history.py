@@ -28,7 +28,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from dialstack.state.diff import apply_patch, decode, encode, make_patch
 from dialstack.store import blobs, records
@@ -44,12 +44,11 @@ class UnknownTurnError(StoreError):
     """The turn asked for does not exist (out of range, pruned, or on another branch)."""
 
 
-@dataclass(frozen=True)
-class Head:
+class Head(NamedTuple):  # a tuple: built on every commit, ~4x cheaper than a frozen dataclass
     line: int
     turn: int
     version: int
-    replay: int  # patch operations from the nearest snapshot to the head
+    replay: int  # v3 rows: patch operations from the nearest snapshot to the head (0 for v4 rows)
 
 
 @dataclass(frozen=True)
@@ -333,7 +332,8 @@ def insert_turn(
     turn_id = conn.execute(
         "INSERT INTO turns(session_id, line, turn, user_text, reply, created_at, meta, frame_id, patch, state, base) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?)",
-        (session_id, at.line, at.turn, record.user_text, record.reply, now, compact(record.meta), frame_id, state, base),
+        (session_id, at.line, at.turn, record.user_text, record.reply, now, compact(record.meta) if record.meta else "{}", frame_id,
+         state, base),
     ).lastrowid
     for entry in record.audit:
         records.add_audit(conn, session_id, entry, now, turn_id=turn_id)

@@ -183,31 +183,44 @@ class SQLiteStore:
 
     def commit_turn(self, session_id: str, record: TurnRecord, *, expected_version: int | None = None) -> int:
         state_text = _stored_text(record.state)
-        with self._tx() as conn:
-            current, writer = self._writers.pop(session_id, (None, None))
-            if expected_version is not None and current is not None and current.version != expected_version:
-                current = writer = None  # the head may have moved: read it
-            moved = history.next_head(current)
-            if current is None or not history.move_head(conn, session_id, current, moved):
-                writer = None  # a new session, another process, or a rollback: read the head
-                current = history.head(conn, session_id)
-                version = current.version if current else 0
-                if expected_version is not None and version != expected_version:
-                    raise HeadMovedError(
-                        f"session {session_id!r} moved on while this turn ran (its head is now turn "
-                        f"{current.turn if current else 0}, version {version}; the turn started from version "
-                        f"{expected_version}); nothing was saved: load the session again and redo the turn"
-                    )
-                moved = history.next_head(current)
-                history.move_head(conn, session_id, current, moved)
-            if writer is None or record.snapshot or writer.drifted or writer.uses >= self.snapshot_every:
-                writer = blobs.add_base(conn, session_id, state_text)
-            history.insert_turn(conn, session_id, moved, record, writer.compress(state_text), writer.base, now=self._clock.time())
-        with self._lock:
+        with self._lock:  # as ``_tx``, written out: this is the per-turn path
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                moved, writer = self._commit(conn, session_id, record, state_text, expected_version)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
             self._writers[session_id] = (moved, writer)
             while len(self._writers) > _CACHED_WRITERS:
                 self._writers.popitem(last=False)
         return moved.turn
+
+    def _commit(
+        self, conn: sqlite3.Connection, session_id: str, record: TurnRecord, state_text: bytes, expected_version: int | None
+    ) -> tuple[Head, Writer]:
+        """Inside the turn's transaction: move the head, write the turn; the new head and the writer."""
+        current, writer = self._writers.pop(session_id, (None, None))
+        if expected_version is not None and current is not None and current.version != expected_version:
+            current = writer = None  # the head may have moved: read it
+        moved = history.next_head(current)
+        if current is None or not history.move_head(conn, session_id, current, moved):
+            writer = None  # a new session, another process, or a rollback: read the head
+            current = history.head(conn, session_id)
+            version = current.version if current else 0
+            if expected_version is not None and version != expected_version:
+                raise HeadMovedError(
+                    f"session {session_id!r} moved on while this turn ran (its head is now turn "
+                    f"{current.turn if current else 0}, version {version}; the turn started from version "
+                    f"{expected_version}); nothing was saved: load the session again and redo the turn"
+                )
+            moved = history.next_head(current)
+            history.move_head(conn, session_id, current, moved)
+        if writer is None or record.snapshot or writer.drifted or writer.uses >= self.snapshot_every:
+            writer = blobs.add_base(conn, session_id, state_text)
+        history.insert_turn(conn, session_id, moved, record, writer.compress(state_text), writer.base, now=self._clock.time())
+        return moved, writer
 
     def turns(self, session_id: str, last: int | None = None, *, branch: int = history.LIVE) -> list[TurnRow]:
         """Turns oldest first; ``branch`` > 0 reads an abandoned branch (see ``branches``)."""
