@@ -72,24 +72,44 @@ from dialstack.store import SQLiteStore, TurnRecord  # noqa: E402
 
 @dataclass
 class Capture:
-    """Every ``TurnRecord`` the agent commits in one session, and each ``handle``'s time."""
+    """Every ``TurnRecord`` the agent commits in one session, and the seconds its store
+    spent per turn (``turn_context`` + ``commit_turn``)."""
 
     records: list[TurnRecord] = field(default_factory=list)
+    store_seconds: list[float] = field(default_factory=list)
 
     def install(self) -> Callable[[], None]:
-        original = SQLiteStore.commit_turn
-        records = self.records
+        commit, context = SQLiteStore.commit_turn, SQLiteStore.turn_context
+        records, spent = self.records, self.store_seconds
+        reading = [0.0]
 
         def capturing(store: SQLiteStore, session_id: str, record: TurnRecord, **kwargs: Any) -> int:
-            if session_id == SESSION:
-                records.append(record)
-            return original(store, session_id, record, **kwargs)
+            start = time.perf_counter()
+            try:
+                return commit(store, session_id, record, **kwargs)
+            finally:
+                if session_id == SESSION:
+                    records.append(record)
+                    spent.append(reading[0] + time.perf_counter() - start)
+
+        def timed_context(store: SQLiteStore, session_id: str, *args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return context(store, session_id, *args, **kwargs)
+            finally:
+                if session_id == SESSION:
+                    reading[0] = time.perf_counter() - start
 
         SQLiteStore.commit_turn = capturing  # type: ignore[method-assign]
-        return lambda: setattr(SQLiteStore, "commit_turn", original)
+        SQLiteStore.turn_context = timed_context  # type: ignore[method-assign]
+
+        def undo() -> None:
+            SQLiteStore.commit_turn, SQLiteStore.turn_context = commit, context  # type: ignore[method-assign]
+
+        return undo
 
 
-def run_conversation(turns: int, folder: Path, each: Callable[[int, TurnRecord, float], None] | None = None) -> list[TurnRecord]:
+def run_conversation(turns: int, folder: Path, each: Callable[[int, TurnRecord, float], None] | None = None) -> Capture:
     """Run ``turns`` scripted turns through ``Agent.handle``; ``each(i, record, seconds)`` after every turn."""
     from dialstack import Agent
     from dialstack.agent.agent import Clock
@@ -119,7 +139,7 @@ def run_conversation(turns: int, folder: Path, each: Callable[[int, TurnRecord, 
                     print(f"  ... {i + 1:,} turns captured", file=sys.stderr)
     finally:
         undo()
-    return capture.records
+    return capture
 
 
 # -- LangGraph -------------------------------------------------------------------------
@@ -273,9 +293,9 @@ def handle_vs_invoke(turns: int, folder: Path) -> dict[str, float]:
         graph.invoke({"user": record.user_text}, config=config)
         theirs.append(time.perf_counter() - start)
 
-    run_conversation(turns, folder, after)
+    capture = run_conversation(turns, folder, after)
     saver.conn.close()
-    return {"ours": median_us(ours), "theirs": median_us(theirs)}
+    return {"ours": median_us(ours), "theirs": median_us(theirs), "store": median_us(capture.store_seconds)}
 
 
 # -- the table -----------------------------------------------------------------------------
@@ -286,7 +306,7 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=10_000, help="turns of captured history for the store figures")
     parser.add_argument("--conversation", type=int, default=200, help="turns of the Agent.handle vs invoke figure")
     parser.add_argument("--repeat", type=int, default=300, help="reads per figure")
-    parser.add_argument("--rounds", type=int, default=3, help="fresh repetitions of the commit and the turn figures")
+    parser.add_argument("--rounds", type=int, default=5, help="fresh repetitions of the commit and the turn figures")
     options = parser.parse_args()
     if options.turns < 20:
         parser.error("--turns must be at least 20")
@@ -306,7 +326,7 @@ def main() -> int:
         folder = Path(tmp)
         print(f"capturing {n:,} turns of the scripted travel conversation through Agent.handle ...", file=sys.stderr)
         (folder / "capture").mkdir()
-        records = run_conversation(n, folder / "capture")
+        records = run_conversation(n, folder / "capture").records
         commits = []
         for round_ in range(options.rounds):
             if round_:  # the last round's files serve the read, rollback and size figures
@@ -331,6 +351,9 @@ def main() -> int:
         print(f"running {options.rounds} x {options.conversation} turns through Agent.handle and a one-node LangGraph invoke ...", file=sys.stderr)
         turns = [handle_vs_invoke(options.conversation, Path(tmp) / f"turns-{i}") for i in range(options.rounds)]
         add(f"Agent.handle vs one-node invoke ({options.rounds} rounds)", over_rounds(turns), "<= 1.0x", unit="ms")
+        store_share = statistics.median(t["store"] / t["ours"] for t in turns)
+        rows.append(("  of it, our store (turn_context + commit)", f"{statistics.median(t['store'] for t in turns) / 1000:,.2f} ms",
+                     "", f"{store_share:.0%} of a turn", ""))
     header = ("figure", "dialstack", "LangGraph", "ratio (range)", "goal")
     widths = [max(len(row[i]) for row in [*rows, header]) for i in range(5)]
     print(f"{n:,} turns of real travel dialogue state; both SQLite WAL, synchronous=NORMAL; medians")
