@@ -5,9 +5,10 @@
 Figures: flow-stack operations per second; serialize + deserialize of a 5-deep stack;
 per-turn commit latency (median, p99) on SQLite on disk, driving a real ``DialogueState``
 through a conversation (flows pushed, digressions, completions, an archive that grows
-to the memory manager's cap); rollback to turn N-1 of an N-turn session; mean diff size
-as a fraction of the full state. Targets: commit median <= 1 ms, rollback <= 5 ms to any
-turn (a fork record: the same cost whatever follows the turn), mean diff <= 10 % of the state.
+to the memory manager's cap); rollback to turn N-1 of an N-turn session; the mean bytes a
+turn row stores (its state compressed against its base) as a fraction of the full state's
+JSON. Targets: commit median <= 1 ms, rollback <= 5 ms to any turn (a fork record: the
+same cost whatever follows the turn), a stored turn <= 10 % of the state.
 ``benchmarks/vs_langgraph.py`` measures the store against LangGraph's SqliteSaver on real
 agent states.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import tempfile
 import time
@@ -129,24 +131,35 @@ def commit_figures(factory: FlowFactory, settings: Any, turns: int, folder: Path
         store.commit_turn("bench", record)
         latencies.append(time.perf_counter() - start)
         if turn > 1:
-            ratios.append(_diff_size(store, turn) / len(json.dumps(data, separators=(",", ":"))))
+            ratios.append(_stored_size(store, turn) / len(json.dumps(data, separators=(",", ":"))))
     latencies.sort()
     figures = {
         "commit median ms": statistics.median(latencies) * 1000,
         "commit p99 ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
-        "mean diff / state": statistics.fmean(ratios),
+        "mean stored / state": statistics.fmean(ratios),
         "state size bytes": float(len(json.dumps(state.serialize(), separators=(",", ":")))),
     }
-    figures["state_at(N-1) ms"] = _time_ms(lambda: store.state_at("bench", turns - 1))
-    figures["rollback to N-1 ms"] = _time_ms(lambda: store.rollback("bench", turns - 1))
-    figures["rollback to 10 ms"] = _time_ms(lambda: store.rollback("bench", 10))
+    figures["state_at(N-1) ms"] = statistics.median(_time_ms(lambda: store.state_at("bench", turns - 1)) for _ in range(21))
     store.close()
+    late: list[float] = []
+    early: list[float] = []
+    for i in range(5):  # each on a fresh copy of the file, opened and warm like a running agent's: medians
+        copy = folder / f"rollback-{i}.db"
+        shutil.copyfile(folder / "bench.db", copy)
+        with SQLiteStore(copy) as fresh:
+            fresh.state_at("bench", 1)
+            fresh.set_preferences("someone", {"seat": "aisle"})  # the first write creates the WAL file
+            late.append(_time_ms(lambda: fresh.rollback("bench", turns - 1)))
+            early.append(_time_ms(lambda: fresh.rollback("bench", 10)))
+        copy.unlink()
+    figures["rollback to N-1 ms"] = statistics.median(late)
+    figures["rollback to 10 ms"] = statistics.median(early)
     return figures
 
 
-def _diff_size(store: SQLiteStore, turn: int) -> int:
-    row = store._conn.execute(  # benchmark-only peek at the stored patch text
-        "SELECT length(patch) FROM turns WHERE session_id='bench' AND line=0 AND turn=?",
+def _stored_size(store: SQLiteStore, turn: int) -> int:
+    row = store._conn.execute(  # benchmark-only peek at the stored row: the state compressed against its base
+        "SELECT length(state) FROM turns WHERE session_id='bench' AND line=0 AND turn=?",
         (turn,),
     ).fetchone()
     return int(row[0])
@@ -178,7 +191,7 @@ def main() -> None:
         (f"rollback to turn {args.turns - 1:,} (ms)", f"{figures['rollback to N-1 ms']:.2f}", "<= 5"),
         ("then rollback to turn 10 (ms)", f"{figures['rollback to 10 ms']:.2f}", "<= 5"),
         (f"state_at turn {args.turns - 1:,} (ms)", f"{figures['state_at(N-1) ms']:.2f}", ""),
-        ("mean diff / full state", f"{figures['mean diff / state']:.1%}", "<= 10%"),
+        ("mean stored turn / full state", f"{figures['mean stored / state']:.1%}", "<= 10%"),
         ("full state at the end (bytes)", f"{figures['state size bytes']:,.0f}", ""),
     ]
     width = max(len(name) for name, _, _ in rows)
