@@ -44,3 +44,32 @@ async def test_an_address_from_a_page_the_user_named_goes_without_asking_and_fro
         named = await tools.call("send_message", {"to": "team-desk@example.com", "body": "the bookings"}, session="named")
         other = await tools.call("send_message", {"to": "team-desk@example.com", "body": "the bookings"}, session="other")
     assert named.ok and other.approval == "declined" and seen == ["send_message"]
+
+
+@pytest.fixture
+def address_server(demo, store, monkeypatch):  # type: ignore[no-untyped-def]
+    def address_page(url: str) -> dict[str, Any]:
+        return {"url": url, "content": "23 Rue Lepic, 75018 Paris"}
+
+    monkeypatch.setattr(demo_handlers, "address_page", address_page, raising=False)
+    changes = {"send_message": {"input_schema": {**demo.tools["send_message"].input_schema, "properties": ROLES}},
+               "fetch_page": {"handler": "demo_handlers:address_page"}}
+    tools = [t.model_copy(update=changes[t.tool_id]) if t.tool_id in changes else t for t in demo.manifest.tools]
+    pack = demo.model_copy(update={"manifest": demo.manifest.model_copy(update={"tools": tools})})
+    server = build_server(pack, store, principal="default")
+    yield server
+    server.dialstack.runtime.close()
+
+
+async def test_a_whole_field_copied_into_a_message_goes_and_one_reworded_around_its_number_asks(address_server) -> None:  # type: ignore[no-untyped-def]
+    seen: list = []  # type: ignore[type-arg]
+
+    async def approver(tool: str, args: dict[str, Any], reason: str) -> bool:
+        seen.append(args["body"])
+        return False
+
+    async with ToolClient(address_server, approver=approver) as tools:
+        page = await tools.call("fetch_page", {"url": "https://example.com/hotel"}, session="C")
+        copied = await tools.call("send_message", {"to": "bob@example.com", "body": page.data["content"]}, session="C")
+        reworded = await tools.call("send_message", {"to": "bob@example.com", "body": "meet me at number 75018"}, session="C")
+    assert copied.ok and reworded.approval == "declined" and seen == ["meet me at number 75018"]

@@ -32,6 +32,7 @@ ORIGIN_KEY = "x-dialstack-origin"
 UNTRUSTED = "untrusted"
 USER = "user"
 PRIVATE = "private"  # from the output of a tool that reads private data and nothing from outside
+INSIDE = "untrusted_text"  # seen inside a longer untrusted text (see inner_digests)
 NAMED = "named"  # a whole value of an output record the user named (see named_values)
 MAX_WORDS = 4
 FIELD_WORDS = 8  # a field's value up to this many words is a value (a name, an address), longer is a text
@@ -92,6 +93,22 @@ def _url_prefixes(value: str) -> list[str]:
     return found
 
 
+def _parts(text: str, longest: int = MAX_WORDS) -> tuple[str | None, set[str]]:
+    """``(the digest of text whole, the digests of what sits inside it)``: its tokens, the parts of a token glued
+    to punctuation, and its runs of 2 to ``longest`` words, other than the whole itself."""
+    whole = digest(text) if normalize(text) else None
+    tokens = _TOKEN.findall(text)
+    words = [w for w in (normalize(t) for t in tokens) if w]
+    inner = {digest(piece) for token in tokens for piece in _pieces(token)}
+    for start in range(len(words)):
+        for size in range(1, longest + 1):
+            if start + size > len(words):
+                break
+            inner.add(digest(" ".join(words[start:start + size])))
+    inner.discard(whole)  # type: ignore[arg-type]
+    return whole, inner
+
+
 def text_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) -> set[str]:
     """Digests of everything a reader could copy out of ``values``: whole strings, tokens, 2-4 word runs.
 
@@ -102,16 +119,23 @@ def text_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) ->
         for text in _strings(value, system):
             if len(found) >= MAX_DIGESTS:
                 return found
-            if normalize(text):
-                found.add(digest(text))
-            tokens = _TOKEN.findall(text)
-            words = [w for w in (normalize(t) for t in tokens) if w]
-            found.update(digest(piece) for token in tokens for piece in _pieces(token))
-            for start in range(len(words)):
-                for size in range(1, MAX_WORDS + 1):
-                    if start + size > len(words):
-                        break
-                    found.add(digest(" ".join(words[start:start + size])))
+            whole, inner = _parts(text)
+            found |= inner | ({whole} if whole else set())
+    return found
+
+
+def inner_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) -> set[str]:
+    """Digests of what was seen *inside* a text, where an instruction can name it: every part of a string other
+    than the string whole (runs up to :data:`FIELD_WORDS` words, so that an address of six words named in a
+    review is found), and the whole of a string of more than :data:`FIELD_WORDS` words (a text, not a
+    field's value)."""
+    found: set[str] = set()
+    for value in values:
+        for text in _strings(value, system):
+            if len(found) >= MAX_DIGESTS:
+                return found
+            whole, inner = _parts(text, FIELD_WORDS)
+            found |= inner | ({whole} if whole and len(text.split()) > FIELD_WORDS else set())
     return found
 
 
@@ -162,11 +186,14 @@ def looked_up(per_arg: PerArgument) -> set[str]:
 
 
 def untrusted_arguments(per_arg: PerArgument, origins: Mapping[str, frozenset[str]],
-                        origin: str = UNTRUSTED) -> frozenset[str]:
+                        origin: str = UNTRUSTED, content: frozenset[str] = frozenset()) -> frozenset[str]:
     """The argument names one of whose strings has a digest seen with ``origin`` and never typed by the user.
 
     A string the user typed whole, or (for untrusted origin) a whole value of a record the user
-    named (:func:`named_values`), is theirs, whatever its parts were also seen in.
+    named (:func:`named_values`), is theirs, whatever its parts were also seen in. For the
+    arguments named in ``content`` (what is written, not where it goes or what it changes), a
+    string that is a whole field of untrusted output (a hotel's address, an amount) and was
+    never seen inside a text (:data:`INSIDE`) is data copied, not a value an instruction named.
     """
     own = frozenset({USER}) if origin != UNTRUSTED else frozenset({USER, NAMED})
 
@@ -174,9 +201,14 @@ def untrusted_arguments(per_arg: PerArgument, origins: Mapping[str, frozenset[st
         found = origins.get(d, frozenset())
         return origin in found and not own & found
 
+    def copied(name: str, whole: str) -> bool:
+        found = origins.get(whole, frozenset())
+        return origin == UNTRUSTED and name in content and UNTRUSTED in found and INSIDE not in found
+
     return frozenset(
         name for name, strings in per_arg.items()
-        if any(not own & origins.get(whole, frozenset()) and any(seen(d) for d in digests) for whole, digests in strings)
+        if any(not own & origins.get(whole, frozenset()) and not copied(name, whole) and any(seen(d) for d in digests)
+               for whole, digests in strings)
     )
 
 

@@ -107,6 +107,7 @@ class SessionGuard:
                 self._connection_kinds[caller.connection] = self._connection(caller.connection) | added
         if gate.UNTRUSTED in added:
             self.guard.record_values(session_id, provenance.UNTRUSTED, provenance.text_digests(values, system))
+            self.guard.record_values(session_id, provenance.INSIDE, provenance.inner_digests(values, system))  # type: ignore[arg-type]
         elif record_private and gate.PRIVATE in added:
             self.guard.record_values(session_id, provenance.PRIVATE, provenance.text_digests(values, system))
 
@@ -123,7 +124,8 @@ class SessionGuard:
         per_arg = provenance.argument_digests(args)
         wanted = provenance.looked_up(per_arg)
         origins = self.guard.origins(session_id, wanted) if wanted else {}
-        untrusted = provenance.untrusted_arguments(per_arg, origins) if reads_untrusted else None
+        content = frozenset(a for a, role in gate.argument_roles(spec).items() if role == "content")
+        untrusted = provenance.untrusted_arguments(per_arg, origins, content=content) if reads_untrusted else None
         private = provenance.untrusted_arguments(per_arg, origins, provenance.PRIVATE) if external else frozenset()
         return untrusted, private
 
