@@ -171,7 +171,8 @@ def test_what_was_said_yes_to_is_kept_only_for_flows_still_open(make: Any) -> No
     assert len(agent.load("s").confirmed) == 1  # the latest yes; the finished bookings' are gone
 
 
-@pytest.mark.parametrize("said", ["no, never mind", "hmm no, leave it, never mind", "never mind", "no, forget it"])
+@pytest.mark.parametrize("said", ["no, never mind", "hmm no, leave it, never mind", "never mind", "no, forget it",
+                                  "no, that's all, thanks"])
 def test_a_no_that_lets_it_go_drops_the_task_and_runs_nothing(make: Any, said: str) -> None:
     agent = make()
     agent.handle("s", BOOK)

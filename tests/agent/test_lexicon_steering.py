@@ -31,3 +31,8 @@ def test_a_plain_no_lets_nothing_go(said: str) -> None:
 @pytest.mark.parametrize("said", ["scrap the transfer", "ditch the rental", "abandon the booking"])
 def test_scrap_ditch_and_abandon_are_cancel_verbs_that_name_a_task(said: str) -> None:
     assert lx.CANCEL_VERB.search(said) and lx.ABANDON.match(said)
+
+
+def test_a_request_opens_after_its_fillers() -> None:
+    assert lx.opener("hmm, actually cancel it") == "cancel"
+    assert lx.opener("well I'd like to book a table") == "book"

@@ -119,8 +119,8 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     flow = state.active
     if flow is None or flow.flow_id != pending.flow_id:
         return u
-    if lx.DENY.match(u.text) and lx.LET_IT_BE.search(u.text):
-        # 'no, leave it', 'never mind': the task is let go, not only the question
+    if lx.DENY.match(u.text) and (lx.LET_IT_BE.search(u.text) or lx.CLOSING.match(u.text)):
+        # 'no, leave it', 'never mind', 'no, that's all': the task is let go, not only the question
         state.pending = None
         return Understanding("cancel", u.text, flow=flow.name, confidence=u.confidence, rule="lets_it_go")
     if u.act == "start" and u.flow != flow.name and (isinstance(pending, ChangeChoice) or lx.CORRECTION.search(u.text)):

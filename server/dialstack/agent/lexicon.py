@@ -270,6 +270,8 @@ TOKEN = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*", re.IGNORECASE)
 I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've", "im", "id"})
 # lead-ins before the request itself ("I'd like to book ..."), beside the stopwords
 LEAD_INS = frozenset({"i'd", "id", "we'd", "i'll", "we'll", "love", "kindly", "quickly"})
+# fillers before a request's verb ("hmm, actually cancel it"): the request opens after them
+OPENING_FILLERS = frozenset({"hmm", "hmmm", "um", "umm", "uh", "oh", "well", "actually", "alright"})
 
 
 def tokens(text: str) -> list[str]:
@@ -280,7 +282,7 @@ def tokens(text: str) -> list[str]:
 def opener(text: str) -> str | None:
     """The word a request opens with, past the lead-ins: 'I'd like to book a flight' -> 'book'."""
     for t in tokens(text):
-        if t not in STOPWORDS and t not in LEAD_INS:
+        if t not in STOPWORDS and t not in LEAD_INS and t not in OPENING_FILLERS:
             return t
     return None
 
