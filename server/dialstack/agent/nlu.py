@@ -130,6 +130,7 @@ class Reading:
     strong: bool
     starts_other: bool
     runner_up: float
+    held: float = 0.0  # what the flow in focus scored
 
     def result(self, act: str, **kw: Any) -> Understanding:
         if act in ("start", "digress") and kw.get("flow") == self.best \
@@ -152,6 +153,7 @@ class Understander:
         readers = frozenset(f.name for f in flows if f.intent in intents and intents[f.intent].role == "read")
         self.scorer = FlowScorer(flows, make_slot, readers, load_embedder())
         self.reader = SlotReader(self.scorer, make_slot)
+        self._follow_ups: dict[str, str | None] = {}
         self._examples = {
             _normal(example): spec.name
             for spec in domain.ontology.flows if spec.intent != "Internal"
@@ -220,6 +222,7 @@ class Understander:
             own_labels = {k: c for k, c in own_labels.items()
                           if not (isinstance(active.slots[k], FreeTextSlot) or unasked and k == view.waiting_for_slot)}
         ranked = self.prefer_reading(self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None))
+        ranked = self.look_first(text, ranked, view)
         best, best_score = ranked[0] if ranked else (None, 0.0)
         best_spec = self.domain.flow(best) if best else None
         # the flow in focus keeps it unless another is clearly better, not merely a little
@@ -237,7 +240,7 @@ class Understander:
             text=text, view=view, ctx=ctx, active=active, waiting=waiting, own_labels=own_labels,
             own_rejected=own_rejected, free_answer=free_answer, is_question=is_question, asks=asks, ranked=ranked,
             best=best, best_score=best_score, best_spec=best_spec, strong=strong, starts_other=starts_other,
-            runner_up=ranked[1][1] if len(ranked) > 1 else 0.0,
+            runner_up=ranked[1][1] if len(ranked) > 1 else 0.0, held=held or 0.0,
         )
 
     # -- the rules, in the order they are tried (RULES below) -----------------------------------
@@ -273,6 +276,11 @@ class Understander:
 
     def follow_up(self, name: str) -> str | None:
         """The one flow that changes state and shares the most slot names with look-up ``name``."""
+        if name not in self._follow_ups:
+            self._follow_ups[name] = self._follow_up(name)
+        return self._follow_ups[name]
+
+    def _follow_up(self, name: str) -> str | None:
         if name not in self.scorer.readers:
             return None
         mine = {s.name for s in self.domain.flow(name).slots}
@@ -393,7 +401,9 @@ class Understander:
         active = r.active
         cancel_other = lx.CANCEL_VERB.search(r.text) and r.best_score < self.threshold * 1.5 and active
         fills_waiting = r.view.waiting_for_slot in r.own_labels or r.free_answer is not None
-        shifting = bool(lx.SHIFT.search(r.text)) or not active or not fills_waiting or (
+        # values for the task in progress keep the turn in it unless another is asked for clearly
+        answers = fills_waiting or (bool(r.own_labels) and r.best_score < r.held + ANSWER_MARGIN)
+        shifting = bool(lx.SHIFT.search(r.text)) or not active or not answers or (
             r.best_score >= 2 * self.threshold and bool(lx.REQUEST_ANYWHERE.search(r.text)))
         if cancel_other or not shifting:
             return None
@@ -518,6 +528,24 @@ class Understander:
         return [(reader[0], top)] + [pair for pair in ranked if pair[0] != reader[0]]
 
 
+    def look_first(self, text: str, ranked: list[tuple[str, float]], view: NLUView) -> list[tuple[str, float]]:
+        """A task the conversation has not touched yet starts with its look-up when the request
+        reads nearly as well for it ('I need to reserve a rental car' first finds the cars, 'help
+        me get concert tickets' first finds the events): people look before they book, and a
+        misread look-up costs a question where a misread booking costs a booking."""
+        if not ranked or ranked[0][0] in self.scorer.readers:
+            return ranked
+        best, top = ranked[0]
+        touched = {n for _, n in view.paused} | {view.recent, view.active.name if view.active else None}
+        prepares = [(name, score) for name, score in ranked[1:] if self.follow_up(name) == best]
+        if not prepares or touched & {best, prepares[0][0]} or top - prepares[0][1] >= LOOK_FIRST_MARGIN:
+            return ranked
+        reader = prepares[0]
+        only_the_change = self.scorer.declared_task_words(best) - self.scorer.declared_task_words(reader[0])
+        if self.scorer.stems(text) & only_the_change or self.scorer.verb_flow(text) == best:
+            return ranked  # 'I want to reserve ...', 'can you refill RX-4839': it asks for the change itself
+        return [(reader[0], top)] + [pair for pair in ranked if pair[0] != reader[0]]
+
     def _task_words_dropped(self, answer: Candidate, flow: str) -> Candidate | None:
         """'I want to borrow Dune' to 'Which book?' -> 'Dune'; 'I want to borrow a book' -> nothing
         (the task restated); 'The Hobbit' stays whole."""
@@ -588,6 +616,8 @@ class Understander:
     # -- slot reading ---------------------------------------------------------
 SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focus
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
+LOOK_FIRST_MARGIN = 0.3  # a new task's look-up goes first within this
+ANSWER_MARGIN = 1.0  # a turn that gives the task in progress values leaves it only for a flow this much better
 CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
 DETAIL_MARGIN = 2.0  # a question about a detail moves the focus only to a look-up this much better
 

@@ -229,8 +229,7 @@ class FlowScorer:
         reading = bool(lx.READ_QUESTION.match(text))
         left_text = mask(text, [*ignore, *spans])
         semantic = self.semantic(left_text)
-        # 'can you refill ...', 'before that, can you check ...': the verb the request opens with
-        verb_of = self.verbs.get(lx.opener(mask(text, [*lx.act_spans(text), *lx.shift_spans(text)])) or "")
+        verb_of = self.verb_flow(text)
         scores = []
         for index, (name, profile) in enumerate(self.profiles.items()):
             if question and not (name in self.readers or profile.spec.metadata.digression):
@@ -249,6 +248,11 @@ class FlowScorer:
             scores.append((name, words + evidence if words > 0 or values_alone else 0.0))
         scores.sort(key=lambda pair: pair[1], reverse=True)
         return scores
+
+    def verb_flow(self, text: str) -> str | None:
+        """The flow whose own verb the request opens with ('can you refill ...', 'before that, can
+        you check ...')."""
+        return self.verbs.get(lx.opener(mask(text, [*lx.act_spans(text), *lx.shift_spans(text)])) or "")
 
     def stems(self, text: str) -> frozenset[str]:
         """``lx.content_stems`` with typos mended: a word the pack never uses, close to one it
