@@ -29,9 +29,11 @@ captured (dialogue state, user text, reply, meta, frame, audit). Then:
 - **a turn**: ``Agent.handle`` (offline understanding, in-memory MCP, SQLite on disk)
   against ``invoke`` of a one-node LangGraph graph with a ``SqliteSaver`` on the same
   ``--conversation`` turns; the node only returns that turn's captured state and reply,
-  so LangGraph's figure is its bookkeeping alone. Interleaved turn by turn (each
-  ``invoke`` right after the ``handle`` whose state it returns), over ``--rounds`` fresh
-  conversations: medians as for commits, with the range of the per-round ratios.
+  so LangGraph's figure is its bookkeeping alone. Over ``--rounds`` rounds, each a fresh
+  conversation and a fresh graph on the same turns, one side after the other (the order
+  swapped every round; not turn by turn: the agent's threads, the in-process MCP server
+  and the audit writer, would run during LangGraph's timing): medians as for commits,
+  with the range of the per-round ratios.
 """
 
 from __future__ import annotations
@@ -276,26 +278,47 @@ def file_size(path: Path) -> int:
     return path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
 
 
-def handle_vs_invoke(turns: int, folder: Path) -> dict[str, float]:
+def our_turns(turns: int, folder: Path) -> tuple[list[TurnRecord], dict[str, float]]:
+    """The conversation through ``Agent.handle``: its records, the median turn and store share."""
+    folder.mkdir()
+    seconds: list[float] = []
+    capture = run_conversation(turns, folder, lambda _i, _record, elapsed: seconds.append(elapsed))
+    return capture.records, {"ours": median_us(seconds), "store": median_us(capture.store_seconds)}
+
+
+def their_turns(records: list[TurnRecord], folder: Path) -> float:
+    """The median ``invoke`` of the one-node graph answering with ``records``, one by one."""
     folder.mkdir()
     saver = open_saver(folder / "graph.db")
     answers: list[TurnRecord] = []
     graph = one_node_graph(saver, answers)
-    config = {"configurable": {"thread_id": SESSION}}
     graph.invoke({"user": "hello"}, config={"configurable": {"thread_id": "warm-up"}})
-    ours: list[float] = []
-    theirs: list[float] = []
-
-    def after(i: int, record: TurnRecord, seconds: float) -> None:
-        ours.append(seconds)
+    config = {"configurable": {"thread_id": SESSION}}
+    seconds: list[float] = []
+    for record in records:
         answers.append(record)
         start = time.perf_counter()
         graph.invoke({"user": record.user_text}, config=config)
-        theirs.append(time.perf_counter() - start)
-
-    capture = run_conversation(turns, folder, after)
+        seconds.append(time.perf_counter() - start)
     saver.conn.close()
-    return {"ours": median_us(ours), "theirs": median_us(theirs), "store": median_us(capture.store_seconds)}
+    return median_us(seconds)
+
+
+def handle_vs_invoke(turns: int, folder: Path, rounds: int) -> list[dict[str, float]]:
+    """Per round: a fresh conversation through ``Agent.handle`` and a fresh graph answering the
+    same turns, one side after the other (which goes first swapped every round), so that
+    neither side's background threads run while the other is timed."""
+    results: list[dict[str, float]] = []
+    records: list[TurnRecord] = []
+    for round_ in range(rounds):
+        if round_ % 2 == 0 or not records:
+            records, ours = our_turns(turns, folder / f"ours-{round_}")
+            theirs = their_turns(records, folder / f"theirs-{round_}")
+        else:
+            theirs = their_turns(records, folder / f"theirs-{round_}")
+            records, ours = our_turns(turns, folder / f"ours-{round_}")
+        results.append({**ours, "theirs": theirs})
+    return results
 
 
 # -- the table -----------------------------------------------------------------------------
@@ -349,7 +372,7 @@ def main() -> int:
         ours_size, theirs_size = file_size(folder / "dialstack.db"), file_size(folder / "langgraph.db")
         rows.append(("database size", f"{ours_size / 1e6:,.2f} MB", f"{theirs_size / 1e6:,.2f} MB", f"{ours_size / theirs_size:.2f}x", "<= 0.2x"))
         print(f"running {options.rounds} x {options.conversation} turns through Agent.handle and a one-node LangGraph invoke ...", file=sys.stderr)
-        turns = [handle_vs_invoke(options.conversation, Path(tmp) / f"turns-{i}") for i in range(options.rounds)]
+        turns = handle_vs_invoke(options.conversation, Path(tmp), options.rounds)
         add(f"Agent.handle vs one-node invoke ({options.rounds} rounds)", over_rounds(turns), "<= 1.0x", unit="ms")
         store_share = statistics.median(t["store"] / t["ours"] for t in turns)
         rows.append(("  of it, our store (turn_context + commit)", f"{statistics.median(t['store'] for t in turns) / 1000:,.2f} ms",
