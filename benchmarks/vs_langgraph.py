@@ -39,6 +39,7 @@ captured (dialogue state, user text, reply, meta, frame, audit). Then:
 from __future__ import annotations
 
 import argparse
+import gc
 import shutil
 import sqlite3
 import statistics
@@ -371,6 +372,8 @@ def main() -> int:
         saver.conn.close()
         ours_size, theirs_size = file_size(folder / "dialstack.db"), file_size(folder / "langgraph.db")
         rows.append(("database size", f"{ours_size / 1e6:,.2f} MB", f"{theirs_size / 1e6:,.2f} MB", f"{ours_size / theirs_size:.2f}x", "<= 0.2x"))
+        del records, configs, store, saver  # 10,000 captured states would make every garbage collection of the turns slow
+        gc.collect()
         print(f"running {options.rounds} x {options.conversation} turns through Agent.handle and a one-node LangGraph invoke ...", file=sys.stderr)
         turns = handle_vs_invoke(options.conversation, Path(tmp), options.rounds)
         add(f"Agent.handle vs one-node invoke ({options.rounds} rounds)", over_rounds(turns), "<= 1.0x", unit="ms")
