@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dialstack.agent.freetext import bare_answer, cued_values, name_run
+from dialstack.agent import lexicon as lx
+from dialstack.agent.freetext import bare_answer, cued_values, name_run, not_a_value
 from dialstack.agent.nlu import NLUView, Understander
 from dialstack.agent.slot_reading import asking_spans
 from dialstack.domain import load_domain
@@ -123,3 +124,29 @@ def test_once_the_look_up_ran_the_change_it_prepares_is_not_sent_back_to_it() ->
 def test_a_look_up_clearly_behind_is_not_preferred() -> None:
     ranked = [("reserve_table", 1.2), ("check_availability", 0.4)]
     assert RESTAURANT_NLU.look_first("Sakura at 8", ranked, NOTHING_YET)[0][0] == "reserve_table"
+
+
+# -- closings in one's own words ---------------------------------------------------------------
+
+@pytest.mark.parametrize("said", [
+    "No, thank you. That is all the assistance I need right now",
+    "Nothing now, thanks for asking though.",
+    "No. I am all set. Thanks.",
+    "Nope, thanks much for your help.",
+    "No, that would be all for today. Thank you again for your help.",
+    "No I am well",
+])
+def test_a_goodbye_in_ones_own_words_is_a_closing_and_never_a_value(said: str) -> None:
+    assert lx.is_closing(said)
+    assert not_a_value(said)
+
+
+@pytest.mark.parametrize("said", [
+    "Thank you so much!",  # mid-task thanks: the task goes on
+    "no thanks, book the hotel too",
+    "No, I need it for 2 people",
+    "is that all you have?",
+    "all of them",
+])
+def test_thanks_alone_a_no_with_a_request_or_a_question_is_not_a_closing(said: str) -> None:
+    assert not lx.is_closing(said)

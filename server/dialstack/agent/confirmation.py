@@ -119,7 +119,7 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     flow = state.active
     if flow is None or flow.flow_id != pending.flow_id:
         return u
-    if lx.DENY.match(u.text) and (lx.LET_IT_BE.search(u.text) or lx.CLOSING.match(u.text)):
+    if lx.DENY.match(u.text) and (lx.LET_IT_BE.search(u.text) or lx.is_closing(u.text)):
         # 'no, leave it', 'never mind', 'no, that's all': the task is let go, not only the question
         state.pending = None
         return Understanding("cancel", u.text, flow=flow.name, confidence=u.confidence, rule="lets_it_go")
@@ -146,6 +146,27 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     turn.refused[flow.flow_id] = slot.name  # asked for again, even an optional one, then confirmed again
     state.pending = None
     return Understanding("fill", u.text, flow=flow.name, confidence=u.confidence)
+
+
+def no_with_values(turn: Turn, u: Understanding) -> Understanding:
+    """'no, make it 11am' to a flow's own yes/no ``confirmation`` slot: the values said change
+    (and the question comes again once they are in); a no alone, or 'no, keep it', still declines."""
+    flow, waiting = turn.state.active, turn.state.waiting_for_slot
+    if flow is None or waiting not in flow.slots or not flow.slots[waiting].params.get("confirmation") \
+            or u.act != "fill" or waiting not in u.labels:
+        return u
+    lead = lx.YES_NO_LEAD.match(u.text)
+    if lead is None or not lead["rest"].strip() or lx.tokens(u.text)[:1] not in (["no"], ["nope"], ["nah"]):
+        return u
+    labels, rejected = dict(u.labels), dict(u.rejected)
+    if set(labels) == {waiting}:
+        labels, rejected = turn.deps.understander.reader.read(flow.spec, flow.slots, lead["rest"], turn.slot_ctx, None)
+    labels.pop(waiting, None)
+    rejected.pop(waiting, None)
+    if not (labels or rejected):
+        return u
+    return Understanding("correct", u.text, flow=flow.name, labels=labels, rejected=rejected,
+                         confidence=u.confidence, rule="changes_instead_of_no")
 
 
 def new_values(turn: Turn, flow: BaseFlow, u: Understanding) -> Understanding | None:

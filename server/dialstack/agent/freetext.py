@@ -314,7 +314,7 @@ def not_a_value(text: str) -> bool:
         return True
     if lx.AFFIRM.match(stripped) or lx.DENY.match(stripped) or lx.SMALL_TALK.match(stripped):
         return True
-    if lx.CLOSING.match(stripped) or lx.REMARK.match(stripped):
+    if lx.is_closing(stripped) or lx.REMARK.match(stripped):
         return True
     if _ABOUT_THE_TALK.match(stripped):
         return True  # 'oops sorry, I meant at 10:30', 'haha I can't wait': about the talk, not a value

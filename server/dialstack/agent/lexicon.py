@@ -109,6 +109,13 @@ REFERS_BACK = re.compile(
     r"\b(?:that one|this one|the same|same|it|them|those|there|that|this)\b",
     re.IGNORECASE,
 )
+# 'cancel the second one', 'the other one': an item of a list other than the first, which a value
+# carried from the task before (its first result) would not be
+PICKS_ANOTHER_ITEM = re.compile(
+    r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th|last|latter|other|later|next|final)\s+(?:one|of them|appointment|"
+    r"booking|reservation|item|result|option)\b|\b(?:number|no\.?|#)\s*[2-9]\b",
+    re.IGNORECASE,
+)
 # 'from Chicago - no wait, from Boston': what follows takes back what came before
 SELF_REPAIR = re.compile(
     r"\b(?:no,? wait|wait,? no|no no|i mean|i meant|sorry|actually|or rather|rather|scratch that|make (?:it|that)|"
@@ -175,6 +182,37 @@ CLOSING = re.compile(
     r"(?:[\s,.!]+(?:thanks|thank you|thanks again|bye|goodbye|cheers))*[\s.!]*$",
     re.IGNORECASE,
 )
+# A closing in one's own words ('No, thank you. That is all the assistance I need right now',
+# 'Nothing now, thanks for asking though', 'No. I am all set. Thanks.'): every word is thanks,
+# a no, 'that's all' or praise for the help, and it ends the talk or declines with thanks.
+_CLOSING_WORDS = frozenset("""
+no nope nah not nothing none thanks thank thankful grateful appreciate appreciated you your yours
+help helping helped helpful assistance assist assisting service all set good fine great well ok okay
+alright awesome perfect wonderful excellent lovely nice kind really truly very so much lot lots bunch
+that that's thats this is was it it's its everything enough done bye goodbye cheers now today tonight
+right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
+need needed want wanted require anything else more further other asking though maybe later perhaps just
+actually oh well have had has day night take care see soon there at of to with from and but
+""".split())
+_CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything"})
+_DECLINING = frozenset({"no", "nope", "nah", "not", "nothing"})
+_GRATEFUL = frozenset({"thanks", "thank", "thankful", "grateful", "appreciate", "appreciated", "helpful",
+                       "good", "well", "fine"})
+
+
+def is_closing(text: str) -> bool:
+    """The user is done: 'no thanks, that's all', 'thanks, bye', 'No. I am all set. Thanks.' (a
+    thanks alone, mid-task, is not a goodbye)."""
+    if CLOSING.match(text):
+        return True
+    words = tokens(text)
+    if not words or len(words) > 16 or words[0] in ("is", "are", "was", "do", "does", "have", "has") \
+            or not all(w in _CLOSING_WORDS for w in words):
+        return False  # 'is that all you have?' asks for more
+    said = set(words)
+    return bool(said & _CLOSING_ENDS) or bool(said & _DECLINING and said & _GRATEFUL)
+
+
 # 'I was in Paris once', 'I love New York', 'my cat loves snacks': a remark about oneself, not an
 # answer ('I'd like it at the Grand Hotel', 'I'm Ana Lopez', 'my name is ...' are answers)
 REMARK = re.compile(

@@ -396,8 +396,8 @@ class Understander:
     def starts_another(self, r: Reading) -> Understanding | None:
         """A request for another task; an answer to the question asked stays in this one unless it
         also asks for another ('he's 45, and my husband will drive' answers)."""
-        if not r.starts_other or r.best_spec.metadata.digression:
-            return None
+        if not r.starts_other or r.best_spec.metadata.digression or lx.is_closing(r.text):
+            return None  # 'No. I am all set, thanks' sets nothing up
         active = r.active
         cancel_other = lx.CANCEL_VERB.search(r.text) and r.best_score < self.threshold * 1.5 and active
         fills_waiting = r.view.waiting_for_slot in r.own_labels or r.free_answer is not None
@@ -431,11 +431,11 @@ class Understander:
 
     def says_goodbye(self, r: Reading) -> Understanding | None:
         """'no thanks, that's all I needed', 'thanks, bye' with nothing in progress: the user is done."""
-        if r.active is None and (lx.CLOSING.match(r.text) or lx.DENY.match(r.text) and not r.view.pending_offer):
+        if r.active is None and (lx.is_closing(r.text) or lx.DENY.match(r.text) and not r.view.pending_offer):
             return r.result("close")
         # 'that's all, thanks' with a task open, or 'no thanks' to a value it cannot do without: it is dropped
         declines = lx.DENY.match(r.text) and r.waiting is not None and r.waiting.priority == "required"
-        if r.active is not None and (lx.CLOSING.match(r.text) or declines) and not r.own_labels:
+        if r.active is not None and (lx.is_closing(r.text) or declines) and not r.own_labels:
             return r.result("cancel", flow=r.active.name)
         return None
 
