@@ -277,3 +277,14 @@ def test_content_named_inside_untrusted_text_or_reworded_from_it_is_still_untrus
     origins = _copy_origins([HOTELS, {"hotel": "1 Rue de la Paix"}])  # a field, and also inside the review's text
     args = provenance.argument_digests({"a": "1 Rue de la Paix", "b": "Stay at 23 Rue Lepic, 75018 Paris", "c": HOTELS["review"]})
     assert provenance.untrusted_arguments(args, origins, content=frozenset({"a", "b", "c"})) == {"a", "b", "c"}
+
+
+def test_a_value_that_several_records_share_names_none_of_them() -> None:
+    from dialstack.tools import provenance
+
+    payments = [{"id": "1", "sender": "me", "recipient": "CH93", "amount": 100.0},
+                {"id": "3", "sender": "me", "recipient": "SE35", "amount": 50.0},
+                {"id": "5", "sender": "GB29NWBK60161331926819", "recipient": "me", "amount": 10.0}]
+    said = provenance.text_digests(["refund GB29NWBK60161331926819 for me"])
+    named = provenance.named_values([payments], lambda ds: ds & said)
+    assert provenance.digest("10.0") in named and provenance.digest("50.0") not in named

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -105,7 +106,8 @@ def _parts(text: str, longest: int = MAX_WORDS) -> tuple[str | None, set[str]]:
             if start + size > len(words):
                 break
             inner.add(digest(" ".join(words[start:start + size])))
-    inner.discard(whole)  # type: ignore[arg-type]
+    if whole:
+        inner.discard(whole)
     return whole, inner
 
 
@@ -242,16 +244,18 @@ def named_values(values: Iterable[Any], typed: Callable[[set[str]], set[str]]) -
     participants as the Introductory meeting" names them. An object keyed by names (``{"City
     Hub": "1-1-1 Nishi-Shinjuku"}``; a key that is not a lower-case field name) names each value
     by its key. Long texts in a named record (a description, an email's body) are not vouched
-    for: an instruction hidden there is still someone else's.
+    for: an instruction hidden there is still someone else's. A value names a record only when
+    it singles it out: one that several records of the output share in the same field (the
+    sender "me" of every payment, the channel of every message in it) names none of them.
     """
-    records: list[tuple[set[str], set[str]]] = []  # (digests that name it, digests of its whole values)
+    records: list[tuple[set[tuple[str, str]], set[str]]] = []  # ((field, digest) pairs that name it, its values)
     stack: list[Any] = list(values)
     while stack:
         node = stack.pop()
         if isinstance(node, (list, tuple)):
             stack.extend(node)
         elif isinstance(node, Mapping):
-            names: set[str] = set()
+            names: set[tuple[str, str]] = set()
             held: set[str] = set()
             for key, item in node.items():
                 scalars = _scalars(item)
@@ -261,10 +265,13 @@ def named_values(values: Iterable[Any], typed: Callable[[set[str]], set[str]]) -
                 whole = {digest(x) for x in scalars if normalize(x) and len(x.split()) <= FIELD_WORDS}
                 held |= whole
                 if isinstance(item, str) and _a_name(item):  # a record is named by a field, not by a list's element
-                    names.add(digest(item))
+                    names.add((str(key), digest(item)))
                 if isinstance(key, str) and _a_name(key) and not _FIELD_NAME.fullmatch(key):
-                    records.append(({digest(key)}, whole))
+                    records.append(({("", digest(key))}, whole))
             records.append((names, held))
-    wanted = set().union(*(names for names, _ in records)) if records else set()
+    shared = Counter(name for names, _ in records for name in names)
+    records = [({n for n in names if shared[n] == 1}, held) for names, held in records]  # it must single one out
+    wanted = {d for names, _ in records for _, d in names}
     hit = typed(wanted) if wanted else set()
-    return set().union(*(held for names, held in records if names & hit)) if hit else set()
+    records = [({d for _, d in names}, held) for names, held in records]
+    return set().union(*(held for digests, held in records if digests & hit)) if hit else set()

@@ -10,7 +10,8 @@
   calling connection's taint has been copied into it.
 - :meth:`~SessionGuard.delivered` records what a result (or an error text) handed to a
   client brings: its kinds on the session *and* the connection, and, for untrusted
-  output, the digests of its values.
+  output, the digests of its values; the values of records the user named (a state-changing
+  tool's output included).
 - :meth:`~SessionGuard.untrusted_args` names the arguments whose values came from
   untrusted output (see :mod:`dialstack.tools.provenance`).
 """
@@ -98,7 +99,7 @@ class SessionGuard:
         """
         if named := provenance.named_values(values, lambda ds: {d for d, o in self.guard.origins(session_id, ds).items()
                                                                    if provenance.USER in o}):
-            self.guard.record_values(session_id, provenance.NAMED, named)  # type: ignore[arg-type]
+            self.guard.record_values(session_id, provenance.NAMED, named)
         if not added:
             return
         self.guard.add_taint(session_id, caller.connection, added)
@@ -107,7 +108,7 @@ class SessionGuard:
                 self._connection_kinds[caller.connection] = self._connection(caller.connection) | added
         if gate.UNTRUSTED in added:
             self.guard.record_values(session_id, provenance.UNTRUSTED, provenance.text_digests(values, system))
-            self.guard.record_values(session_id, provenance.INSIDE, provenance.inner_digests(values, system))  # type: ignore[arg-type]
+            self.guard.record_values(session_id, provenance.INSIDE, provenance.inner_digests(values, system))
         elif record_private and gate.PRIVATE in added:
             self.guard.record_values(session_id, provenance.PRIVATE, provenance.text_digests(values, system))
 
