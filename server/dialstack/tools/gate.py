@@ -16,7 +16,11 @@ Rules, in order:
    from untrusted output (and was not typed by the user): where data goes, or what a
    change acts on, was chosen by someone else.
 4. ``needs_approval`` (``provenance_state``) -- the tool ``changes_state`` and any of its
-   arguments came from untrusted output.
+   arguments came from untrusted output. What counts as "came from" is the provenance's
+   (:func:`dialstack.tools.provenance.untrusted_arguments`): a value the user typed, or a
+   value of an output record the user named, is the user's; a ``content`` argument that
+   copies a whole field of untrusted output, never seen inside an untrusted text, is data
+   copied, not a value an instruction named.
 5. ``needs_approval`` (``provenance_private``) -- the tool ``communicates_externally``,
    the session holds untrusted data, and an argument carries a value from private tool
    output the user did not type (a passport number on its way out, wherever it goes).
