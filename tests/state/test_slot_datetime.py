@@ -113,3 +113,8 @@ def test_a_new_day_said_alone_keeps_the_time_when_extracted() -> None:
     assert when.fill("thursday at 9am", CTX).ok
     [candidate] = when.extract("oops sorry, I meant friday", CTX)
     assert candidate.value == "2026-12-04T09:00"
+
+
+def test_a_single_digit_hour_from_1_to_6_without_am_pm_is_in_the_afternoon() -> None:
+    assert [t.strftime("%H:%M") for t, _, _ in find_times("2:30, 02:30, 2:30 am, 7:15, 6:45")] == [
+        "14:30", "02:30", "02:30", "07:15", "18:45"]

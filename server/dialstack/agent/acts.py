@@ -15,6 +15,7 @@ from ..state.pending import (Approval, CancelChoice, ChangeChoice, Confirmation,
                              ResumeOffer, RetryOffer)
 from ..state.stack import StackFullError
 from . import confirmation, res
+from . import lexicon as lx
 from .commands import (
     Affirm,
     Approve,
@@ -54,6 +55,15 @@ def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
                 break
     if labels:
         flow.fill_slots_by_label(labels, turn.slot_ctx, source="carried")
+
+
+def forget_inputs(flow: BaseFlow, said: set[str]) -> None:
+    """Drop the values ``flow`` received from an earlier task's outputs (its ``inputs``)."""
+    for name in list(flow.inputs):
+        slot = flow.slots.get(name)
+        if slot is not None and name not in said and slot.source == "input":
+            slot.clear()
+    flow.inputs = {}
 
 
 class ActHandler:
@@ -126,8 +136,11 @@ class ActHandler:
             turn.replies.append(turn.template("limit_cancelled", phrase=dropped.label))
         state.natural_birth = True
         state.waiting_for_slot = None
+        another_item = bool(lx.PICKS_ANOTHER_ITEM.search(turn.text))
+        if another_item:  # 'cancel the second one': not the value the task before returned first
+            forget_inputs(flow, set(u.values))
         self.fill(turn, flow, u.values, u.rejected)
-        if u.refers_back:
+        if u.refers_back and not another_item:
             carry_over(turn, flow, set(u.values))
         if u.later:  # never a part dropped in silence
             turn.replies.append(turn.template("later_parts", phrase=flow.label, parts="; ".join(f"'{p}'" for p in u.later)))

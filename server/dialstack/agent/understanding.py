@@ -51,6 +51,7 @@ class Interpreter:
         )
         understanding = turn.deps.understander.understand(turn.text, view, turn.slot_ctx)
         understanding = self.pending_choice(turn, understanding)
+        understanding = confirmation.no_with_values(turn, understanding)
         if not understanding.confident and turn.deps.reasoner is not None:
             understanding = await self.contemplate(turn, understanding)
         return understanding

@@ -56,7 +56,9 @@ def find_times(text: str) -> list[tuple[time, int, int]]:
             meridiem = (g["ampm1"] or g["ampm2"] or "").lower()
             if meridiem and not 1 <= hour <= 12:
                 continue  # "15:30 pm"
-            if meridiem == "p" and hour != 12:
+            if not meridiem and g["h24"] and len(g["h24"]) == 1 and 1 <= hour <= 6:
+                hour += 12  # "2:30" said to a person is in the afternoon; "02:30" is not
+            elif meridiem == "p" and hour != 12:
                 hour += 12
             elif meridiem == "a" and hour == 12:
                 hour = 0
