@@ -4,17 +4,26 @@ Pure functions; the store keeps the digests per session (``store.guard``), never
 
 - An **untrusted output** (a tool tagged ``receives_untrusted_input``, its result or its
   error text) is recorded as: every string leaf whole, every token (a run of
-  non-space characters, stripped of surrounding punctuation), and every run of 2-4
-  words, so that an address or a name inside a longer text is found again.
+  non-space characters, stripped of surrounding punctuation, and its parts glued by
+  quotes, brackets or a sentence's full stop), and every run of 2-4 words, so that an
+  address or a name inside a longer text is found again (:func:`text_digests`). What sat
+  *inside* a text is also recorded apart (:data:`INSIDE`, :func:`inner_digests`): a whole
+  field copied is data, a value named inside a text may be an instruction's. Past
+  :data:`MAX_DIGESTS` digests in one output, runs are no longer recorded, tokens still are.
   Fields the tool's ``output_schema`` marks ``x-dialstack-origin: system`` (ids, timestamps
   the system assigns, which no outsider chooses) are left out.
 - **Private output** (a tool tagged ``accesses_private_data`` and not
   ``receives_untrusted_input``: a profile, a balance, a booking) is recorded the same way.
 - **User-typed** text (the user's turns) is recorded the same way.
+- **Named records** (:func:`named_values`): the short values of an output record one of
+  whose fields the user typed, singling it out (the event titled 'Introductory meeting').
 - An **argument value** is untrusted-derived when its whole value, or one of its
   identifier-like tokens (an address, a URL, an account number: tokens holding a digit,
-  ``@``, ``/`` or an inner ``.``), was recorded from untrusted output and never typed by
-  the user. Lists and objects count when any element does.
+  ``@``, ``/`` or an inner ``.``; a URL also without its query and trailing path), was
+  recorded from untrusted output, and the value is neither typed by the user nor a value
+  of a named record; a ``content`` argument copying a whole untrusted field never seen
+  inside a text is not (:func:`untrusted_arguments`). Lists and objects count when any
+  element does.
 
 Values are compared after Unicode NFKC normalisation and case folding, so a homoglyph of
 full-width letters or another case does not hide the origin.
@@ -37,7 +46,7 @@ INSIDE = "untrusted_text"  # seen inside a longer untrusted text (see inner_dige
 NAMED = "named"  # a whole value of an output record the user named (see named_values)
 MAX_WORDS = 4
 FIELD_WORDS = 8  # a field's value up to this many words is a value (a name, an address), longer is a text
-MAX_DIGESTS = 20_000  # per recorded output: a bound on what one huge result can cost
+MAX_DIGESTS = 20_000  # per recorded output: past it, only whole strings and tokens (no runs of words) are recorded
 _TOKEN = re.compile(r"\S+")
 _EDGE = ".,;:!?\"'`()[]{}<>*"
 _IDENTIFIER = re.compile(r"[0-9@/]|\w\.\w")
@@ -119,9 +128,7 @@ def text_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) ->
     found: set[str] = set()
     for value in values:
         for text in _strings(value, system):
-            if len(found) >= MAX_DIGESTS:
-                return found
-            whole, inner = _parts(text)
+            whole, inner = _parts(text, MAX_WORDS if len(found) < MAX_DIGESTS else 1)
             found |= inner | ({whole} if whole else set())
     return found
 
@@ -134,9 +141,7 @@ def inner_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) -
     found: set[str] = set()
     for value in values:
         for text in _strings(value, system):
-            if len(found) >= MAX_DIGESTS:
-                return found
-            whole, inner = _parts(text, FIELD_WORDS)
+            whole, inner = _parts(text, FIELD_WORDS if len(found) < MAX_DIGESTS else 1)
             found |= inner | ({whole} if whole and len(text.split()) > FIELD_WORDS else set())
     return found
 
