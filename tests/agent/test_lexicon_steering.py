@@ -36,3 +36,18 @@ def test_scrap_ditch_and_abandon_are_cancel_verbs_that_name_a_task(said: str) ->
 def test_a_request_opens_after_its_fillers() -> None:
     assert lx.opener("hmm, actually cancel it") == "cancel"
     assert lx.opener("well I'd like to book a table") == "book"
+
+
+@pytest.mark.parametrize("said", ["yes pls", "ok thx", "sure plz"])
+def test_texting_abbreviations_still_say_yes(said: str) -> None:
+    assert lx.AFFIRM.match(said)
+
+
+def test_asking_back_what_was_said_asks_the_status() -> None:
+    assert lx.STATUS.search("what was the time again?") and lx.STATUS.search("remind me what I picked")
+    assert not lx.STATUS.search("what time do you open?")
+
+
+def test_instead_replaces_the_task_unless_it_comes_first() -> None:
+    assert lx.INSTEAD.search("actually no, cancel it instead")
+    assert not lx.INSTEAD.search("check my booking instead, first")

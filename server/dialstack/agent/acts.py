@@ -115,6 +115,11 @@ class ActHandler:
         if making_room is not None and making_room.live:  # 'cancel the price alert' to 'which one?'
             turn.cancel(making_room, "cancelled to make room")
             turn.replies.append(turn.template("cancelled", phrase=making_room.label))
+        replaced = state.active
+        if replaced is not None and replaced.name != name and lx.INSTEAD.search(turn.text) \
+                and not turn.deps.domain.flow(name).metadata.digression:  # 'actually, cancel it instead'
+            turn.cancel(replaced, "replaced by another task")
+            turn.replies.append(turn.template("cancelled", phrase=replaced.label))
         live = next((f for f in state.stack.flows if f.name == name and f.live), None)
         if live is not None:
             if live.state is FlowState.PAUSED:

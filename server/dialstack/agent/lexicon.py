@@ -26,10 +26,10 @@ _YES = (r"yes|yeah|yep|yup|ya|yea|sure|ok|okay|alright|all right|of course|absol
         r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
         r"that's right|that is right|that's correct|perfect|great|lovely|excellent|let's do it|let's do that|"
         r"let's go|carry on|keep going|continue|let's continue|let's carry on|let's keep going|let's finish(?: it)?|"
-        r"finish it|book it|yes please|sure thing|please|y")
+        r"finish it|book it|yes please|sure thing|please|pls|plz|y")
 _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sure|let's (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that's right|that is right|sounds good|"
-             r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much")
+             r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty")
 AFFIRM = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(" + _YES + r")\b(?:[\s,.!-]+(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
@@ -116,6 +116,8 @@ PICKS_ANOTHER_ITEM = re.compile(
     r"booking|reservation|item|result|option)\b|\b(?:number|no\.?|#)\s*[2-9]\b",
     re.IGNORECASE,
 )
+# 'actually, cancel it instead': the new task replaces the one in progress (not 'X first')
+INSTEAD = re.compile(r"\binstead\b(?!.*\bfirst\b)|\binstead of (?:that|this|it)\b", re.IGNORECASE)
 # 'from Chicago - no wait, from Boston': what follows takes back what came before
 SELF_REPAIR = re.compile(
     r"\b(?:no,? wait|wait,? no|no no|i mean|i meant|sorry|actually|or rather|rather|scratch that|make (?:it|that)|"
@@ -149,7 +151,9 @@ HELP = re.compile(
 )
 STATUS = re.compile(
     r"\b(what (?:else )?do you (?:still )?need|what(?:'s| is) (?:left|missing|next)|where (?:are|were) we|"
-    r"what (?:are|were) we doing|what have i (?:told|given) you|what do you have so far|what else is needed)\b"
+    r"what (?:are|were) we doing|what have i (?:told|given) you|what do you have so far|what else is needed|"
+    # 'what was the time again?', 'remind me what I said': asking back what was said
+    r"what (?:was|is|were|did i say for) (?:the|my) \w+(?: \w+)? again|remind me what (?:i|we) (?:said|picked|chose))\b"
     r"|^\s*(?:status|what's the status|where are we at)\s*\??\s*$",
     re.IGNORECASE,
 )
