@@ -113,3 +113,12 @@ def test_every_turn_reads_on_its_own_after_the_history_before_it_is_pruned(store
     used = {base for (base,) in store._conn.execute("SELECT base FROM turns WHERE session_id='s1'")}
     kept = {base for (base,) in store._conn.execute("SELECT id FROM bases WHERE session_id='s1'")}
     assert used == kept  # no base is left that no turn needs, none is missing
+
+
+def test_two_writers_taking_turns_resume_the_heads_base_instead_of_starting_one_each(store: SQLiteStore, db_path) -> None:  # type: ignore[no-untyped-def]
+    states = numbered(6)
+    with SQLiteStore(db_path, snapshot_every=4) as other:  # another process on the same file
+        for index, state in enumerate(states):
+            (other if index % 2 else store).commit_turn("s1", record(state))
+        assert [other.state_at("s1", turn) for turn in range(1, 7)] == states
+    assert base_turns(store, "s1") == [1]

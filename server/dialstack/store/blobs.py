@@ -8,8 +8,9 @@ one row and its base, no replay. A commit encodes the state once and compresses 
 diff; ``history`` computes the readable patches on read.
 
 A writer starts a new base every ``snapshot_every`` turns, when a turn asks for one,
-after a rollback, in a new process, and when a turn compresses to more than half its
-base (the state has drifted away from it). Bases are never changed once written (their
+after a rollback, and when a turn compresses to more than half its base (the state has
+drifted away from it). A writer the store let go (another process wrote the head, the
+store was reopened, too many sessions) resumes the base of the head's row. Bases are never changed once written (their
 ids are ``AUTOINCREMENT``: never reused), so readers cache their decompressors by id.
 
 Snapshots of schema v3 (``snapshots`` table: zstd, zlib or plain JSON) are read too.
@@ -84,11 +85,25 @@ class Writer:
 
 def add_base(conn: sqlite3.Connection, session_id: str, text: bytes) -> Writer:
     """Store ``text`` (a state's JSON) as a new base of the session; a writer against it."""
-    import zstandard
-
     packed = pack_state(text)
     base = conn.execute("INSERT INTO bases(session_id, state) VALUES (?, ?)", (session_id, packed)).lastrowid
     assert base is not None
+    return _writer(base, packed, text)
+
+
+def resume_base(conn: sqlite3.Connection, session_id: str, line: int, turn: int) -> Writer | None:
+    """A writer against the base of the session's turn ``turn`` on ``line`` (its head, written
+    by another process or before this store's cache let it go); None for a v3 row or none."""
+    row = conn.execute(
+        "SELECT b.id, b.state FROM turns t JOIN bases b ON b.id = t.base WHERE t.session_id=? AND t.line=? AND t.turn=?",
+        (session_id, line, turn),
+    ).fetchone()
+    return None if row is None else _writer(row[0], row[1], unpack_text(row[1]))
+
+
+def _writer(base: int, packed: bytes, text: bytes) -> Writer:
+    import zstandard
+
     compressor = zstandard.ZstdCompressor(level=1, dict_data=_dictionary(text), write_checksum=False)
     return Writer(base, max(256, len(packed) // 2), compressor)
 

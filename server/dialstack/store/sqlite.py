@@ -43,7 +43,7 @@ from dialstack.store.protocol import (
     TurnRow,
 )
 
-_CACHED_WRITERS = 64
+_CACHED_WRITERS = 16  # a writer holds a zstd compressor (~0.2 MB); one let go resumes from the head's base
 
 
 class SQLiteStore:
@@ -217,6 +217,8 @@ class SQLiteStore:
                 )
             moved = history.next_head(current)
             history.move_head(conn, session_id, current, moved)
+            if current is not None and not record.snapshot:
+                writer = blobs.resume_base(conn, session_id, current.line, current.turn)
         if writer is None or record.snapshot or writer.drifted or writer.uses >= self.snapshot_every:
             writer = blobs.add_base(conn, session_id, state_text)
         history.insert_turn(conn, session_id, moved, record, writer.compress(state_text), writer.base, now=self._clock.time())
