@@ -3,8 +3,6 @@ what a request leaves over, a property asked about, a search asked again."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 
 import pytest
 from hypothesis import given, settings
@@ -12,11 +10,8 @@ from hypothesis import strategies as st
 
 from dialstack.agent import lexicon as lx
 from dialstack.agent.freetext import bare_answer, cued_values, name_run, not_a_value
-from dialstack.agent.nlu import NLUView, Understander
 from dialstack.agent.slot_reading import asking_spans
-from dialstack.domain import load_domain
 from dialstack.domain.models import SlotSpec
-from dialstack.state.factory import FlowFactory
 from dialstack.state.slots import Candidate
 
 
@@ -96,34 +91,6 @@ def test_a_name_run_is_always_a_stretch_of_what_was_said(text: str) -> None:
         assert text[named.start:named.end] == named.value
         assert named.value.strip() == named.value and named.value
 
-
-
-# -- which task a request starts ---------------------------------------------------------------
-
-RESTAURANT = load_domain("restaurant", Path(__file__).resolve().parents[1] / "fixtures" / "packs" / "restaurant")
-RESTAURANT_NLU = Understander(RESTAURANT, FlowFactory(RESTAURANT.ontology).slots.make)
-NOTHING_YET = NLUView(active=None, waiting_for_slot=None, paused=[])
-
-
-def test_a_new_task_read_nearly_as_well_as_a_look_up_starts_with_the_look_up() -> None:
-    ranked = [("reserve_table", 0.5), ("check_availability", 0.4)]
-    assert RESTAURANT_NLU.look_first("Sakura tonight at 8, four of us", ranked, NOTHING_YET)[0][0] == "check_availability"
-
-
-def test_a_request_that_asks_for_the_change_itself_is_not_turned_into_a_look_up() -> None:
-    ranked = [("reserve_table", 0.5), ("check_availability", 0.4)]
-    assert RESTAURANT_NLU.look_first("book a table at Sakura for 8", ranked, NOTHING_YET)[0][0] == "reserve_table"
-
-
-def test_once_the_look_up_ran_the_change_it_prepares_is_not_sent_back_to_it() -> None:
-    ranked = [("reserve_table", 0.5), ("check_availability", 0.4)]
-    after_check = NLUView(active=None, waiting_for_slot=None, paused=[], recent="check_availability")
-    assert RESTAURANT_NLU.look_first("Sakura at 8 then", ranked, after_check)[0][0] == "reserve_table"
-
-
-def test_a_look_up_clearly_behind_is_not_preferred() -> None:
-    ranked = [("reserve_table", 1.2), ("check_availability", 0.4)]
-    assert RESTAURANT_NLU.look_first("Sakura at 8", ranked, NOTHING_YET)[0][0] == "reserve_table"
 
 
 # -- closings in one's own words ---------------------------------------------------------------

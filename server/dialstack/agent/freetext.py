@@ -131,7 +131,7 @@ def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: 
             nxt = words[i + 1].group() if i + 1 < len(words) else ""
             if token.lower() in _JOINERS and nxt[:1].isupper() and nxt.lower() not in lx.I_FORMS:
                 continue
-            if token == "," and i + 1 < len(words) and _STATE.fullmatch(nxt):
+            if token == "," and i + 1 < len(words) and _STATE.fullmatch(nxt.rstrip(".!?")):
                 end = words[i + 1].end()  # 'Seattle, WA'
             break
         if token == "," or token.lower() in lx.STOPWORDS or token.lower() in _NOT_A_VALUE or count >= 3:
@@ -254,9 +254,12 @@ def name_run(text: str, start: int = 0, end: int | None = None) -> Candidate | N
                 runs.append(run)
                 run = []
             continue
-        if run and token.lower() in _JOINERS and nxt[:1].isupper() and nxt.lower() not in lx.I_FORMS:
-            run.append(m)
-            continue
+        if run and token.lower() in _JOINERS:
+            # 'The Lord of the Rings', 'Bank of America': joiners between capitals belong to the name
+            after = next((w.group() for w in words[i + 1:] if w.group().lower() not in _JOINERS), "")
+            if after[:1].isupper() and after.lower() not in lx.I_FORMS:
+                run.append(m)
+                continue
         if run:
             runs.append(run)
         run = []

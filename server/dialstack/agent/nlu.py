@@ -222,7 +222,6 @@ class Understander:
             own_labels = {k: c for k, c in own_labels.items()
                           if not (isinstance(active.slots[k], FreeTextSlot) or unasked and k == view.waiting_for_slot)}
         ranked = self.prefer_reading(self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None))
-        ranked = self.look_first(text, ranked, view)
         best, best_score = ranked[0] if ranked else (None, 0.0)
         best_spec = self.domain.flow(best) if best else None
         # the flow in focus keeps it unless another is clearly better, not merely a little
@@ -528,24 +527,6 @@ class Understander:
         return [(reader[0], top)] + [pair for pair in ranked if pair[0] != reader[0]]
 
 
-    def look_first(self, text: str, ranked: list[tuple[str, float]], view: NLUView) -> list[tuple[str, float]]:
-        """A task the conversation has not touched yet starts with its look-up when the request
-        reads nearly as well for it ('I need to reserve a rental car' first finds the cars, 'help
-        me get concert tickets' first finds the events): people look before they book, and a
-        misread look-up costs a question where a misread booking costs a booking."""
-        if not ranked or ranked[0][0] in self.scorer.readers:
-            return ranked
-        best, top = ranked[0]
-        touched = {n for _, n in view.paused} | {view.recent, view.active.name if view.active else None}
-        prepares = [(name, score) for name, score in ranked[1:] if self.follow_up(name) == best]
-        if not prepares or touched & {best, prepares[0][0]} or top - prepares[0][1] >= LOOK_FIRST_MARGIN:
-            return ranked
-        reader = prepares[0]
-        only_the_change = self.scorer.declared_task_words(best) - self.scorer.declared_task_words(reader[0])
-        if self.scorer.stems(text) & only_the_change or self.scorer.verb_flow(text) == best:
-            return ranked  # 'I want to reserve ...', 'can you refill RX-4839': it asks for the change itself
-        return [(reader[0], top)] + [pair for pair in ranked if pair[0] != reader[0]]
-
     def _task_words_dropped(self, answer: Candidate, flow: str) -> Candidate | None:
         """'I want to borrow Dune' to 'Which book?' -> 'Dune'; 'I want to borrow a book' -> nothing
         (the task restated); 'The Hobbit' stays whole."""
@@ -616,7 +597,6 @@ class Understander:
     # -- slot reading ---------------------------------------------------------
 SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focus
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
-LOOK_FIRST_MARGIN = 0.3  # a new task's look-up goes first within this
 ANSWER_MARGIN = 1.0  # a turn that gives the task in progress values leaves it only for a flow this much better
 CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
 DETAIL_MARGIN = 2.0  # a question about a detail moves the focus only to a look-up this much better

@@ -16,9 +16,9 @@ from typing import Any
 from ..domain.models import FlowSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
 from . import lexicon as lx
-from .freetext import bare_answer, cued_values, has_name, not_a_value
+from .freetext import bare_answer, cued_values, has_name, name_run, not_a_value, roles_of
 from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
-from .scoring import FlowScorer, cue_score, duration_candidates, negated, plural_candidates
+from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates
 
 
 class SlotReader:
@@ -105,6 +105,10 @@ class SlotReader:
                     and not lx.YES_NO_LEAD.match(text):
                 del labels[slot_spec.name]  # 'make that Main Street, not Oak Park' changes a value, it answers nothing
         taken = [(c.start, c.end) for c in labels.values()]
+        named = self._name_said(spec, slots, labels, text, taken, waiting)
+        if named is not None:
+            labels[named[0]] = named[1]
+            taken.append((named[1].start, named[1].end))
         if waiting and waiting not in labels and isinstance(slots.get(waiting), FreeTextSlot) and not not_a_value(text):
             # the answer to the question asked: what it says besides other values and its lead-in
             # ('Dune, at Harbor'; 'I'd like Hotel Iris please' -> 'Hotel Iris')
@@ -128,6 +132,33 @@ class SlotReader:
                 if rest is not None and _names_something(rest.value):
                     labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
         return labels, {}
+
+
+    def _name_said(self, spec: FlowSpec, slots: Mapping[str, BaseSlot], labels: Mapping[str, Candidate], text: str,
+                   taken: Sequence[tuple[int, int]], waiting: str | None) -> tuple[str, Candidate] | None:
+        """'Find dates for Crystal Lake in London', 'when can I watch a Hotel Mumbai show?': a name
+        written with capitals that nothing points at goes to the one free-text slot still open that
+        is not a place (places are said with 'in', 'from', 'to'), when there is exactly one."""
+        if not_a_value(text) and not lx.is_question(text):
+            return None
+        open_slots = []
+        for slot_spec in spec.slots:
+            slot = slots.get(slot_spec.name)
+            if slot is None or not isinstance(slot, FreeTextSlot) or slot.filled or slot_spec.name in labels \
+                    or holds_whole_request(spec, slot_spec):
+                continue
+            if set(roles_of(slot_spec).roles) & PLACE_ROLES:
+                return None  # an open place: a bare name may be that place
+            open_slots.append(slot_spec.name)
+        if len(open_slots) != 1 or waiting is not None and isinstance(slots.get(waiting), FreeTextSlot):
+            return None  # several could take it, or the question asked takes the answer
+        run = name_run(mask(text, [*taken, *lx.act_spans(text)]))
+        if run is None or {lx.stem(w) for w in lx.tokens(run.value)} <= self.scorer.declared_task_words(spec.name):
+            return None  # 'Find Restaurants': the task's own words, written with capitals
+        return open_slots[0], Candidate(run.value, run.display, run.start, run.end, 0.5)
+
+
+PLACE_ROLES = frozenset({"place", "origin", "destination"})
 
 
 def repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
