@@ -36,7 +36,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 ORIGIN_KEY = "x-dialstack-origin"
 UNTRUSTED = "untrusted"
@@ -176,20 +176,34 @@ def system_fields(output_schema: Any) -> frozenset[str]:
     return frozenset(found)
 
 
-PerArgument = dict[str, list[tuple[str, set[str]]]]  # argument -> per string in it: (its whole digest, all its digests)
+class ArgumentString(NamedTuple):
+    """One string of an argument's value, as provenance compares it."""
+
+    whole: str  # the digest of the string whole
+    digests: set[str]  # every digest to look up: the whole, its identifier-like tokens, URL prefixes
+    points: bool  # it holds an address or a link (a token with "@", or a URL)
+
+
+PerArgument = dict[str, list[ArgumentString]]
+
+
+def _points(text: str) -> bool:
+    return any("@" in word or "://" in word or _url_prefixes(word) or normalize(word).startswith("www.")
+               for word in _TOKEN.findall(text))
 
 
 def argument_digests(args: Mapping[str, Any]) -> PerArgument:
-    """Per argument name, per string in its value: the digest of the string whole and every digest to look up."""
+    """Per argument name, per string in its value: what :func:`untrusted_arguments` compares."""
     return {
-        name: [(digest(text), {digest(c) for c in _candidates(text)}) for text in _strings(value) if normalize(text)]
+        name: [ArgumentString(digest(text), {digest(c) for c in _candidates(text)}, _points(text))
+               for text in _strings(value) if normalize(text)]
         for name, value in args.items()
     }
 
 
 def looked_up(per_arg: PerArgument) -> set[str]:
     """Every digest :func:`untrusted_arguments` reads for ``per_arg``."""
-    return {d for strings in per_arg.values() for _, digests in strings for d in digests}
+    return {d for strings in per_arg.values() for string in strings for d in string.digests}
 
 
 def untrusted_arguments(per_arg: PerArgument, origins: Mapping[str, frozenset[str]],
@@ -200,7 +214,8 @@ def untrusted_arguments(per_arg: PerArgument, origins: Mapping[str, frozenset[st
     named (:func:`named_values`), is theirs, whatever its parts were also seen in. For the
     arguments named in ``content`` (what is written, not where it goes or what it changes), a
     string that is a whole field of untrusted output (a hotel's address, an amount) and was
-    never seen inside a text (:data:`INSIDE`) is data copied, not a value an instruction named.
+    never seen inside a text (:data:`INSIDE`) is data copied, not a value an instruction named,
+    unless it holds an address or a link: copied into a message, those point somewhere.
     """
     own = frozenset({USER}) if origin != UNTRUSTED else frozenset({USER, NAMED})
 
@@ -208,14 +223,15 @@ def untrusted_arguments(per_arg: PerArgument, origins: Mapping[str, frozenset[st
         found = origins.get(d, frozenset())
         return origin in found and not own & found
 
-    def copied(name: str, whole: str) -> bool:
-        found = origins.get(whole, frozenset())
-        return origin == UNTRUSTED and name in content and UNTRUSTED in found and INSIDE not in found
+    def copied(name: str, string: ArgumentString) -> bool:
+        found = origins.get(string.whole, frozenset())
+        return (origin == UNTRUSTED and name in content and not string.points
+                and UNTRUSTED in found and INSIDE not in found)
 
     return frozenset(
         name for name, strings in per_arg.items()
-        if any(not own & origins.get(whole, frozenset()) and not copied(name, whole) and any(seen(d) for d in digests)
-               for whole, digests in strings)
+        if any(not own & origins.get(string.whole, frozenset()) and not copied(name, string)
+               and any(seen(d) for d in string.digests) for string in strings)
     )
 
 
@@ -230,9 +246,13 @@ def _scalars(value: Any) -> list[str] | None:
 
 
 def _a_name(text: str) -> bool:
-    """A short text with a letter: a title, a file name, an address, an account number (not a bare number)."""
+    """A short text that can name one thing: a title of 2-4 words, or one word that is a file name, an address or
+    an account number (a letter and a digit or ``.@-_``). Not a bare number, and not one plain word ("Alice",
+    "please", "general"): users type those everywhere, and an outsider may title their own record with one."""
     words = normalize(text).split()
-    return 0 < len(words) <= MAX_WORDS and any(ch.isalpha() for ch in text)
+    if not 0 < len(words) <= MAX_WORDS or not any(ch.isalpha() for ch in text):
+        return False
+    return len(words) > 1 or any(ch.isdigit() or ch in ".@-_" for ch in words[0])
 
 
 _FIELD_NAME = re.compile(r"[a-z_][a-z0-9_]*")
