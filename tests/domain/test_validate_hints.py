@@ -174,3 +174,21 @@ def test_a_file_where_a_skill_folder_should_be_is_named_as_such(tmp_path: Path) 
 def test_a_misspelt_skill_frontmatter_key_gets_a_suggestion(tmp_path: Path) -> None:
     skill = "---\nname: paint\ndescription: Paint things.\nlicence: MIT\n---\nDo it.\n"
     assert any("unknown frontmatter key 'licence'; did you mean 'license'?" in e for e in errors_of(write_pack(tmp_path, skill=skill)))
+
+
+def _optional_color(default: str | None, required: list[str]) -> tuple[dict, dict]:
+    flows = changed(lambda f: f["flows"][0]["slots"][0].update(priority="optional", default=default))
+    manifest = copy.deepcopy(MANIFEST)
+    manifest["tools"][0]["input_schema"]["required"] = required
+    return flows, manifest
+
+
+def test_a_required_tool_argument_from_an_optional_slot_without_a_default_is_a_warning(tmp_path: Path) -> None:
+    root = write_pack(tmp_path, *_optional_color(None, ["color"]))
+    [warning] = [p for p in problems_of(root) if "optional slot" in p]
+    assert "steps[0].args.color" in warning and "no default" in warning and "warning" in warning
+
+
+def test_an_optional_slot_with_a_default_or_an_optional_argument_is_fine(tmp_path: Path) -> None:
+    assert not [p for p in problems_of(write_pack(tmp_path / "a", *_optional_color("red", ["color"]))) if "optional slot" in p]
+    assert not [p for p in problems_of(write_pack(tmp_path / "b", *_optional_color(None, []))) if "optional slot" in p]

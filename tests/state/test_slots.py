@@ -133,6 +133,14 @@ def test_category_slot_extracts_whole_words_only(ctx: SlotContext) -> None:
     assert values(slot, "windowsill", ctx) == []
 
 
+def test_a_hyphenated_option_is_named_with_a_space_a_hyphen_or_neither(ctx: SlotContext) -> None:
+    slot = CategorySlot("service", {"options": ["consultation", "follow-up"]})
+    assert values(slot, "need a follow up next week", ctx) == ["follow-up"]
+    assert values(slot, "a Followup please", ctx) == ["follow-up"]
+    assert slot.check("follow up", ctx).value == "follow-up"
+    assert values(slot, "follow the signs up", ctx) == []
+
+
 def test_category_slot_synonyms_map_to_the_canonical_value(ctx: SlotContext) -> None:
     slot = CategorySlot("meal", {"options": [{"value": "vegetarian", "synonyms": ["veggie", "no meat"]}]})
     assert slot.check("VEGGIE", ctx).value == "vegetarian"

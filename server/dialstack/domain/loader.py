@@ -23,9 +23,12 @@ from .models import (
     UNIVERSAL_INTENTS,
     UNIVERSAL_SLOT_TYPES,
     DomainPack,
+    FlowSpec,
     Manifest,
     Ontology,
     SkillSpec,
+    StepSpec,
+    ToolSpec,
 )
 from .schemacheck import schema_certainly_valid
 from .schemapath import output_path_problem
@@ -188,6 +191,20 @@ def _expected(err: dict[str, Any], model: type[BaseModel], loc: tuple) -> str:
     }.get(err["type"], "")
 
 
+def _maybe_empty_required(flow: FlowSpec, step: StepSpec, tool: ToolSpec) -> list[tuple[str, str]]:
+    """Arguments the tool requires that come from an optional slot without a default (left out
+    of the call when the user never says it)."""
+    required = set(tool.input_schema.get("required") or ())
+    slots = {s.name: s for s in flow.slots}
+    out = []
+    for key, value in step.args.items():
+        if key in required and isinstance(value, str) and value.startswith("$slots."):
+            slot = slots.get(value.removeprefix("$slots."))
+            if slot is not None and slot.priority == "optional" and slot.default is None:
+                out.append((key, slot.name))
+    return out
+
+
 def _cross_check(domain: DomainPack, docs: dict[str, YamlDocument], check_handlers: bool) -> list[Problem]:
     out: list[Problem] = []
     onto, man = domain.ontology, domain.manifest
@@ -282,6 +299,10 @@ def _cross_check(domain: DomainPack, docs: dict[str, YamlDocument], check_handle
                 if reason:
                     flow_problem(sat + ("args", key) if key != "when" else sat + ("when",), reason, "$slots.<slot>, $outputs.<earlier output>, $inputs.<input>, $prefs.<key> or a literal")
             if step.call in tools:
+                for key, slot_name in _maybe_empty_required(flow, step, tools[step.call]):
+                    flow_problem(sat + ("args", key), f"{key!r} is required by tool {step.call!r}, but optional slot "
+                                 f"{slot_name!r} has no default, so the call fails when the user does not say it",
+                                 f"a default for {slot_name!r}, priority: required, or {key!r} left out of the tool's required", "warning")
                 for output, path in step.map_outputs.items():
                     problem = output_path_problem(tools[step.call].output_schema, path)
                     if problem:

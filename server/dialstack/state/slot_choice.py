@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -49,11 +50,16 @@ def match_option(raw: Any, table: list[tuple[str, list[str]]]) -> str | None:
     """The canonical option named by ``raw`` (case-insensitive, any synonym); bools for yes/no."""
     if isinstance(raw, bool) and _is_yes_no(table):
         raw = "yes" if raw else "no"
-    wanted = str(raw).strip().casefold()
+    wanted = _loose(str(raw))
     for value, names in table:
-        if any(wanted == name.casefold() for name in names):
+        if any(wanted == _loose(name) for name in names):
             return value
     return None
+
+
+def _loose(name: str) -> str:
+    """'Follow-up', 'follow up' and 'followup' name the same option."""
+    return re.sub(r"[\s-]+", "", name.strip().casefold())
 
 
 class _OptionsMixin(BaseSlot):

@@ -106,8 +106,9 @@ def find_numbers(text: str) -> list[Found]:
 
 @functools.lru_cache(maxsize=4096)
 def word_pattern(phrase: str) -> re.Pattern[str]:
-    """Case-insensitive whole-word pattern for a phrase; inner spaces match any whitespace."""
-    body = r"\s+".join(re.escape(part) for part in phrase.split())
+    """Case-insensitive whole-word pattern for a phrase; inner spaces and hyphens match any
+    whitespace, a hyphen or nothing ('follow-up', 'follow up', 'followup')."""
+    body = r"(?:\s+|\s*-\s*|)".join(re.escape(part) for part in re.split(r"\s+|(?<=\w)-(?=\w)", phrase.strip()))
     return re.compile(rf"(?<!\w){body}(?!\w)", re.IGNORECASE)
 
 
