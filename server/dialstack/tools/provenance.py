@@ -5,10 +5,11 @@ Pure functions; the store keeps the digests per session (``store.guard``), never
 - An **untrusted output** (a tool tagged ``receives_untrusted_input``, its result or its
   error text) is recorded as: every string leaf whole, every token (a run of
   non-space characters, stripped of surrounding punctuation, and its parts glued by
-  quotes, brackets or a sentence's full stop), and every run of 2-4 words, so that an
-  address or a name inside a longer text is found again (:func:`text_digests`). What sat
-  *inside* a text is also recorded apart (:data:`INSIDE`, :func:`inner_digests`): a whole
-  field copied is data, a value named inside a text may be an instruction's. Past
+  quotes, brackets or a sentence's full stop), and every run of 2-8 words, so that an
+  address or a name inside a longer text is found again. Whole values of a field
+  (:data:`UNTRUSTED`) and what sat *inside* a text (:data:`INSIDE`)
+  are recorded apart (:func:`untrusted_digests`): a whole field copied is data, a value
+  named inside a text may be an instruction's; both are untrusted. Past
   :data:`MAX_DIGESTS` digests in one output, runs are no longer recorded, tokens still are.
   Fields the tool's ``output_schema`` marks ``x-dialstack-origin: system`` (ids, timestamps
   the system assigns, which no outsider chooses) are left out.
@@ -26,7 +27,8 @@ Pure functions; the store keeps the digests per session (``store.guard``), never
   element does.
 
 Values are compared after Unicode NFKC normalisation and case folding, so a homoglyph of
-full-width letters or another case does not hide the origin.
+full-width letters or another case does not hide the origin, and word by word with the
+punctuation around each word stripped (:func:`normalize`).
 """
 
 from __future__ import annotations
@@ -42,9 +44,9 @@ ORIGIN_KEY = "x-dialstack-origin"
 UNTRUSTED = "untrusted"
 USER = "user"
 PRIVATE = "private"  # from the output of a tool that reads private data and nothing from outside
-INSIDE = "untrusted_text"  # seen inside a longer untrusted text (see inner_digests)
+INSIDE = "untrusted_text"  # seen inside a longer untrusted text (see untrusted_digests)
 NAMED = "named"  # a whole value of an output record the user named (see named_values)
-MAX_WORDS = 4
+MAX_WORDS = 4  # a name of a record is at most this many words
 FIELD_WORDS = 8  # a field's value up to this many words is a value (a name, an address), longer is a text
 MAX_DIGESTS = 20_000  # per recorded output: past it, only whole strings and tokens (no runs of words) are recorded
 _TOKEN = re.compile(r"\S+")
@@ -56,7 +58,10 @@ _GLUE = re.compile(r"[\"'`()\[\]{}<>,;|]+|(?<=[a-z0-9])\.(?=[A-Z])")
 
 
 def normalize(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold().strip().strip(_EDGE).strip()
+    """NFKC, case folded, each word stripped of surrounding punctuation, words joined by one space: a value
+    compares equal to the same words inside a longer text ("23 Rue Lepic, 75018 Paris" in a review)."""
+    words = (w.strip(_EDGE) for w in unicodedata.normalize("NFKC", text).casefold().split())
+    return " ".join(w for w in words if w)
 
 
 def digest(text: str) -> str:
@@ -103,7 +108,7 @@ def _url_prefixes(value: str) -> list[str]:
     return found
 
 
-def _parts(text: str, longest: int = MAX_WORDS) -> tuple[str | None, set[str]]:
+def _parts(text: str, longest: int) -> tuple[str | None, set[str]]:
     """``(the digest of text whole, the digests of what sits inside it)``: its tokens, the parts of a token glued
     to punctuation, and its runs of 2 to ``longest`` words, other than the whole itself."""
     whole = digest(text) if normalize(text) else None
@@ -121,29 +126,33 @@ def _parts(text: str, longest: int = MAX_WORDS) -> tuple[str | None, set[str]]:
 
 
 def text_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) -> set[str]:
-    """Digests of everything a reader could copy out of ``values``: whole strings, tokens, 2-4 word runs.
+    """Digests of everything a reader could copy out of ``values``: whole strings, tokens, runs of 2-8 words.
 
     Object fields named in ``system`` (see :func:`system_fields`) are skipped.
     """
     found: set[str] = set()
     for value in values:
         for text in _strings(value, system):
-            whole, inner = _parts(text, MAX_WORDS if len(found) < MAX_DIGESTS else 1)
+            whole, inner = _parts(text, FIELD_WORDS if len(found) < MAX_DIGESTS else 1)
             found |= inner | ({whole} if whole else set())
     return found
 
 
-def inner_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) -> set[str]:
-    """Digests of what was seen *inside* a text, where an instruction can name it: every part of a string other
-    than the string whole (runs up to :data:`FIELD_WORDS` words, so that an address of six words named in a
-    review is found), and the whole of a string of more than :data:`FIELD_WORDS` words (a text, not a
-    field's value)."""
-    found: set[str] = set()
+def untrusted_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) -> dict[str, set[str]]:
+    """What an untrusted output brings, by origin: ``{UNTRUSTED: whole strings of at most FIELD_WORDS words
+    (a field's value), INSIDE: everything seen inside a text}``, where an instruction can name it: every
+    part of a string other than the string whole (tokens, glued parts, runs up to :data:`FIELD_WORDS`
+    words, so that an address of six words named in a review is found) and the whole of a longer string.
+    Past :data:`MAX_DIGESTS` digests, runs of words are no longer recorded; tokens still are."""
+    fields: set[str] = set()
+    inside: set[str] = set()
     for value in values:
         for text in _strings(value, system):
-            whole, inner = _parts(text, FIELD_WORDS if len(found) < MAX_DIGESTS else 1)
-            found |= inner | ({whole} if whole and len(text.split()) > FIELD_WORDS else set())
-    return found
+            whole, inner = _parts(text, FIELD_WORDS if len(fields) + len(inside) < MAX_DIGESTS else 1)
+            inside |= inner
+            if whole:
+                (fields if len(text.split()) <= FIELD_WORDS else inside).add(whole)
+    return {UNTRUSTED: fields, INSIDE: inside}
 
 
 def _candidates(value: Any) -> Iterator[str]:
@@ -219,9 +228,11 @@ def untrusted_arguments(per_arg: PerArgument, origins: Mapping[str, frozenset[st
     """
     own = frozenset({USER}) if origin != UNTRUSTED else frozenset({USER, NAMED})
 
+    wanted = {origin, INSIDE} if origin == UNTRUSTED else {origin}  # inside an untrusted text is untrusted too
+
     def seen(d: str) -> bool:
         found = origins.get(d, frozenset())
-        return origin in found and not own & found
+        return bool(wanted & found) and not own & found
 
     def copied(name: str, string: ArgumentString) -> bool:
         found = origins.get(string.whole, frozenset())

@@ -107,8 +107,8 @@ class SessionGuard:
             with self._lock:
                 self._connection_kinds[caller.connection] = self._connection(caller.connection) | added
         if gate.UNTRUSTED in added:
-            self.guard.record_values(session_id, provenance.UNTRUSTED, provenance.text_digests(values, system))
-            self.guard.record_values(session_id, provenance.INSIDE, provenance.inner_digests(values, system))
+            for origin, digests in provenance.untrusted_digests(values, system).items():
+                self.guard.record_values(session_id, origin, digests)
         elif record_private and gate.PRIVATE in added:
             self.guard.record_values(session_id, provenance.PRIVATE, provenance.text_digests(values, system))
 
