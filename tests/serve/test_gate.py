@@ -323,3 +323,26 @@ def test_an_address_of_several_words_the_user_typed_is_theirs_though_a_review_na
     origins = {d: frozenset(o for o, ds in {**seen, "user": said}.items() if d in ds) for d in set().union(*seen.values(), said)}
     args = provenance.argument_digests({"location": "23 Rue Lepic, 75018 Paris, France", "other": "Rue Lepic, 75018 Paris, France, would"})
     assert provenance.untrusted_arguments(args, origins) == {"other"}
+
+
+@given(st.text(max_size=40))
+def test_normalising_twice_changes_nothing_so_a_value_matches_the_words_it_was_recorded_from(text: str) -> None:
+    from dialstack.tools import provenance
+
+    once = provenance.normalize(text)
+    assert provenance.normalize(once) == once
+
+
+@given(words=st.lists(st.text(alphabet=st.characters(blacklist_categories=("Z", "C")), min_size=1, max_size=8),
+                      min_size=1, max_size=6),
+       before=st.text(max_size=20), after=st.text(max_size=20))
+def test_a_destination_named_inside_untrusted_text_is_untrusted_derived_even_when_marked_content_elsewhere(
+        words: list[str], before: str, after: str) -> None:
+    from dialstack.tools import provenance
+
+    value = " ".join(words)
+    seen = provenance.untrusted_digests([f"{before} {value} {after}"])
+    origins = {d: frozenset(o for o, ds in seen.items() if d in ds) for d in set().union(*seen.values())}
+    args = provenance.argument_digests({"to": value, "body": value})
+    if provenance.normalize(value):
+        assert "to" in provenance.untrusted_arguments(args, origins, content=frozenset({"body"}))
