@@ -107,6 +107,11 @@ def argument_roles(tool: ToolSpec) -> dict[str, str]:
     return {name: s[ROLE_KEY] for name, s in props.items() if isinstance(s, Mapping) and s.get(ROLE_KEY) in ROLES}
 
 
+def content_arguments(tool: ToolSpec) -> frozenset[str]:
+    """The arguments the manifest marks ``content`` (what is written, not where it goes or what it changes)."""
+    return frozenset(name for name, role in argument_roles(tool).items() if role == "content")
+
+
 def roles_cover(tool: ToolSpec, args: Mapping[str, Any]) -> bool:
     """Whether the manifest's roles say where the call's data goes: the tool marks a destination, or every
     argument it declares and every argument of the call has a role."""

@@ -125,7 +125,7 @@ class SessionGuard:
         per_arg = provenance.argument_digests(args)
         wanted = provenance.looked_up(per_arg)
         origins = self.guard.origins(session_id, wanted) if wanted else {}
-        content = frozenset(a for a, role in gate.argument_roles(spec).items() if role == "content")
+        content = gate.content_arguments(spec)
         untrusted = provenance.untrusted_arguments(per_arg, origins, content=content) if reads_untrusted else None
         private = provenance.untrusted_arguments(per_arg, origins, provenance.PRIVATE) if external else frozenset()
         return untrusted, private
