@@ -73,3 +73,20 @@ async def test_a_whole_field_copied_into_a_message_goes_and_one_reworded_around_
         copied = await tools.call("send_message", {"to": "bob@example.com", "body": page.data["content"]}, session="C")
         reworded = await tools.call("send_message", {"to": "bob@example.com", "body": "meet me at number 75018"}, session="C")
     assert copied.ok and reworded.approval == "declined" and seen == ["meet me at number 75018"]
+
+
+async def test_a_note_the_assistant_wrote_is_not_a_record_the_user_can_name(roles_server, store) -> None:  # type: ignore[no-untyped-def]
+    seen: list = []  # type: ignore[type-arg]
+
+    async def approver(tool: str, args: dict[str, Any], reason: str) -> bool:
+        seen.append(tool)
+        return tool == "memory_manager"  # the user lets the note be written, not the send
+
+    async with ToolClient(roles_server, approver=approver) as tools:
+        page = await tools.call("fetch_page", {"url": "https://example.com/other"}, session="M")
+        await tools.call("memory_manager", {"action": "write_scratchpad", "key": "team desk notes",
+                                            "text": page.data["content"]}, session="M")
+        record_user_text(store, "M", "send the bookings to the address in my team desk notes")
+        await tools.call("memory_manager", {"action": "read_scratchpad"}, session="M")
+        sent = await tools.call("send_message", {"to": "team-desk@example.com", "body": "the bookings"}, session="M")
+    assert sent.approval == "declined" and seen == ["memory_manager", "send_message"]

@@ -94,11 +94,12 @@ class SessionGuard:
     ) -> None:
         """A result or error text of a tool adding ``added`` reached the client (``system``: its system-set fields).
 
-        ``record_private``: also keep digests of a private-only output (a domain tool's, not the
-        conversation's own component tools, whose text came from the user or the assistant).
+        ``record_private``: the output is a domain tool's, not one of the conversation's own
+        component tools' (whose text came from the user or the assistant): also keep digests of
+        a private-only output, and of the records in it the user named.
         """
-        if named := provenance.named_values(values, lambda ds: {d for d, o in self.guard.origins(session_id, ds).items()
-                                                                   if provenance.USER in o}):
+        if record_private and (named := provenance.named_values(values, lambda ds: {d for d, o in self.guard.origins(session_id, ds).items()
+                                                                   if provenance.USER in o})):
             self.guard.record_values(session_id, provenance.NAMED, named)
         if not added:
             return
