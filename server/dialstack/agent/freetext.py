@@ -49,7 +49,8 @@ _JOINERS = frozenset({"of", "de", "la", "le", "del", "da", "di", "the", "and", "
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.&-]*|&|,")
 _STATE = re.compile(r"[A-Z]{2}\b")
 _NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "one", "home", "me", "us", "you",
-                          "somewhere", "anywhere", "everywhere", "which", "what", "where", "the", "a", "an"})
+                          "somewhere", "anywhere", "everywhere", "which", "what", "where", "the", "a", "an",
+                          "something", "anything", "nothing", "someone", "anyone"})
 _MAX_WORDS = 6
 # words that only hold a turn together ('actually that's all for today'): no value in them
 _FILLER = frozenset(lx.stem(w) for w in "actually just really so well oh um uh ok okay anyway today now".split())
@@ -100,6 +101,22 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
             score += 1.5  # 'at Hotel Iris' for the hotel's name: the value says what it is
         if score > 0:
             out.append((score, Candidate(value, value, start, end, 0.7)))
+    return out
+
+
+_PLACE_CUES = frozenset(c for role in ("origin", "destination", "place") for c in ROLE_CUES[role])
+
+
+def place_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names a place by a cue ('in half moon bay', 'from Seattle', 'at The Grill'):
+    what is said there is no value for a slot that is not a place."""
+    out = []
+    for m in _CUE.finditer(text):
+        cue = m["cue"].lower()
+        if cue in _PLACE_CUES:
+            span = _span_after(text, m.end(), (), lower_ok=cue != "to")  # 'to borrow Dune': 'to' opens a verb
+            if span is not None:
+                out.append(span)
     return out
 
 
@@ -186,16 +203,21 @@ _SHORT_ANSWER = re.compile(
 )
 
 
-def bare_answer(answer: Candidate | None, text: str, whole: bool) -> Candidate | None:
+def bare_answer(answer: Candidate | None, text: str, whole: bool,
+                taken: Sequence[tuple[int, int]] = ()) -> Candidate | None:
     """What an answer to 'which hotel?' says besides its lead-in, when it names something: short
     ('Captain Marvel.', 'san jose please'), or a name written with capitals ('Pillow Talk sounds
     nice' -> 'Pillow Talk', 'I plan to visit Los Angeles' -> 'Los Angeles'); a long sentence
-    without one is a request or a remark, not the value."""
+    without one is a request or a remark, not the value; nothing said where ``taken`` (other
+    values, places) is kept."""
     if answer is None or whole:
         return answer
     short = _SHORT_ANSWER.fullmatch(text)
     if short and len(lx.tokens(short["value"])) <= _MAX_WORDS:  # 'The Hobbit', 'Captain Marvel, please'
         start, end = _trimmed(text, short.start("value"), short.end("value"))
+        if _overlaps(start, end, taken):
+            return answer if not _overlaps(answer.start, answer.end, taken) and lx.tokens(answer.value) \
+                and answer.value.lower() not in _NOT_A_VALUE else None
         named = name_run(text, start, end)
         if named is not None and named.start > start:  # 'I plan to visit Los Angeles'; not 'Rite Aid on Elm Street'
             return Candidate(named.value, named.display, named.start, named.end, answer.score)

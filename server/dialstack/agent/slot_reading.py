@@ -16,7 +16,7 @@ from typing import Any
 from ..domain.models import FlowSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
 from . import lexicon as lx
-from .freetext import bare_answer, cued_values, has_name, name_run, not_a_value, roles_of
+from .freetext import bare_answer, cued_values, has_name, name_run, not_a_value, place_spans, roles_of
 from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
 from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates
 
@@ -112,9 +112,13 @@ class SlotReader:
         if waiting and waiting not in labels and isinstance(slots.get(waiting), FreeTextSlot) and not not_a_value(text):
             # the answer to the question asked: what it says besides other values and its lead-in
             # ('Dune, at Harbor'; 'I'd like Hotel Iris please' -> 'Hotel Iris')
-            whole = holds_whole_request(spec, spec.slot(waiting) or slots[waiting])
+            waited = spec.slot(waiting) or slots[waiting]
+            whole = holds_whole_request(spec, waited)
+            # 'Something in San Francisco' to 'which cuisine?': what a place cue points at is a place
+            places = [] if whole or set(roles_of(waited).roles) & PLACE_ROLES else place_spans(text)
             answer = Candidate(text, text, 0, len(text), 0.5) if whole and not taken \
-                else bare_answer(remainder(text, [*taken, *lx.act_spans(text)], frozenset()), text, whole)
+                else bare_answer(remainder(text, [*taken, *places, *lx.act_spans(text)], frozenset()), text, whole,
+                                 [*taken, *places])
             if answer is not None:
                 labels[waiting] = answer
         for slot_spec in spec.slots:
@@ -129,7 +133,7 @@ class SlotReader:
             elif waiting is None and _sole_required(spec, slot_spec.name):
                 # 'is Dune available' -> 'Dune': the words that start the flow are not its value
                 rest = remainder(text, taken, self.scorer.trigger_words(spec.name))
-                if rest is not None and _names_something(rest.value):
+                if rest is not None and _names_something(rest.value, text):
                     labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
         return labels, {}
 
@@ -152,7 +156,7 @@ class SlotReader:
             open_slots.append(slot_spec.name)
         if len(open_slots) != 1 or waiting is not None and isinstance(slots.get(waiting), FreeTextSlot):
             return None  # several could take it, or the question asked takes the answer
-        run = name_run(mask(text, [*taken, *lx.act_spans(text)]))
+        run = name_run(mask(text, [*taken, *place_spans(text), *lx.act_spans(text)]))
         if run is None or {lx.stem(w) for w in lx.tokens(run.value)} <= self.scorer.declared_task_words(spec.name):
             return None  # 'Find Restaurants': the task's own words, written with capitals
         return open_slots[0], Candidate(run.value, run.display, run.start, run.end, 0.5)
@@ -262,12 +266,16 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
 
 
 _GUESSED_WORDS = 3  # a value guessed from what a request leaves over is short, unless it is a name
+_SHORT_REQUEST = 4  # ... and in lower case only from a request this short ('is dune available')
 
 
-def _names_something(value: str) -> bool:
-    """'Dune', 'the hobbit', 'Red Joan Of Arc': a short rest or a capitalised name; not 'wondering
-    if you could help' (what a long request leaves over is its own wording, not a value)."""
-    return len(lx.tokens(value)) <= _GUESSED_WORDS or has_name(value)
+def _names_something(value: str, text: str) -> bool:
+    """'Dune', 'is the hobbit in', 'Red Joan Of Arc': a capitalised name, or the rest of a short
+    request; not 'wondering if you could help' or 'looking' (what a longer request leaves over is
+    its own wording, not a value)."""
+    if has_name(value):
+        return True
+    return len(lx.tokens(value)) <= _GUESSED_WORDS and len(lx.tokens(text)) <= _SHORT_REQUEST
 
 
 def _sole_required(spec: FlowSpec, name: str) -> bool:
