@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from dialstack.agent import lexicon as lx
 from dialstack.agent.freetext import bare_answer, cued_values, name_run, not_a_value
+from dialstack.agent.scoring import cue_score
 from dialstack.agent.slot_reading import asking_spans
 from dialstack.domain.models import SlotSpec
 from dialstack.state.slots import Candidate
@@ -117,3 +118,29 @@ def test_a_goodbye_in_ones_own_words_is_a_closing_and_never_a_value(said: str) -
 ])
 def test_thanks_alone_a_no_with_a_request_or_a_question_is_not_a_closing(said: str) -> None:
     assert not lx.is_closing(said)
+
+
+# -- the two ends of a range, and remarks ------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "value", "end"), [
+    ("I need the car from the 4th until the 10th", "the 10th", True),
+    ("I need the car from the 4th until the 10th", "the 4th", False),
+    ("keep it till 6th of this month", "6th of this month", True),
+    ("checking in on the 3rd and returning on the 9th", "the 9th", True),
+])
+def test_until_and_returning_point_at_the_end_of_a_range_from_at_its_start(text: str, value: str, end: bool) -> None:
+    start = text.index(value)
+    cand = Candidate(value, value, start, start + len(value), 1.0)
+    pickup = SlotSpec(name="pickup_date", type="DateSlot", description="The date the car is picked up")
+    dropoff = SlotSpec(name="dropoff_date", type="DateSlot", description="The date the car is returned")
+    assert (cue_score(text, cand, dropoff, None) > cue_score(text, cand, pickup, None)) is end
+
+
+@pytest.mark.parametrize("said", ["I wish to pick it up from SFO.", "I plan to fly out of Denver", "we are going to Paris"])
+def test_a_sentence_about_ones_plans_is_no_remark(said: str) -> None:
+    assert not lx.REMARK.match(said)
+
+
+@pytest.mark.parametrize("said", ["I was in Paris once", "I love New York", "my cat loves snacks"])
+def test_a_remark_about_oneself_is_still_a_remark(said: str) -> None:
+    assert lx.REMARK.match(said)

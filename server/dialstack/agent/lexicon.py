@@ -26,7 +26,8 @@ _YES = (r"yes|yeah|yep|yup|ya|yea|sure|ok|okay|alright|all right|of course|absol
         r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
         r"that's right|that is right|that's correct|perfect|great|lovely|excellent|let's do it|let's do that|"
         r"let's go|carry on|keep going|continue|let's continue|let's carry on|let's keep going|let's finish(?: it)?|"
-        r"finish it|book it|yes please|sure thing|please|pls|plz|y")
+        r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
+        r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine")
 _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sure|let's (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that's right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty")
@@ -221,7 +222,9 @@ def is_closing(text: str) -> bool:
 # answer ('I'd like it at the Grand Hotel', 'I'm Ana Lopez', 'my name is ...' are answers)
 REMARK = re.compile(
     r"^\s*(?:(?:ugh|oh|well|haha+|lol|wow|hmm+)[\s,.!]+)*(?:i|we|you|you're|my|our|they|he|she)\b"
-    r"(?!\s*(?:'m|am|'d|would|want|wanna|need|prefer|will|'ll|name|address|number|email)\b)"
+    r"(?!\s*(?:'m|am|'d|would|want|wanna|need|prefer|will|'ll|'ve|name|address|number|email|wish|plan|planning|"
+    r"hope|hoping|think|guess|expect|intend|also|just|only|really|have|got|gotta|must|should|can|could|may|might|"
+    r"do|don't|shall|are|re|'re)\b)"
     r"|^\s*(?:lovely|nice|beautiful|awful|terrible|such|what a)\s+[a-z]",  # 'lovely weather in Paris'
 
     re.IGNORECASE,
@@ -295,8 +298,11 @@ APPROVE_COMMAND = re.compile(r"^\s*/approve\s*$", re.IGNORECASE)
 DENY_COMMAND = re.compile(r"^\s*/deny\s*$", re.IGNORECASE)
 
 # Words that, before a value, point at a slot whose name or prompt holds one of these.
+_RANGE_END = frozenset({"end", "return", "dropoff", "drop", "out", "until", "back", "last", "finish", "inbound"})
+_RANGE_START = frozenset({"start", "begin", "pickup", "pick", "in", "from", "departure", "outbound", "leaving"})
 CUE_SYNONYMS: dict[str, frozenset[str]] = {
-    "from": frozenset({"origin", "source", "from", "departure", "depart", "start", "home", "leaving"}),
+    "from": frozenset({"origin", "source", "from", "departure", "depart", "start", "home", "leaving", "pickup", "pick",
+                       "begin"}),
     "to": frozenset({"destination", "target", "to", "arrival", "arrive", "dest", "into"}),
     "into": frozenset({"destination", "target", "to", "into"}),
     "on": frozenset({"date", "day", "when", "on"}),
@@ -304,6 +310,10 @@ CUE_SYNONYMS: dict[str, frozenset[str]] = {
     "under": frozenset({"max", "price", "budget", "below", "under"}),
     "below": frozenset({"max", "price", "budget", "below", "under"}),
     "by": frozenset({"by", "deadline", "date"}),
+    # the two ends of a stay or a rental: 'from the 4th until the 10th', 'returning on the 11th'
+    "until": _RANGE_END, "till": _RANGE_END, "til": _RANGE_END, "through": _RANGE_END,
+    "returning": _RANGE_END, "return": _RANGE_END, "back": _RANGE_END,
+    "starting": _RANGE_START, "beginning": _RANGE_START,
 }
 
 
