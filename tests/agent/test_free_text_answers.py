@@ -144,3 +144,14 @@ def test_a_sentence_about_ones_plans_is_no_remark(said: str) -> None:
 @pytest.mark.parametrize("said", ["I was in Paris once", "I love New York", "my cat loves snacks"])
 def test_a_remark_about_oneself_is_still_a_remark(said: str) -> None:
     assert lx.REMARK.match(said)
+
+
+@pytest.mark.parametrize(("said", "asks_for_a_task"), [
+    ("How about booking the restaurant now?", True),
+    ("Yes that is fine now can I book that hotel we discussed?", True),
+    ("It is good. Shall I book the flight?", True),
+    ("can I bring pets?", False),
+    ("how about the Hilton?", False),
+])
+def test_a_request_phrased_as_a_question_asks_for_a_task(said: str, asks_for_a_task: bool) -> None:
+    assert bool(lx.REQUEST_ANYWHERE.search(said)) is asks_for_a_task

@@ -138,9 +138,10 @@ REQUEST_ANYWHERE = re.compile(
     r"(?!tell\b|let me know\b|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
     r"check (?:if|whether)\b)\w+"
     # 'can I get a table?' asks for something; 'can I bring pets?' asks whether it is allowed
-    r"|(?:^|[.!?,;]\s*)(?:can|could|may) (?:i|we) (?:please )?"
+    r"|(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|ok|okay)\s+)(?:can|could|may|shall|should) (?:i|we) (?:please )?"
     r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
     r"|\b(?:i|we)(?:'d| would| want| wanna| need)\b|\b(?:please|let'?s|go ahead and)\s+\w+"
+    r"|(?:^|[.!?,;]\s*)(?:how|what) about \w+ing\b"  # 'how about booking the restaurant now?'
     r"|(?:^|[.!?]\s+)(?:(?:ok|okay|great|sure|yes|so|now|then|and|also)[\s,]+)*"
     r"(?:get|book|reserve|find|buy|make|add|schedule|search|look|show|check|purchase|order|arrange|set up|call)\b",
     re.IGNORECASE,
