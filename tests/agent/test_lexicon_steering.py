@@ -51,3 +51,8 @@ def test_asking_back_what_was_said_asks_the_status() -> None:
 def test_instead_replaces_the_task_unless_it_comes_first() -> None:
     assert lx.INSTEAD.search("actually no, cancel it instead")
     assert not lx.INSTEAD.search("check my booking instead, first")
+
+
+@pytest.mark.parametrize("said", ["I don't mind", "no problem", "that's fine", "why not"])
+def test_not_objecting_is_a_yes_not_a_no(said: str) -> None:
+    assert lx.AFFIRM.match(said) and not lx.DENY.match(said)

@@ -141,6 +141,14 @@ def test_a_hyphenated_option_is_named_with_a_space_a_hyphen_or_neither(ctx: Slot
     assert values(slot, "follow the signs up", ctx) == []
 
 
+def test_a_long_option_misspelt_by_a_letter_is_read_but_a_different_word_is_not(ctx: SlotContext) -> None:
+    slot = CategorySlot("service", {"options": ["consultation", "follow-up", "dermatology"]})
+    assert slot.check("consultaton", ctx).value == "consultation"
+    assert values(slot, "a dermatolgy appointment", ctx) == ["dermatology"]
+    assert values(slot, "a consolation prize", ctx) == []
+    assert not CategorySlot("seat", SEATS).check("aisel", ctx).ok  # short names are matched as written
+
+
 def test_category_slot_synonyms_map_to_the_canonical_value(ctx: SlotContext) -> None:
     slot = CategorySlot("meal", {"options": [{"value": "vegetarian", "synonyms": ["veggie", "no meat"]}]})
     assert slot.check("VEGGIE", ctx).value == "vegetarian"
@@ -174,6 +182,11 @@ def test_yes_no_category_extracts_yes(text: str, ctx: SlotContext) -> None:
 @pytest.mark.parametrize("text", ["no", "Nope", "please don't", "no thanks", "ok, actually no", "do not"])
 def test_yes_no_category_extracts_no(text: str, ctx: SlotContext) -> None:
     assert values(CategorySlot("confirm", YES_NO), text, ctx) == ["no"]
+
+
+@pytest.mark.parametrize("text", ["I don't mind", "no problem", "why not"])
+def test_yes_no_category_reads_not_objecting_as_yes(text: str, ctx: SlotContext) -> None:
+    assert values(CategorySlot("confirm", {"options": ["yes", "no"]}), text, ctx) == ["yes"]
 
 
 def test_yes_no_category_finds_nothing_in_unrelated_text(ctx: SlotContext) -> None:

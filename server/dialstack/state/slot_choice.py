@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from .slot_base import BaseSlot, Candidate, Check, SlotContext, show
-from .text import find_phrases, join_options, split_list
+from .text import Found, find_phrases, join_options, split_list
 
 # -- options: shared by CategorySlot, ChecklistSlot and GroupSlot ------------------
 
 _YES = ("yes", "yeah", "yep", "yup", "sure", "ok", "okay", "please do", "go ahead", "of course",
-        "absolutely", "definitely", "correct", "confirm", "do it", "sounds good", "y")
+        "absolutely", "definitely", "correct", "confirm", "do it", "sounds good", "y",
+        # not objecting is agreeing: these win over the 'don't' / 'no' / 'not' inside them
+        "don't mind", "dont mind", "do not mind", "no problem", "not a problem", "why not", "fine by me")
 _NO = ("no", "nope", "nah", "don't", "do not", "dont", "not", "never", "n", "negative", "stop")
 
 
@@ -54,7 +57,21 @@ def match_option(raw: Any, table: list[tuple[str, list[str]]]) -> str | None:
     for value, names in table:
         if any(wanted == _loose(name) for name in names):
             return value
-    return None
+    return _misspelt(wanted, table)
+
+
+# a misspelt option ('consultaton'): a long word this close to exactly one option's name
+_TYPO_CUTOFF = 0.9
+_TYPO_MIN_LENGTH = 6
+
+
+def _misspelt(wanted: str, table: list[tuple[str, list[str]]]) -> str | None:
+    if len(wanted) < _TYPO_MIN_LENGTH:
+        return None
+    names = {_loose(name): value for value, names in table for name in names if len(_loose(name)) >= _TYPO_MIN_LENGTH}
+    close = difflib.get_close_matches(wanted, list(names), n=2, cutoff=_TYPO_CUTOFF)
+    values = {names[c] for c in close}
+    return values.pop() if len(values) == 1 else None
 
 
 def _loose(name: str) -> str:
@@ -96,6 +113,9 @@ class CategorySlot(_OptionsMixin):
         found = find_phrases(text, [(name, value) for value, names in table for name in names])
         if _is_yes_no(table):
             return _yes_no_candidate(found)
+        if not found:  # 'a consultaton tomorrow': one long word misspelt
+            found = [Found(value, m.group(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z][A-Za-z-]+", text)
+                     if (value := _misspelt(_loose(m.group()), table)) is not None]
         best: dict[str, Candidate] = {}
         for f in found:
             exact = f.text.casefold() == str(f.value).casefold()
