@@ -6,8 +6,9 @@
 - **Taint**: the kinds of data (``private``, ``untrusted``) that reached a session's
   context (``context_kinds``) and a connection's (``connection_kinds``). A connection's
   taint is copied into every session it uses, so naming a fresh session sheds nothing.
-- **Provenance**: per session, digests of values that arrived from untrusted tool output
-  and of values the user typed (``provenance``); never the values themselves.
+- **Provenance**: per session, digests of values by where they came from (:data:`Origin`:
+  untrusted tool output, whole or inside a text, private output, what the user typed, the
+  records the user named; ``provenance``); never the values themselves.
 - **Approval nonces**: one row per approval request; consuming it is one ``UPDATE``
   that succeeds once (``approval_nonces``).
 - **Idempotency claims**: a key is claimed (a unique row, in the same transaction that
@@ -26,7 +27,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, get_args
 
 from dialstack.clock import Clock
 from dialstack.store.protocol import JSON, Receipt, StoreError
@@ -60,7 +61,11 @@ CREATE TABLE IF NOT EXISTS idempotency_claims (
 );
 """
 
-Origin = Literal["untrusted", "user"]
+# Where a recorded value came from (``dialstack.tools.provenance`` says what each means): a whole field
+# of untrusted output, something inside an untrusted text, text the user typed, a value of a record
+# the user named, private output.
+Origin = Literal["untrusted", "untrusted_text", "user", "named", "private"]
+ORIGINS: frozenset[str] = frozenset(get_args(Origin))
 
 
 def create_tables(conn: sqlite3.Connection) -> None:
@@ -159,6 +164,8 @@ class Guard:
 
     # -- provenance ----------------------------------------------------------
     def record_values(self, session_id: str, origin: Origin, digests: Iterable[str]) -> None:
+        if origin not in ORIGINS:  # a row no rule reads would make a value look unseen: refuse it
+            raise StoreError(f"unknown provenance origin {origin!r}; expected one of {', '.join(sorted(ORIGINS))}")
         rows = [(session_id, d, origin) for d in set(digests)]
         if rows:
             with self._tx() as conn:

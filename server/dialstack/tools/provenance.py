@@ -38,14 +38,16 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
+
+from ..store.guard import Origin
 
 ORIGIN_KEY = "x-dialstack-origin"
-UNTRUSTED = "untrusted"
-USER = "user"
-PRIVATE = "private"  # from the output of a tool that reads private data and nothing from outside
-INSIDE = "untrusted_text"  # seen inside a longer untrusted text (see untrusted_digests)
-NAMED = "named"  # a whole value of an output record the user named (see named_values)
+UNTRUSTED: Final = "untrusted"
+USER: Final = "user"
+PRIVATE: Final = "private"  # from the output of a tool that reads private data and nothing from outside
+INSIDE: Final = "untrusted_text"  # seen inside a longer untrusted text (see untrusted_digests)
+NAMED: Final = "named"  # a whole value of an output record the user named (see named_values)
 MAX_WORDS = 4  # a name of a record is at most this many words
 FIELD_WORDS = 8  # a field's value up to this many words is a value (a name, an address), longer is a text
 MAX_DIGESTS = 20_000  # per recorded output: past it, only whole strings and tokens (no runs of words) are recorded
@@ -138,7 +140,7 @@ def text_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) ->
     return found
 
 
-def untrusted_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) -> dict[str, set[str]]:
+def untrusted_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) -> dict[Origin, set[str]]:
     """What an untrusted output brings, by origin: ``{UNTRUSTED: whole strings of at most FIELD_WORDS words
     (a field's value), INSIDE: everything seen inside a text}``, where an instruction can name it: every
     part of a string other than the string whole (tokens, glued parts, runs up to :data:`FIELD_WORDS`
