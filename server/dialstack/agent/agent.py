@@ -142,6 +142,7 @@ class Agent:
         self._background_tasks: set[asyncio.Future[Any]] = set()
         self._lock = threading.Lock()
         self._live: OrderedDict[str, tuple[int, DialogueState]] = OrderedDict()  # session -> (head version, state)
+        self._claimed: set[str] = set()  # sessions this agent's user owns (a session's owner never changes)
 
     # -- lifecycle ------------------------------------------------------------------------
     def __enter__(self) -> Agent:
@@ -316,7 +317,9 @@ class Agent:
 
     async def _handle_turn(self, session_id: str, text: str) -> TurnResult:
         await self._connect()
-        claim_session(self.store, session_id, self.domain.name, self.user_id)  # refused if another user's
+        if session_id not in self._claimed:
+            claim_session(self.store, session_id, self.domain.name, self.user_id)  # refused if another user's
+            self._claimed.add(session_id)
         await self._load_vocabularies(session_id)
         context = self._turn_context(session_id)
         state = self._live_state(session_id, context)

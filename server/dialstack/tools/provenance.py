@@ -67,7 +67,12 @@ def normalize(text: str) -> str:
 
 
 def digest(text: str) -> str:
-    return hashlib.sha256(normalize(text).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return _digest_normal(normalize(text))
+
+
+def _digest_normal(text: str) -> str:
+    """``digest(text)`` of a text that is already normal (``normalize(text) == text``)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _strings(value: Any, skip: frozenset[str] = frozenset()) -> Iterator[str]:
@@ -113,15 +118,19 @@ def _url_prefixes(value: str) -> list[str]:
 def _parts(text: str, longest: int) -> tuple[str | None, set[str]]:
     """``(the digest of text whole, the digests of what sits inside it)``: its tokens, the parts of a token glued
     to punctuation, and its runs of 2 to ``longest`` words, other than the whole itself."""
-    whole = digest(text) if normalize(text) else None
+    normal = normalize(text)
+    whole = _digest_normal(normal) if normal else None
     tokens = _TOKEN.findall(text)
     words = [w for w in (normalize(t) for t in tokens) if w]
     inner = {digest(piece) for token in tokens for piece in _pieces(token)}
+    # normal ASCII words joined by spaces are normal already (NFKC and case folding change nothing,
+    # no word holds a space or edge punctuation): hash them as they are; other words normalize again
+    run_digest = _digest_normal if all(w.isascii() for w in words) else digest
     for start in range(len(words)):
         for size in range(1, longest + 1):
             if start + size > len(words):
                 break
-            inner.add(digest(" ".join(words[start:start + size])))
+            inner.add(run_digest(" ".join(words[start:start + size])))
     if whole:
         inner.discard(whole)
     return whole, inner

@@ -117,6 +117,25 @@ def _matchers(entries: list[tuple[str, list[str], list[str]]]) -> tuple[re.Patte
     return built
 
 
+_INDEXES: dict[int, tuple[Any, dict[str, frozenset[str]]]] = {}
+
+
+def _folded_index(entries: list[tuple[str, list[str], list[str]]]) -> dict[str, frozenset[str]]:
+    """Each folded name and code of a vocabulary -> the cities it names (built once per vocabulary list)."""
+    cached = _INDEXES.get(id(entries))
+    if cached is not None and cached[0] is entries:
+        return cached[1]
+    index: dict[str, set[str]] = {}
+    for city, names, codes in entries:
+        for label in (*names, *codes):
+            index.setdefault(_fold(label), set()).add(city)
+    built = {name: frozenset(cities) for name, cities in index.items()}
+    if len(_INDEXES) > 32:
+        _INDEXES.clear()
+    _INDEXES[id(entries)] = (entries, built)
+    return built
+
+
 class LocationSlot(CategorySlot):
     """A supported city, named by city, alias, airport name or IATA code; fuzzy-matched."""
 
@@ -139,10 +158,7 @@ class LocationSlot(CategorySlot):
         if not text:
             return Check.reject("Which city? For example 'New York' or 'JFK'.")
         entries = self._entries(ctx)
-        index: dict[str, set[str]] = {}
-        for city, names, codes in entries:
-            for label in (*names, *codes):
-                index.setdefault(_fold(label), set()).add(city)
+        index = _folded_index(entries)
         wanted = _fold(text)
         cities = index.get(wanted) or {city for city, _, _ in entries if _fold(city.split(",")[0]) == wanted}
         if not cities:
