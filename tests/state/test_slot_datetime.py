@@ -102,7 +102,7 @@ def test_any_future_minute_round_trips_through_its_iso_form(moment: datetime) ->
 def test_a_bare_hour_after_at_is_read_as_office_hours() -> None:
     assert [t for t, _, _ in find_times("thursday at 11")] == [datetime(2026, 1, 1, 11).time()]
     assert [t for t, _, _ in find_times("ok at 4 then")] == [datetime(2026, 1, 1, 16).time()]
-    assert [t for t, _, _ in find_times("nine o'clock")] == []
+    assert [t for t, _, _ in find_times("nine o'clock")] == [datetime(2026, 1, 1, 9).time()]
     assert [t for t, _, _ in find_times("9 o'clock")] == [datetime(2026, 1, 1, 9).time()]
     assert find_times("a table at 4 people") == [] and find_times("about 3 days") == []
     assert find_times("at 11.30") == []  # not 11 o'clock

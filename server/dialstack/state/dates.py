@@ -3,9 +3,15 @@
 Pure functions, no clock of their own: ``today`` is always passed in. Conventions:
 - weekdays ("Friday", "next Friday", "this Friday") mean the first such day after today, "last Friday"
   the latest one before it; "yesterday" is read too (a past date is refused by the slot, not ignored);
-- "this weekend" is the coming Saturday, "next weekend" the Saturday after it;
+- "this weekend" and "this coming weekend" are the coming Saturday, "next weekend" the Saturday after it;
+  "Monday week" and "the Monday after next" are a week after "Monday"; "a week from Monday" too;
 - "next week" is a week from today; "next month" means the same day of the month, one month later (clamped to the month's end);
-- numeric dates are day first ("15/12"), unless the first number cannot be a month ("12/15");
+- numeric dates are day first ("15/12"), unless the first number cannot be a month ("12/15"); without a
+  year they count only when one number cannot be a month or a cue ("on", "by", "the") comes before
+  ("rated 10/10", "a 3/4 coat" are no dates), and with dots only with the closing dot ("25.12.");
+- "sat", "sun", "mon", "wed" in lower case are days only after "on", "next", "this", ... ("I sat down");
+- fixed holidays (Christmas, Christmas Eve, New Year's Eve and Day, Valentine's Day, Halloween) are read;
+- misspelt day and month names are read (see ``date_spelling``); the spans point at what the user typed.
 - a month and day without a year is this year's, or next year's when this year's passed more
   than two months ago (so "Jan 10" in December is next January, "Dec 1" on Dec 10 is past).
 """
@@ -16,6 +22,7 @@ import calendar
 import re
 from datetime import date, timedelta
 
+from .date_spelling import respell
 from .text import words_to_number
 
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
@@ -25,32 +32,83 @@ WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 WEEKDAYS.update({name.lower(): i for i, name in enumerate(calendar.day_abbr)})
 WEEKDAYS.update({"tues": 1, "thur": 3, "thurs": 3})
 ROLLOVER_DAYS = 61
+_UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+ORDINALS = {word: i for i, word in enumerate(_UNITS, 1)}
+ORDINALS.update({"tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
+                 "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20,
+                 "thirtieth": 30, "thirty-first": 31})
+ORDINALS.update({f"twenty-{word}": 20 + i for i, word in enumerate(_UNITS, 1)})
+AMBIGUOUS_DAYS = frozenset({"sat", "sun", "mon", "wed"})  # words too: a day only when capitalized or cued
+CALENDAR_KINDS = frozenset({"iso", "numeric", "month_day", "day_month", "day_only"})
+_CUE = re.compile(r"(?:\b(?:on|by|for|until|till|from|the|before|after|due|am)|" + "|".join(WEEKDAYS) + r")[\s,]*$",
+                  re.IGNORECASE)
+
+
+def _words(names: object) -> str:
+    return "|".join(n.replace("-", r"[\s-]?") for n in sorted(names, key=len, reverse=True))  # type: ignore[call-overload]
 
 _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_DAY = rf"(?P<day>\d{{1,2}}(?:st|nd|rd|th)?|{_words(ORDINALS)})"
+_LATE_DAY = rf"(?P<day>\d{{1,2}}(?:st|nd|rd|th)|{_words(w for w, n in ORDINALS.items() if n >= 13)})"
 _YEAR = r"(?:,?\s*(?P<year>\d{4}))?"
 _WEEKDAY = r"(?P<weekday>" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")\.?"
 _NUMBER = r"(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|twenty|thirty)"
+_UNIT = r"(?P<unit>days?|weeks?|fortnights?|months?)"
+_WEEKDAY_WORDS = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 
-PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(?<![\w-]){body}(?![\w-])", re.IGNORECASE)) for kind, body in (
+PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(?<![\w'’-]){body}(?![\w-])", re.IGNORECASE)) for kind, body in (
     ("iso", r"(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})"),
-    ("numeric", r"(?P<a>\d{1,2})[/.](?P<b>\d{1,2})(?:[/.](?P<year>\d{4}|\d{2}))?"),
+    ("numeric", r"(?P<a>\d{1,2})(?P<sep>[/.])(?P<b>\d{1,2})(?:(?P=sep)(?P<year>\d{4}|\d{2}))?(?P<dot>(?<=\d)\.(?!\d))?"),
+    ("nth_weekday", rf"(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+{_WEEKDAY}\s+(?:of|in)\s+{_MONTH}"),
+    ("day_next_month", rf"(?:the\s+)?{_DAY}\s+of\s+next\s+month"),
     ("month_day", rf"{_MONTH}\s+(?:the\s+)?{_DAY}{_YEAR}"),
     ("day_month", rf"(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}"),
-    ("in_n", rf"in\s+{_NUMBER}\s+(?P<unit>days?|weeks?|months?)"),
-    ("n_from_now", rf"{_NUMBER}\s+(?P<unit>days?|weeks?|months?)\s+from\s+(?:now|today)"),
-    ("relative_day", r"(?P<word>day after tomorrow|day before yesterday|today|tonight|tomorrow|tmrw|yesterday)"),
+    ("holiday", r"(?P<holiday>christmas\s+eve|christmas(?:\s+day)?|xmas|boxing\s+day|new\s+year(?:['’]?s)?(?:\s+(?:eve|day))?"
+                r"|valentine(?:['’]?s)?(?:\s+day)?|halloween)"),
+    ("in_n", rf"in\s+{_NUMBER}\s+{_UNIT}"),
+    ("n_from", rf"{_NUMBER}\s+{_UNIT}\s+from\s+(?P<anchor>now|today|tomorrow|tmrw|(?:next\s+|this\s+)?(?:{_WEEKDAY_WORDS}))"),
+    ("ago", rf"{_NUMBER}\s+{_UNIT}\s+ago"),
+    ("relative_day", r"(?P<word>day after tomorrow|day before yesterday|this\s+(?:morning|afternoon|evening)|today|tonight|tomorrow|tmrw|yesterday)"),
+    ("weekday_week", rf"(?:the\s+)?{_WEEKDAY}\s+(?:week|after\s+next)"),
     ("next_unit", r"(?P<which>next|this\s+coming)\s+(?P<unit>week|month|weekend)"),
     ("weekend", r"(?P<which>this\s+)?weekend"),
     ("weekday", rf"(?:(?P<which>next|this|coming|this\s+coming|last|on)\s+)?{_WEEKDAY}"),
-    ("day_only", r"(?:on\s+)?the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)"),
+    ("day_only", rf"(?:on\s+)?the\s+{_LATE_DAY}"),
 ))
+HOLIDAYS = (("christmas eve", 12, 24), ("christmas", 12, 25), ("xmas", 12, 25), ("boxing", 12, 26), ("new year", 1, 1),
+            ("valentine", 2, 14), ("halloween", 10, 31))
 
 
 def add_months(day: date, months: int) -> date:
     index = day.month - 1 + months
     year, month = day.year + index // 12, index % 12 + 1
     return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+def _day_number(text: str) -> int:
+    word = re.sub(r"[\s-]+", "-", text.lower())
+    return ORDINALS[word] if word in ORDINALS else int(re.sub(r"\D", "", word))
+
+
+def _days_in(unit: str, n: int, today: date) -> date:
+    if unit.startswith("month"):
+        return add_months(today, n)
+    return today + timedelta(days=n * {"d": 1, "w": 7, "f": 14}[unit[0]])
+
+
+def _next_weekday(name: str, today: date) -> date:
+    ahead = (WEEKDAYS[name.lower().rstrip(".")] - today.weekday()) % 7
+    return today + timedelta(days=ahead or 7)
+
+
+def _nth_weekday(nth: str, weekday: int, month: int, today: date) -> date | None:
+    order = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}.get(nth.lower(), -1)
+    for year in (today.year, today.year + 1):
+        days = [d for d in calendar.Calendar().itermonthdates(year, month) if d.month == month and d.weekday() == weekday]
+        day = days[order - 1] if order > 0 else days[-1]
+        if day >= today:
+            return day
+    return None
 
 
 def _count(text: str) -> int | None:
@@ -85,42 +143,63 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
         return date(int(g["year"]), int(g["month"]), int(g["day"]))
     if kind == "numeric":
         a, b = int(g["a"]), int(g["b"])
+        if not g["year"] and (g["sep"] == "." and not g["dot"]
+                              or max(a, b) <= 12 and not _CUE.search(m.string, 0, m.start())):
+            return None  # '4.5 stars', 'rated 10/10': no date without its closing dot or a cue
         day, month = (b, a) if b > 12 >= a else (a, b)
         year = _full_year(g["year"])
         return date(year, month, day) if year else _year_for(month, day, today)
     if kind in ("month_day", "day_month"):
-        month, day = MONTHS[g["month"].lower()], int(g["day"])
+        month, day = MONTHS[g["month"].lower()], _day_number(g["day"])
         year = _full_year(g["year"])
         return date(year, month, day) if year else _year_for(month, day, today)
+    if kind == "nth_weekday":
+        return _nth_weekday(g["nth"], WEEKDAYS[g["weekday"].lower()], MONTHS[g["month"].lower()], today)
+    if kind == "day_next_month":
+        return add_months(today.replace(day=1), 1).replace(day=_day_number(g["day"]))
+    if kind == "holiday":
+        name = " ".join(g["holiday"].lower().split())
+        month, day = next((month, day) for key, month, day in HOLIDAYS if name.startswith(key))
+        if name.startswith("new year") and name.endswith("eve"):
+            month, day = 12, 31
+        return _year_for(month, day, today)
     if kind == "relative_day":
-        word = g["word"].lower()
+        word = " ".join(g["word"].lower().split())
         offsets = {"day after tomorrow": 2, "tomorrow": 1, "tmrw": 1, "yesterday": -1, "day before yesterday": -2}
         return today + timedelta(days=offsets.get(word, 0))  # a past day is read, and refused by the slot
-    if kind in ("in_n", "n_from_now"):
+    if kind in ("in_n", "n_from", "ago"):
         n = _count(g["n"])
         if n is None:
             return None
-        unit = g["unit"].lower()
-        if unit.startswith("month"):
-            return add_months(today, n)
-        return today + timedelta(days=n * (7 if unit.startswith("week") else 1))
+        start = today
+        anchor = (g.get("anchor") or "").lower().split()
+        if anchor and anchor[-1] in ("tomorrow", "tmrw"):
+            start = today + timedelta(days=1)
+        elif anchor and anchor[-1] in WEEKDAYS:
+            start = _next_weekday(anchor[-1], today)
+        return _days_in(g["unit"].lower(), -n if kind == "ago" else n, start)
+    if kind == "weekday_week":
+        return _next_weekday(g["weekday"], today) + timedelta(days=7)
     if kind == "next_unit":
         unit = g["unit"].lower()
         if unit == "month":
             return add_months(today, 1)
         if unit == "week":
             return today + timedelta(days=7)
-        return today + timedelta(days=(5 - today.weekday()) % 7 + 7)
+        coming = today + timedelta(days=(5 - today.weekday()) % 7)
+        return coming if g["which"].lower().startswith("this") else coming + timedelta(days=7)
     if kind == "weekend":
         return today + timedelta(days=(5 - today.weekday()) % 7)
     if kind == "weekday":
+        name = g["weekday"].lower().rstrip(".")
+        if name in AMBIGUOUS_DAYS and not g["which"] and not g["weekday"][0].isupper():
+            return None  # 'I sat down', 'sun cream'
         if (g["which"] or "").lower() == "last":  # 'last Friday': the latest one before today
-            back = (today.weekday() - WEEKDAYS[g["weekday"].lower()]) % 7
+            back = (today.weekday() - WEEKDAYS[name]) % 7
             return today - timedelta(days=back or 7)
-        ahead = (WEEKDAYS[g["weekday"].lower()] - today.weekday()) % 7
-        return today + timedelta(days=ahead or 7)
+        return _next_weekday(name, today)
     if kind == "day_only":
-        day = int(g["day"])
+        day = _day_number(g["day"])
         for months in (0, 1):
             first = add_months(today.replace(day=1), months)
             try:
@@ -134,19 +213,30 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
 
 
 def find_dates(text: str, today: date) -> list[tuple[date, int, int]]:
-    """Every date in ``text`` as ``(date, start, end)``, in order; overlapping matches keep the first pattern."""
-    found: list[tuple[date, int, int]] = []
+    """Every date in ``text`` as ``(date, start, end)``, in order; overlapping matches keep the first pattern.
+
+    A weekday said just before a calendar date names that date ("Friday the 11th", "Fri Dec 11").
+    """
+    spelled, to_original = respell(text)
+    found: list[tuple[date, int, int, str]] = []
     for kind, pattern in PATTERNS:
-        for m in pattern.finditer(text):
-            if any(m.start() < end and start < m.end() for _, start, end in found):
+        for m in pattern.finditer(spelled):
+            if any(m.start() < end and start < m.end() for _, start, end, _ in found):
                 continue
             try:
                 day = _resolve(kind, m, today)
-            except ValueError:
+            except (ValueError, IndexError):
                 continue
             if day is not None:
-                found.append((day, m.start(), m.end()))
-    return sorted(found, key=lambda f: f[1])
+                found.append((day, m.start(), m.end(), kind))
+    found.sort(key=lambda f: f[1])
+    merged: list[tuple[date, int, int]] = []
+    for i, (day, start, end, kind) in enumerate(found):
+        if merged and kind in CALENDAR_KINDS and found[i - 1][3] == "weekday" \
+                and re.fullmatch(r"[\s,]*", spelled[found[i - 1][2]:start]):
+            start = merged.pop()[1]
+        merged.append((day, start, end))
+    return [(day, to_original(start), to_original(end)) for day, start, end in merged]
 
 
 def parse_date(text: str, today: date) -> date | None:
