@@ -107,7 +107,7 @@ CORRECTION = re.compile(
 )
 # 'book that one', 'cancel it', 'the same for Friday', 'reserve a table there': a task before this one
 REFERS_BACK = re.compile(
-    r"\b(?:that one|this one|the same|same|it|them|those|there|that|this)\b",
+    r"\b(?:that one|this one|the same|same|it|its|them|their|those|there|that|this)\b",
     re.IGNORECASE,
 )
 # 'cancel the second one', 'the other one': an item of a list other than the first, which a value
@@ -230,6 +230,11 @@ REMARK = re.compile(
 
     re.IGNORECASE,
 )
+# 'move 100 of it to checking', 'take it out of that one': a value of the task before, by pronoun
+OF_IT = re.compile(r"\b(?:of|from|out of|off) (?:it|that|there|that one|this one)\b", re.IGNORECASE)
+# 'hello there', 'good morning!': a greeting and nothing else
+GREETING = re.compile(r"^\s*(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening))(?: there| again)?[\s!.,]*$",
+                      re.IGNORECASE)
 # "lol this is so much easier": an utterance that opens with small talk and asks for nothing
 SMALL_TALK_LEAD = re.compile(
     r"^\s*(lol|haha+|hehe|thanks|thank you|great|cool|nice|awesome|wow|perfect|cheers|brilliant|lovely)\b",

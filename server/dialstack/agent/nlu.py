@@ -599,7 +599,7 @@ SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focu
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
 ANSWER_MARGIN = 1.0  # a turn that gives the task in progress values leaves it only for a flow this much better
 CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
-DETAIL_MARGIN = 2.0  # a question about a detail moves the focus only to a look-up this much better
+DETAIL_MARGIN = 0.5  # a question about a detail moves the focus only to a look-up this much better
 
 def _refines(r: Reading) -> dict[str, bool]:
     """'one with wifi', 'what else do you have?' right after that very task ended: the same task
