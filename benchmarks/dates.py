@@ -122,10 +122,6 @@ class Score:
         return inside
 
 
-def span_is_right(case: Case, found: Found) -> bool:
-    return Score().add(case, found)
-
-
 def run(name: str, read: Reader, cases: list[Case], rounds: int) -> tuple[Score, dict[str, Score], float, list[str]]:
     total, by_kind, misses, times = Score(), {}, [], []
     for case in cases:

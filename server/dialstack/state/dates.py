@@ -11,15 +11,16 @@ Pure functions, no clock of their own: ``today`` is always passed in. Convention
   ("rated 10/10", "a 3/4 coat" are no dates), and with dots only with the closing dot ("25.12.");
 - "sat", "sun", "mon", "wed" in lower case are days only after "on", "next", "this", ... ("I sat down");
 - fixed holidays (Christmas, Christmas Eve, New Year's Eve and Day, Valentine's Day, Halloween) are read;
-- misspelt day and month names are read (see ``date_spelling``); the spans point at what the user typed.
 - a month and day without a year is this year's, or next year's when this year's passed more
-  than two months ago (so "Jan 10" in December is next January, "Dec 1" on Dec 10 is past).
+  than two months ago (so "Jan 10" in December is next January, "Dec 1" on Dec 10 is past);
+- misspelt day and month names are read (see ``date_spelling``); the spans point at what the user typed.
 """
 
 from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Iterable
 from datetime import date, timedelta
 
 from .date_spelling import respell
@@ -38,14 +39,15 @@ ORDINALS.update({"tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "
                  "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20,
                  "thirtieth": 30, "thirty-first": 31})
 ORDINALS.update({f"twenty-{word}": 20 + i for i, word in enumerate(_UNITS, 1)})
-AMBIGUOUS_DAYS = frozenset({"sat", "sun", "mon", "wed"})  # words too: a day only when capitalized or cued
+AMBIGUOUS_DAYS = frozenset({"sat", "sun", "mon", "wed"})  # also English words: a day only when capitalized or cued
 CALENDAR_KINDS = frozenset({"iso", "numeric", "month_day", "day_month", "day_only"})
-_CUE = re.compile(r"(?:\b(?:on|by|for|until|till|from|the|before|after|due|am)|" + "|".join(WEEKDAYS) + r")[\s,]*$",
-                  re.IGNORECASE)
+_CUE = re.compile(r"\b(?:on|by|for|until|till|from|the|before|after|due|" + "|".join(WEEKDAYS) + r")[\s,]*$", re.IGNORECASE)
 
 
-def _words(names: object) -> str:
-    return "|".join(n.replace("-", r"[\s-]?") for n in sorted(names, key=len, reverse=True))  # type: ignore[call-overload]
+def _words(names: Iterable[str]) -> str:
+    """An alternation of ``names``, longest first; a hyphen also matches a space or nothing."""
+    return "|".join(n.replace("-", r"[\s-]?") for n in sorted(names, key=len, reverse=True))
+
 
 _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = rf"(?P<day>\d{{1,2}}(?:st|nd|rd|th)?|{_words(ORDINALS)})"
@@ -63,7 +65,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("day_next_month", rf"(?:the\s+)?{_DAY}\s+of\s+next\s+month"),
     ("month_day", rf"{_MONTH}\s+(?:the\s+)?{_DAY}{_YEAR}"),
     ("day_month", rf"(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}"),
-    ("holiday", r"(?P<holiday>christmas\s+eve|christmas(?:\s+day)?|xmas|boxing\s+day|new\s+year(?:['’]?s)?(?:\s+(?:eve|day))?"
+    ("holiday", r"(?P<holiday>christmas\s+eve|christmas(?:\s+day)?|xmas|boxing\s+day|new\s+year(?:['’]?s(?:\s+(?:eve|day))?|\s+(?:eve|day))"
                 r"|valentine(?:['’]?s)?(?:\s+day)?|halloween)"),
     ("in_n", rf"in\s+{_NUMBER}\s+{_UNIT}"),
     ("n_from", rf"{_NUMBER}\s+{_UNIT}\s+from\s+(?P<anchor>now|today|tomorrow|tmrw|(?:next\s+|this\s+)?(?:{_WEEKDAY_WORDS}))"),
