@@ -33,6 +33,7 @@ punctuation around each word stripped (:func:`normalize`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -59,6 +60,7 @@ _IDENTIFIER = re.compile(r"[0-9@/]|\w\.\w")
 _GLUE = re.compile(r"[\"'`()\[\]{}<>,;|]+|(?<=[a-z0-9])\.(?=[A-Z])")
 
 
+@functools.lru_cache(maxsize=1 << 14)  # pure; tool outputs repeat the same values turn after turn
 def normalize(text: str) -> str:
     """NFKC, case folded, each word stripped of surrounding punctuation, words joined by one space: a value
     compares equal to the same words inside a longer text ("23 Rue Lepic, 75018 Paris" in a review)."""
@@ -66,6 +68,7 @@ def normalize(text: str) -> str:
     return " ".join(w for w in words if w)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def digest(text: str) -> str:
     return _digest_normal(normalize(text))
 
@@ -267,6 +270,7 @@ def _scalars(value: Any) -> list[str] | None:
     return None
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _a_name(text: str) -> bool:
     """A short text that can name one thing: a title of 2-4 words, or one word that is a file name, an address or
     an account number (a letter and a digit or ``.@-_``). Not a bare number, and not one plain word ("Alice",
