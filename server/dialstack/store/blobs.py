@@ -104,7 +104,9 @@ def resume_base(conn: sqlite3.Connection, session_id: str, line: int, turn: int)
 def _writer(base: int, packed: bytes, text: bytes) -> Writer:
     import zstandard
 
-    compressor = zstandard.ZstdCompressor(level=1, dict_data=_dictionary(text), write_checksum=False)
+    dictionary = _dictionary(text)
+    dictionary.precompute_compress(level=1)  # digested once per base, not again on every commit
+    compressor = zstandard.ZstdCompressor(level=1, dict_data=dictionary, write_checksum=False)
     return Writer(base, max(256, len(packed) // 2), compressor)
 
 
