@@ -56,3 +56,13 @@ def test_instead_replaces_the_task_unless_it_comes_first() -> None:
 @pytest.mark.parametrize("said", ["I don't mind", "no problem", "that's fine", "why not"])
 def test_not_objecting_is_a_yes_not_a_no(said: str) -> None:
     assert lx.AFFIRM.match(said) and not lx.DENY.match(said)
+
+
+def test_a_greeting_alone_is_told_from_a_greeting_with_a_request() -> None:
+    assert lx.GREETING.match("hello there!") and lx.GREETING.match("Good morning")
+    assert not lx.GREETING.match("hi, I need a refill") and not lx.GREETING.match("thanks")
+
+
+def test_of_it_points_back_at_a_value_but_plain_it_does_not() -> None:
+    assert lx.OF_IT.search("move 100 of it to checking") and lx.OF_IT.search("take 50 out of that one")
+    assert not lx.OF_IT.search("book it for Friday")

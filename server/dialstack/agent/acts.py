@@ -32,6 +32,7 @@ from .commands import (
     Values,
 )
 from .nlu import Understanding
+from .reference import referred_values
 
 from .turn import Turn, grant_key
 
@@ -53,8 +54,36 @@ def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
             if other.outputs.get(name) is not None:
                 labels[name] = other.outputs[name]
                 break
+    for name, value in _carried_by_part(flow, recent, said | set(labels)).items():
+        labels[name] = value
+    # 'a hotel there', 'that day': a place or a day named by the task before, under any name
+    labels.update(referred_values(turn.text, _typed(flow), (_typed(f) for f in recent), said | set(labels)))
     if labels:
         flow.fill_slots_by_label(labels, turn.slot_ctx, source="carried")
+
+
+def _typed(flow: BaseFlow) -> dict[str, tuple[Any, Any]]:
+    return {n: (spec, flow.slots[n]) for n in flow.slots if (spec := flow.spec.slot(n)) is not None}
+
+
+_ROLES = ("from", "to", "source", "target", "origin", "destination")
+
+
+def _carried_by_part(flow: BaseFlow, recent: list[BaseFlow], taken: set[str]) -> dict[str, Any]:
+    """'move 100 of it to checking' after a savings balance: a value held as ``account`` goes to
+    the one empty slot that names that word in a role (``from_account``; ``to_account`` was said)."""
+    empty = [n for n, s in flow.slots.items() if n not in taken and not (s.filled and s.source != "default")]
+    out: dict[str, Any] = {}
+    for other in recent:
+        held = {n: s.value for n, s in other.slots.items() if s.filled and s.source != "default"}
+        held.update({n: v for n, v in other.outputs.items() if v is not None and n not in held})
+        for source, value in held.items():
+            fits = [n for n in empty if n in {f"{role}_{source}" for role in _ROLES}]
+            if len(fits) == 1 and fits[0] not in out:
+                out[fits[0]] = value
+        if out:
+            return out
+    return out
 
 
 def forget_inputs(flow: BaseFlow, said: set[str]) -> None:
@@ -145,7 +174,7 @@ class ActHandler:
         if another_item:  # 'cancel the second one': not the value the task before returned first
             forget_inputs(flow, set(u.values))
         self.fill(turn, flow, u.values, u.rejected)
-        if u.refers_back and not another_item:
+        if (u.refers_back or lx.OF_IT.search(turn.text)) and not another_item:
             carry_over(turn, flow, set(u.values))
         if u.later:  # never a part dropped in silence
             turn.replies.append(turn.template("later_parts", phrase=flow.label, parts="; ".join(f"'{p}'" for p in u.later)))
@@ -364,7 +393,8 @@ class ActHandler:
         return why
 
     async def on_chitchat(self, turn: Turn) -> bool:
-        turn.replies.append(turn.template("chitchat"))
+        greets = lx.GREETING.match(turn.text) and turn.state.active is None  # 'hello there' is answered in kind
+        turn.replies.append(turn.template("greeting" if greets else "chitchat"))
         prompt = res.reprompt(turn)
         if prompt:
             turn.replies.append(prompt)

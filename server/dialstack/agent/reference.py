@@ -1,0 +1,104 @@
+"""'there', 'that day': a place or a day the talk already named, carried into a new task.
+
+'I need a hotel there' after a flight to London, 'find me a car to get there', 'add it to my
+calendar that day' after a dinner booked for the 8th: the new task's slot of the same kind (a
+place, a day, a time of day) takes the value the most recent task held in that kind, whatever
+the two packs call their slots (``destination_city`` -> ``location``, ``date`` -> ``event_date``).
+Only an explicit reference carries anything; 'are there any buses?' refers to nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..domain.models import SlotSpec
+from ..state.slots import BaseSlot, FreeTextSlot
+from .freetext import roles_of
+
+# 'there', 'near there', 'that city'; not the 'there' of 'is there', 'are there any', 'there is'
+_PLACE = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )\bthere\b(?!\s+(?:is|are|was|were|'s|will|be|any)\b)(?!')"
+    r"|\b(?:that|the same) (?:city|place|area|town|location|neighbou?rhood)\b",
+    re.IGNORECASE,
+)
+_FROM_THERE = re.compile(r"\b(?:from|leaving|departing|out of) there\b", re.IGNORECASE)
+_DAY = re.compile(r"\b(?:that|the same|same) (?:day|date)\b|\bthat (?:night|evening|morning|afternoon)\b",
+                  re.IGNORECASE)
+_TIME = re.compile(r"\b(?:that|the same|same) time\b", re.IGNORECASE)
+
+# which kinds of a task's values a reference to a place takes, best first: where the task goes
+_PLACE_SOURCES = ("destination", "place", "origin")
+
+
+def kind_of(spec: SlotSpec, slot: BaseSlot) -> str | None:
+    """What a slot holds, as far as a reference can tell: a destination, a place, an origin, a
+    day or a time of day (None: anything else)."""
+    words = f"{spec.type} {spec.name}".lower().replace("_", " ")
+    if "date" in words or re.search(r"\bday\b", words):
+        return "day"  # 'pickup_date' is a day, though 'pickup' names a place's role
+    if re.search(r"time\b", words):
+        return "time"
+    if not isinstance(slot, FreeTextSlot) and slot.criteria in ("numeric", "range", "multiple", "dictionary"):
+        return None  # a count, an amount, a list: never a place
+    roles = roles_of(spec).roles
+    return next((r for r in _PLACE_SOURCES if r in roles), None)
+
+
+def referred(text: str) -> set[str]:
+    """The kinds of value ``text`` refers back to ('there' -> place, 'that day' -> day)."""
+    kinds = set()
+    if _PLACE.search(text):
+        kinds.add("origin" if _FROM_THERE.search(text) else "place")
+    if _DAY.search(text):
+        kinds.add("day")
+    if _TIME.search(text):
+        kinds.add("time")
+    return kinds
+
+
+def referred_values(
+    text: str,
+    slots: Mapping[str, tuple[SlotSpec, BaseSlot]],
+    recent: Iterable[Mapping[str, tuple[SlotSpec, BaseSlot]]],
+    taken: set[str],
+) -> dict[str, Any]:
+    """Values for the open ``slots`` (name -> (spec, slot)) of a new task that ``text`` refers
+    back to, from the ``recent`` tasks' slots (newest first)."""
+    kinds = referred(text)
+    if not kinds:
+        return {}
+    open_slots = {n: kind_of(spec, slot) for n, (spec, slot) in slots.items()
+                  if n not in taken and not (slot.filled and slot.source != "default")}
+    wanted: dict[str, str] = {}  # kind of value -> the slot that takes it
+    for kind in kinds:
+        if kind in ("place", "origin"):
+            order = ("origin",) if kind == "origin" else ("place", "destination", "origin")
+            target = next((n for k in order for n, sk in open_slots.items() if sk == k), None)
+            if target is not None:
+                wanted["place"] = target
+        else:
+            target = next((n for n, sk in open_slots.items() if sk == kind), None)
+            if target is not None:
+                wanted[kind] = target
+    out: dict[str, Any] = {}
+    for held in recent:
+        found: dict[str, Any] = {}
+        for spec, slot in held.values():
+            if not slot.filled or slot.source == "default":
+                continue
+            kind = kind_of(spec, slot)
+            if kind in _PLACE_SOURCES:
+                rank = _PLACE_SOURCES.index(kind)
+                if "place" not in found or rank < found["place"][0]:
+                    found["place"] = (rank, slot.value)
+            elif kind is not None and kind not in found:
+                found[kind] = (0, slot.value)
+        for kind, target in list(wanted.items()):
+            if kind in found:
+                out[target] = found[kind][1]
+                del wanted[kind]
+        if not wanted:
+            break
+    return out
