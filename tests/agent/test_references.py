@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from dialstack.agent.reference import kind_of, referred, referred_values
+from dialstack.agent.reference import implied_place, kind_of, referred, referred_values
 from dialstack.domain.models import SlotSpec
 from dialstack.state.slots import BaseSlot, FreeTextSlot, SlotContext
 from dialstack.state.slot_datetime import DateTimeSlot
@@ -74,3 +74,19 @@ def test_a_day_is_a_day_though_its_name_names_a_role() -> None:
     assert kind_of(spec, made) == "day"
     spec, made = slot("pickup_city")
     assert kind_of(spec, made) == "origin"
+
+
+def test_a_new_task_that_needs_one_place_and_was_told_none_takes_where_the_talk_went() -> None:
+    attractions = task(slot("location"))
+    assert implied_place(attractions, [FLIGHT], set()) == {"location": "London"}
+
+
+def test_a_task_with_two_places_to_fill_is_never_guessed_which() -> None:
+    bus = task(slot("from_location", description="The city the bus leaves from"),
+               slot("to_location", description="The city the bus goes to"))
+    assert implied_place(bus, [FLIGHT], set()) == {}
+
+
+def test_an_optional_place_is_not_filled_by_implication() -> None:
+    spec = SlotSpec(name="location", type="FreeTextSlot", priority="optional")
+    assert implied_place({"location": (spec, FreeTextSlot("location", {}, priority="optional"))}, [FLIGHT], set()) == {}

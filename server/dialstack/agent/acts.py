@@ -32,7 +32,7 @@ from .commands import (
     Values,
 )
 from .nlu import Understanding
-from .reference import referred_values
+from .reference import implied_place, referred_values
 
 from .turn import Turn, grant_key
 
@@ -41,7 +41,7 @@ def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
     """'book that one' after a search, 'cancel it' after a check: the slots the user did not
     name take the values the most recent task had under the same name (its slots, then what it
     returned), newest task first."""
-    recent = [f for f in reversed([*turn.state.stack.flows, *turn.state.stack.archive]) if f is not flow]
+    recent = _recent(turn, flow)
     labels: dict[str, Any] = {}
     for name, slot in flow.slots.items():
         if name in said or slot.filled and slot.source != "default":
@@ -60,6 +60,19 @@ def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
     labels.update(referred_values(turn.text, _typed(flow), (_typed(f) for f in recent), said | set(labels)))
     if labels:
         flow.fill_slots_by_label(labels, turn.slot_ctx, source="carried")
+
+
+def carry_place(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
+    """A new task that needs one place and was told none takes the place the talk is about."""
+    recent = _recent(turn, flow)
+    labels = implied_place(_typed(flow), (_typed(f) for f in recent), said)
+    if labels:
+        flow.fill_slots_by_label(labels, turn.slot_ctx, source="carried")
+
+
+def _recent(turn: Turn, flow: BaseFlow) -> list[BaseFlow]:
+    """The conversation's other tasks, newest first."""
+    return [f for f in reversed([*turn.state.stack.flows, *turn.state.stack.archive]) if f is not flow]
 
 
 def _typed(flow: BaseFlow) -> dict[str, tuple[Any, Any]]:
@@ -176,6 +189,8 @@ class ActHandler:
         self.fill(turn, flow, u.values, u.rejected)
         if (u.refers_back or lx.OF_IT.search(turn.text)) and not another_item:
             carry_over(turn, flow, set(u.values))
+        elif not another_item:
+            carry_place(turn, flow, set(u.values))
         if u.later:  # never a part dropped in silence
             turn.replies.append(turn.template("later_parts", phrase=flow.label, parts="; ".join(f"'{p}'" for p in u.later)))
         return True

@@ -59,14 +59,15 @@ def referred(text: str) -> set[str]:
 
 
 def referred_values(
-    text: str,
+    text: str | None,
     slots: Mapping[str, tuple[SlotSpec, BaseSlot]],
     recent: Iterable[Mapping[str, tuple[SlotSpec, BaseSlot]]],
     taken: set[str],
 ) -> dict[str, Any]:
     """Values for the open ``slots`` (name -> (spec, slot)) of a new task that ``text`` refers
-    back to, from the ``recent`` tasks' slots (newest first)."""
-    kinds = referred(text)
+    back to, from the ``recent`` tasks' slots (newest first). With no ``text``, the one place the
+    new task needs and was not told comes from the talk so far (see ``implied_place``)."""
+    kinds = referred(text) if text is not None else {"place"}
     if not kinds:
         return {}
     open_slots = {n: kind_of(spec, slot) for n, (spec, slot) in slots.items()
@@ -102,3 +103,22 @@ def referred_values(
         if not wanted:
             break
     return out
+
+
+def implied_place(
+    slots: Mapping[str, tuple[SlotSpec, BaseSlot]],
+    recent: Iterable[Mapping[str, tuple[SlotSpec, BaseSlot]]],
+    taken: set[str],
+) -> dict[str, Any]:
+    """'Can you show me attractions?' after a trip to LA was arranged: a new task that needs one
+    place and was told none takes the place the talk is about (where the last task went). Only
+    when the task has exactly one place to fill and it is required: a look-up shows where it
+    looked, and a change is confirmed before it is made, so the user sees the place and can
+    change it."""
+    places = [n for n, (spec, slot) in slots.items() if kind_of(spec, slot) in _PLACE_SOURCES]
+    if len(places) != 1 or places[0] in taken:
+        return {}
+    spec, slot = slots[places[0]]
+    if spec.priority != "required" or slot.filled:
+        return {}
+    return referred_values(None, {places[0]: (spec, slot)}, recent, taken)
