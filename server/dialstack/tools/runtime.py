@@ -264,16 +264,9 @@ class ToolRuntime:
         if not idempotency_key:
             return None
         rkey = receipt_key(session_id, idempotency_key)
-        running = self._running_keys.get(rkey)  # checked before the receipt: see ``_running_keys``
+        running = self._abandoned_outcome(spec, args, rkey, idempotency_key)  # before the receipt: see ``_running_keys``
         if running is not None:
-            if running != (spec.tool_id, gate.args_digest(args)):
-                return claim_outcome(spec, args, idempotency_key, Claim("running", tool=running[0], args_digest=running[1]))
-            return CallOutcome.failed(
-                spec.tool_id, "still_running",
-                f"{spec.tool_id} is still running: the earlier call with idempotency key {idempotency_key!r} timed out "
-                "but its handler has not finished, so it was not started again. Retry later with the same key: "
-                "once it finishes, its recorded result is returned (if it failed, the call runs anew).",
-            )
+            return running
         receipt = self.store.receipt(rkey)
         if receipt is not None:
             return claim_outcome(spec, args, idempotency_key, Claim("recorded", receipt=receipt))
@@ -281,6 +274,20 @@ class ToolRuntime:
         if claim is None or claim.owner == self.owner_id:  # ours and in flight: the key lock orders us after it
             return None
         return claim_outcome(spec, args, idempotency_key, claim)
+
+    def _abandoned_outcome(self, spec: ToolSpec, args: dict[str, Any], rkey: str, idempotency_key: str) -> CallOutcome | None:
+        """The answer to a call whose key an abandoned call of this runtime still holds, if one does."""
+        running = self._running_keys.get(rkey)
+        if running is None:
+            return None
+        if running != (spec.tool_id, gate.args_digest(args)):
+            return claim_outcome(spec, args, idempotency_key, Claim("running", tool=running[0], args_digest=running[1]))
+        return CallOutcome.failed(
+            spec.tool_id, "still_running",
+            f"{spec.tool_id} is still running: the earlier call with idempotency key {idempotency_key!r} timed out "
+            "but its handler has not finished, so it was not started again. Retry later with the same key: "
+            "once it finishes, its recorded result is returned (if it failed, the call runs anew).",
+        )
 
     # -- running ------------------------------------------------------------
     async def run(
@@ -309,7 +316,8 @@ class ToolRuntime:
                 rkey = receipt_key(session_id, idempotency_key)
                 lock = self._key_locks.setdefault(rkey, asyncio.Lock())
                 async with lock:
-                    outcome = self.replay(spec, args, session_id=session_id, idempotency_key=idempotency_key)
+                    # the claim reads the receipt and any live claim itself, in its transaction
+                    outcome = self._abandoned_outcome(spec, args, rkey, idempotency_key)
                     if outcome is None:
                         claim = self.guard.claim(rkey, spec.tool_id, gate.args_digest(args), self.owner_id, stale_after=CLAIM_STALE_S)
                         outcome = claim_outcome(spec, args, idempotency_key, claim)
