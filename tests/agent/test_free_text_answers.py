@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialstack.agent import lexicon as lx
-from dialstack.agent.freetext import bare_answer, cued_values, name_run, not_a_value
+from dialstack.agent.freetext import bare_answer, cued_values, name_run, names_nothing, not_a_value
 from dialstack.agent.scoring import cue_score
 from dialstack.agent.slot_reading import asking_spans
 from dialstack.domain.models import SlotSpec
@@ -155,3 +155,45 @@ def test_a_remark_about_oneself_is_still_a_remark(said: str) -> None:
 ])
 def test_a_request_phrased_as_a_question_asks_for_a_task(said: str, asks_for_a_task: bool) -> None:
     assert bool(lx.REQUEST_ANYWHERE.search(said)) is asks_for_a_task
+
+
+# -- cues a slot's own name gives ---------------------------------------------------------------
+
+PATIENT = SlotSpec(name="patient_name", type="FreeTextSlot", params={"label": "patient's name"})
+REASON = SlotSpec(name="reason", type="FreeTextSlot", params={"label": "reason for the visit"})
+
+
+def cued(spec: SlotSpec, text: str) -> list[str]:
+    return [cand.value for score, cand in cued_values(spec, text) if score > 0]
+
+
+@pytest.mark.parametrize(("said", "name"), [
+    ("book general practice for friday at 9:30 for Eva Roth, she has a cough", "Eva Roth"),
+    ("put it under Ana Ruiz please", "Ana Ruiz"),
+    ("hi, this is Ida Lund", "Ida Lund"),
+])
+def test_a_person_is_pointed_at_by_for_under_and_this_is(said: str, name: str) -> None:
+    assert name in cued(PATIENT, said)
+
+
+@pytest.mark.parametrize("said", ["a table for two", "for friday at 10", "for 4 people please", "I'm looking for a GP"])
+def test_for_points_at_no_person_without_a_capitalised_name(said: str) -> None:
+    assert cued(PATIENT, said) == []
+
+
+@pytest.mark.parametrize(("said", "reason"), [
+    ("book a GP on monday at 10am for Ana Ruiz, reason flu shot", "flu shot"),
+    ("wednesday at 11, reason: annual physical", "annual physical"),
+    ("friday 9am. The reason is a sore throat", "a sore throat"),
+])
+def test_a_slots_own_name_opening_a_clause_points_at_its_value(said: str, reason: str) -> None:
+    assert reason in cued(REASON, said)
+
+
+def test_a_slots_name_inside_a_sentence_points_at_nothing() -> None:
+    assert cued(REASON, "for some reason I can't make Friday") == []
+
+
+@pytest.mark.parametrize("value", ["yes", "ok", "it", "anywhere", "something", ""])
+def test_a_lone_yes_or_pronoun_names_nothing(value: str) -> None:
+    assert names_nothing(value)

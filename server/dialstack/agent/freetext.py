@@ -26,6 +26,8 @@ ROLE_WORDS: dict[str, frozenset[str]] = {
                                            "neighborhood neighbourhood venue street".split()),
     "name": frozenset(lx.stem(w) for w in "name title called named".split()),
     "maker": frozenset(lx.stem(w) for w in "artist author director singer band performer writer".split()),
+    "person": frozenset(lx.stem(w) for w in "patient guest passenger traveller traveler customer person contact "
+                                            "driver attendee holder owner client member recipient".split()),
 }
 ROLE_CUES: dict[str, tuple[str, ...]] = {
     "origin": ("from", "leaving", "departing", "out of", "starting at", "starting in", "pick me up at",
@@ -35,7 +37,10 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
     "place": ("in", "at", "near", "around", "nearby", "close to", "within", "located in", "based in", "downtown"),
     "name": ("called", "named", "titled", "the name is", "name is", "name's"),
     "maker": ("by",),
+    "person": ("for", "under", "i'm", "i am", "this is", "it's for", "it is for", "name is", "name's"),
 }
+# cues that point at a person only when a name with a capital follows ('for Eva Roth', not 'for two')
+_PERSON_ONLY = frozenset({"for", "under", "i'm", "i am", "this is", "it's for", "it is for"})
 _CUE = re.compile(
     r"\b(?P<cue>" + "|".join(sorted({re.escape(c) for cues in ROLE_CUES.values() for c in cues},
                                     key=len, reverse=True)) + r")\s+",
@@ -50,7 +55,8 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.&-]*|&|,")
 _STATE = re.compile(r"[A-Z]{2}\b")
 _NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "one", "home", "me", "us", "you",
                           "somewhere", "anywhere", "everywhere", "which", "what", "where", "the", "a", "an",
-                          "something", "anything", "nothing", "someone", "anyone"})
+                          "something", "anything", "nothing", "someone", "anyone",
+                          "yes", "yeah", "yep", "yup", "no", "nope", "ok", "okay", "sure", "fine"})
 _MAX_WORDS = 6
 # words that only hold a turn together ('actually that's all for today'): no value in them
 _FILLER = frozenset(lx.stem(w) for w in "actually just really so well oh um uh ok okay anyway today now".split())
@@ -89,9 +95,10 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
     for m in _CUE.finditer(text):
         cue = m["cue"].lower()
         role = next((r for r in roles.roles if cue in ROLE_CUES[r]), None)
+        person = role == "person" and cue in _PERSON_ONLY
         # a name in lower case ('from san jose') only where the cue cannot start a verb ('to fly')
-        span = _span_after(text, m.end(), taken, lower_ok=asked and cue != "to")
-        if span is None:
+        span = _span_after(text, m.end(), taken, lower_ok=asked and cue != "to" and not person)
+        if span is None or person and not text[span[0]:span[0] + 1].isupper():
             continue
         start, end = span
         value = text[start:end]
@@ -101,7 +108,26 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
             score += 1.5  # 'at Hotel Iris' for the hotel's name: the value says what it is
         if score > 0:
             out.append((score, Candidate(value, value, start, end, 0.7)))
+    own = _own_cue(spec)
+    for m in own.finditer(text) if own is not None else ():
+        value = m["value"].strip()
+        if value and not names_nothing(value) and not _overlaps(m.start("value"), m.end("value"), taken):
+            out.append((2.5, Candidate(value, value, m.start("value"), m.start("value") + len(value), 0.7)))
     return out
+
+
+def _own_cue(spec: SlotSpec) -> re.Pattern[str] | None:
+    """'reason: flu shot', ', reason annual physical', 'the reason is a cough': the slot's own name
+    (or label) opening a clause, then its value up to the end of the clause."""
+    label = str(spec.params.get("label") or "")
+    names = {spec.name.replace("_", " "), label, *(w for w in spec.name.split("_") if len(w) > 3)}
+    names = {n.strip().lower() for n in names if n.strip() and n.strip().lower() not in lx.STOPWORDS}
+    if not names:
+        return None
+    said = "|".join(sorted((re.escape(n).replace(r"\ ", r"\s+") for n in names), key=len, reverse=True))
+    return re.compile(
+        r"(?:^|[,;.:!?]\s*|\band\s+)(?:the\s+|my\s+|(?:it'?s|its)\s+)?(?:" + said + r")(?:\s*(?:is|was|would be|:|-|=))?\s+"
+        r"(?P<value>[^,;.!?]{2,80})", re.IGNORECASE)
 
 
 _PLACE_CUES = frozenset(c for role in ("origin", "destination", "place") for c in ROLE_CUES[role])
@@ -222,11 +248,11 @@ def bare_answer(answer: Candidate | None, text: str, whole: bool,
         if named is not None and named.start > start:  # 'I plan to visit Los Angeles'; not 'Rite Aid on Elm Street'
             return Candidate(named.value, named.display, named.start, named.end, answer.score)
         value = text[start:end]
-        if not lx.tokens(value) or lx.tokens(value) == [value.lower()] and value.lower() in _NOT_A_VALUE:
+        if names_nothing(value):
             return None
         return Candidate(value, value, start, end, answer.score)
     words = lx.tokens(answer.value)
-    if len(words) == 1 and words[0] in _NOT_A_VALUE:
+    if names_nothing(answer.value):
         return None  # 'Anywhere in San Francisco would be fine': 'anywhere' names nothing
     if len(words) <= _MAX_WORDS and (has_name(text, answer.start, answer.end) or len(lx.tokens(text)) <= 4):
         return answer  # '42 Harbour Road, Apt 3'
@@ -310,6 +336,12 @@ def name_run(text: str, start: int = 0, end: int | None = None) -> Candidate | N
         return None
     value = text[best[1]:best[2]]
     return Candidate(value, value, best[1], best[2], 0.5)
+
+
+def names_nothing(value: str) -> bool:
+    """'yes', 'it', 'anywhere', 'something': a word that is never a value on its own."""
+    words = lx.tokens(value)
+    return not words or len(words) == 1 and words[0] in _NOT_A_VALUE
 
 
 def has_name(text: str, start: int = 0, end: int | None = None) -> bool:

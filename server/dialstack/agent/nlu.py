@@ -31,7 +31,7 @@ from .commands import (
     StartFlow,
 )
 from .embedding import load_embedder
-from .freetext import not_a_value
+from .freetext import names_nothing, not_a_value
 from .scoring import FlowScorer, cue_score, strip_cues
 from .slot_reading import CUED, SlotReader, holds_whole_request, remainder
 
@@ -496,6 +496,8 @@ class Understander:
         # something only the other flow can look up, looks elsewhere
         return asks is None or best in self.scorer.readers and (
             asks == "lookup" or bool(lx.SHIFT.search(text)) or self._names_its_value(text, spans, best, ctx)
+            # 'are you open on saturdays?': a look-up that needs no detail of any task is about none
+            or not self.domain.flow(best).slots
             or (incumbent in self.scorer.readers and score >= (held or 0.0) + DETAIL_MARGIN
                 and self.scorer.names_task(text, spans, best)))
 
@@ -533,8 +535,8 @@ class Understander:
         triggers = self.scorer.trigger_words(flow)
         text = answer.value
         rest = remainder(text, [], triggers)
-        if rest is None:
-            return None
+        if rest is None or names_nothing(rest.value):
+            return None  # 'ok then yes book it': only the task and a yes
         if not any(lx.stem(t) in triggers for t in lx.tokens(text)):
             return answer
         return Candidate(rest.value, rest.display, answer.start + rest.start, answer.start + rest.end, answer.score)

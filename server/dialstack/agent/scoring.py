@@ -252,7 +252,8 @@ class FlowScorer:
     def verb_flow(self, text: str) -> str | None:
         """The flow whose own verb the request opens with ('can you refill ...', 'before that, can
         you check ...')."""
-        return self.verbs.get(lx.opener(mask(text, [*lx.act_spans(text), *lx.shift_spans(text)])) or "")
+        verb = lx.opener(mask(text, [*lx.act_spans(text), *lx.shift_spans(text)])) or ""
+        return self.verbs.get(verb) or (self.verbs.get(self.mend(verb)) if len(verb) >= 3 else None)  # 'bok'
 
     def stems(self, text: str) -> frozenset[str]:
         """``lx.content_stems`` with typos mended: a word the pack never uses, close to one it

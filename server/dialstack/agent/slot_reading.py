@@ -255,7 +255,7 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
         # 'The Hobbit, at Central': a capital inside the sentence, or one opening a run of capitals
         name = capital[i] and (i > 0 or (low in ("the", "a", "an") and len(found) > 1 and capital[1]))
         # 'echo hello': a greeting word is filler where it greets (first), content after a verb
-        stop = low in lx.STOPWORDS and not (i > 0 and low in _SOCIAL)
+        stop = (low in lx.STOPWORDS or low.split("'")[0] in lx.STOPWORDS) and not (i > 0 and low in _SOCIAL)
         filler = not name and (stop or low in lx.LEAD_INS or lx.stem(low) in triggers)
         run.append((filler, m.start(), m.end()))
     close()
