@@ -197,3 +197,9 @@ def test_a_slots_name_inside_a_sentence_points_at_nothing() -> None:
 @pytest.mark.parametrize("value", ["yes", "ok", "it", "anywhere", "something", ""])
 def test_a_lone_yes_or_pronoun_names_nothing(value: str) -> None:
     assert names_nothing(value)
+
+
+def test_a_word_the_pack_never_uses_counts_as_the_synonym_it_does_use() -> None:
+    assert lx.stem("cancel") in lx.SYNONYMS[lx.stem("drop")]
+    assert lx.stem("drop") in lx.SYNONYMS[lx.stem("cancel")]
+    assert lx.stem("rent") in lx.SYNONYMS[lx.stem("hire")]

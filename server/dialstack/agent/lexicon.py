@@ -355,6 +355,32 @@ def stem(word: str) -> str:
     return _SNOWBALL.stemWord(w) if len(w) > 2 else w
 
 
+# Everyday words for the same task or thing: a word the pack never uses counts as a synonym the
+# pack does use ('drop R-1234' -> cancel, 'hire a car' -> rent, 'a film' -> movie). Both ways.
+_SYNONYM_GROUPS = (
+    "cancel drop scrap ditch scratch abort annul revoke",
+    "buy purchase",
+    "rent hire lease",
+    "reschedule postpone",
+    "movie film flick",
+    "doctor physician doc",
+    "flight plane airfare",
+    "apartment flat",
+    "car vehicle auto",
+    "delete remove erase",
+    "cab taxi",
+    "song track tune",
+    "restaurant eatery diner",
+    "appointment appt",
+    "hotel motel inn lodging",
+    "transfer wire",
+)
+SYNONYMS: dict[str, tuple[str, ...]] = {}
+for _group in _SYNONYM_GROUPS:
+    _stems = [stem(w) for w in _group.split()]
+    for _s in _stems:
+        SYNONYMS[_s] = tuple(o for o in _stems if o != _s)
+
 NEGATORS = frozenset({"not", "without", "don't", "dont", "won't", "wont", "can't", "cant", "isn't", "doesn't", "didn't", "never"})
 
 

@@ -259,18 +259,20 @@ class FlowScorer:
         """``lx.content_stems`` with typos mended: a word the pack never uses, close to one it
         does ('reservaton', 'bookng'), counts as that word."""
         found = lx.content_stems(text)
-        unknown = [w for w in found if w not in self.weights and w not in self.text_weights and len(w) >= 4
-                   and not w.startswith("not-")]
+        unknown = [w for w in found if w not in self.weights and w not in self.text_weights
+                   and not w.startswith("not-") and (len(w) >= 4 or w in lx.SYNONYMS)]
         if not unknown:
             return found
         return frozenset((found - set(unknown)) | {self.mend(w) for w in unknown})
 
     def mend(self, word: str) -> str:
-        """The pack's word closest in spelling to ``word`` (one or two letters off), else ``word``."""
+        """The pack's own word for ``word``: a synonym it uses ('drop' -> 'cancel'), else the word
+        closest in spelling (one or two letters off), else ``word``."""
         cached = self._mended.get(word)
         if cached is None:
-            close = difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8)
-            cached = self.spelled[close[0]] if close else word
+            same = [s for s in lx.SYNONYMS.get(word, ()) if s in self.weights or s in self.text_weights]
+            close = [] if same else difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8)
+            cached = same[0] if same else self.spelled[close[0]] if close else word
             if len(self._mended) >= MENDED_KEPT:  # a long-running server meets endless new words
                 self._mended.clear()
             self._mended[word] = cached
