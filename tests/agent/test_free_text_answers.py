@@ -203,3 +203,25 @@ def test_a_word_the_pack_never_uses_counts_as_the_synonym_it_does_use() -> None:
     assert lx.stem("cancel") in lx.SYNONYMS[lx.stem("drop")]
     assert lx.stem("drop") in lx.SYNONYMS[lx.stem("cancel")]
     assert lx.stem("rent") in lx.SYNONYMS[lx.stem("hire")]
+
+
+@pytest.mark.parametrize(("said", "place"), [
+    ("a one-way flight to Paris, France.", "Paris, France"),
+    ("flying to London, UK for four days", "London, UK"),
+    ("flights to Paris, London and Rome", "Paris"),
+    ("cities like Paris, Rome, Oslo", None),
+])
+def test_a_region_after_a_comma_belongs_to_the_place_not_a_list(said: str, place: str | None) -> None:
+    spec = SlotSpec(name="destination_city", type="FreeTextSlot")
+    found = [cand.value for score, cand in cued_values(spec, said) if score > 0]
+    assert (found[0] if found else None) == place
+
+
+def test_at_least_starts_no_place() -> None:
+    spec = SlotSpec(name="area", type="FreeTextSlot", description="The city of the apartment")
+    assert cued_values(spec, "I need at least two bedrooms", asked=True) == []
+
+
+def test_call_it_points_at_a_name() -> None:
+    spec = SlotSpec(name="event_name", type="FreeTextSlot")
+    assert "Team Lunch" in [c.value for _, c in cued_values(spec, "add it and call it Team Lunch please")]

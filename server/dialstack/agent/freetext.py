@@ -35,7 +35,7 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
     "destination": ("to", "into", "towards", "heading to", "going to", "get to", "arriving in", "arriving at",
                     "drop me off at", "drop off at", "dropoff at"),
     "place": ("in", "at", "near", "around", "nearby", "close to", "within", "located in", "based in", "downtown"),
-    "name": ("called", "named", "titled", "the name is", "name is", "name's"),
+    "name": ("called", "named", "titled", "the name is", "name is", "name's", "call it", "name it", "title it"),
     "maker": ("by",),
     "person": ("for", "under", "i'm", "i am", "this is", "it's for", "it is for", "name is", "name's"),
 }
@@ -56,7 +56,8 @@ _STATE = re.compile(r"[A-Z]{2}\b")
 _NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "one", "home", "me", "us", "you",
                           "somewhere", "anywhere", "everywhere", "which", "what", "where", "the", "a", "an",
                           "something", "anything", "nothing", "someone", "anyone",
-                          "yes", "yeah", "yep", "yup", "no", "nope", "ok", "okay", "sure", "fine"})
+                          "yes", "yeah", "yep", "yup", "no", "nope", "ok", "okay", "sure", "fine",
+                          "least", "most", "all", "once", "first", "last"})
 _MAX_WORDS = 6
 # words that only hold a turn together ('actually that's all for today'): no value in them
 _FILLER = frozenset(lx.stem(w) for w in "actually just really so well oh um uh ok okay anyway today now".split())
@@ -176,6 +177,8 @@ def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: 
                 continue
             if token == "," and i + 1 < len(words) and _STATE.fullmatch(nxt.rstrip(".!?")):
                 end = words[i + 1].end()  # 'Seattle, WA'
+            elif token == "," and _region_follows(words, i):
+                end = words[i + 1].end()  # 'Toronto, Ontario', 'Paris, France.'
             break
         if token == "," or token.lower() in lx.STOPWORDS or token.lower() in _NOT_A_VALUE or count >= 3:
             break
@@ -190,6 +193,18 @@ def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: 
     if not value or value.lower() in _NOT_A_VALUE or _is_time_or_date_word(value):
         return None
     return start, start + len(value)
+
+
+def _region_follows(words: list[re.Match[str]], comma: int) -> bool:
+    """After 'Toronto,': one capitalised word that ends the name, not the next item of a list
+    ('Paris, London and Rome', 'Paris, Rome, Oslo')."""
+    if comma + 1 >= len(words):
+        return False
+    region = words[comma + 1].group()
+    after = words[comma + 2].group() if comma + 2 < len(words) else ""
+    return region[:1].isupper() and region.lower() not in lx.I_FORMS | lx.STOPWORDS \
+        and not _is_time_or_date_word(region) and after.lower() not in (",", "and", "or", "&") \
+        and not after[:1].isupper()
 
 
 _ABBREVIATION = re.compile(r"[A-Z][a-z]{1,2}\.")  # 'St. Louis', 'Dr. Strangelove': the dot ends no sentence
