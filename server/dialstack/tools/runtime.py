@@ -57,7 +57,7 @@ from . import arguments, gate, provenance
 from ..store.guard import Claim, Guard
 from .audit import AuditWriter
 from .components import COMPONENT_SPECS
-from .context import ToolContext, utc_now
+from .context import Resources, ToolContext, utc_now
 from .failures import failure, timed_out
 from .idempotency import CLAIM_STALE_S, claim_outcome, make_receipt, receipt_key
 from .outcome import CallOutcome
@@ -104,6 +104,7 @@ class ToolRuntime:
         self._external = {t.tool_id for t in self.tools.values() if "communicates_externally" in t.tags}
         self._handlers: dict[str, tuple[Callable[..., Any], bool, bool]] = {}
         self._executor = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="dialstack-tool")
+        self.resources = Resources()  # what handlers keep open between calls; closed by close()
         self._sessions: set[str] = set()
         self.guard = Guard(store)  # type: ignore[arg-type]
         self.sessions = SessionGuard(self.guard, domain.name)
@@ -146,6 +147,7 @@ class ToolRuntime:
         if self._audit_writer is not None:
             self._audit_writer.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
+        self.resources.close()
 
     # -- lookups -----------------------------------------------------------
     def timeout_s(self, spec: ToolSpec) -> float:
@@ -435,6 +437,7 @@ class ToolRuntime:
             kwargs["ctx"] = ToolContext(
                 session_id=session_id, tool=spec.tool_id, domain=self.domain.name, store=self.store,
                 now=self.clock, data_dir=self.data_dir, pack_root=self.domain.root, meta=dict(meta), user_id=principal,
+                resources=self.resources,
             )
         timeout = asyncio.timeout(self.timeout_s(spec))
         future: Future[Any] | None = None

@@ -1,15 +1,14 @@
-"""What a travel handler reads from its ``ToolContext``: the clock, the user, the database."""
+"""What a travel handler reads from its ``ToolContext``: the clock, the user, the database (:func:`~.connection.database`)."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date, datetime, timezone
 from typing import Any
 
+from .connection import database
 from .data import DEFAULT_USER
-from .db import open_database
+
+__all__ = ["database", "naive_now", "now", "session_id", "today", "user_id"]
 
 
 def now(ctx: Any) -> datetime:
@@ -33,14 +32,3 @@ def user_id(ctx: Any) -> str:
 
 def session_id(ctx: Any) -> str:
     return getattr(ctx, "session_id", None) or "local"
-
-
-@contextmanager
-def database(ctx: Any) -> Iterator[sqlite3.Connection]:
-    """A connection to the call's travel database; one transaction, committed on success."""
-    conn = open_database(ctx)
-    try:
-        with conn:
-            yield conn
-    finally:
-        conn.close()

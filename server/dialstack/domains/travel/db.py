@@ -11,7 +11,6 @@ from typing import Any
 
 from ...tools.prepare import build_file
 from .data import DEFAULT_SEED, SCHEMA_VERSION, generate
-from .errors import DataNotPrepared
 
 DB_FILENAME = "travel.db"
 DB_ENV = "DIALSTACK_TRAVEL_DB"
@@ -48,7 +47,7 @@ def ensure_database(path: Path | str, start_date: date, seed: int = DEFAULT_SEED
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    build_file(target, lambda tmp: _generate_file(tmp, start_date, seed), _is_valid)
+    build_file(target, lambda tmp: _build(tmp, target, start_date, seed), _is_valid)
     return target
 
 
@@ -65,21 +64,18 @@ def fresh_copy(template: Path | str, data_dir: Path | str) -> Path:
     return target
 
 
-def connect(path: Path | str) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=5.0)
-    conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA foreign_keys = ON")
-    return conn
+SIDECARS = ("-wal", "-shm", "-journal")  # SQLite's files next to a database
 
 
-def open_database(ctx: Any = None) -> sqlite3.Connection:
-    """Connect to the call's travel database; it must have been prepared (see :func:`prepare`)."""
-    path = resolve_db_path(ctx)
-    if not path.is_file() or path.stat().st_size == 0:
-        raise DataNotPrepared(  # the file's name only: no local paths leave the server
-            f"The travel database ({path.name} in the data folder) has not been set up yet. dialstack chat, serve, "
-            "test and Agent build it when they start; a server built in Python needs tools.prepare.prepare_domain() first.")
-    return connect(path)
+def _build(tmp: Path, target: Path, start: date, seed: int) -> None:
+    """Generate into ``tmp``; then, as ``target`` is missing or empty, drop what a deleted database left beside it.
+
+    A WAL or journal file named after ``target`` belongs to an earlier file (deleted while a
+    server had it open): SQLite would replay its pages into the new database.
+    """
+    _generate_file(tmp, start, seed)
+    for suffix in SIDECARS:
+        target.with_name(target.name + suffix).unlink(missing_ok=True)
 
 
 def _generate_file(path: Path, start: date, seed: int) -> None:

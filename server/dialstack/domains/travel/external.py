@@ -46,7 +46,7 @@ def send_itinerary(booking_ref: str, to: str, *, ctx: Any = None) -> dict[str, A
     address = parseaddr(to)[1]
     if "@" not in address:
         raise TravelError(f"{to!r} is not an email address; expected the form name@example.com.")
-    with calls.database(ctx) as conn:
+    with calls.database(ctx, write=True) as conn:
         booking = booking_dict(conn, get_booking_row(conn, booking_ref))
         message = _itinerary_message(booking, address)
         message_id = _next_message_id(conn)
@@ -92,7 +92,7 @@ def _next_message_id(conn: sqlite3.Connection) -> str:
 
 
 def _set_status(ctx: Any, message_id: str, status: str) -> None:
-    with calls.database(ctx) as conn:
+    with calls.database(ctx, write=True) as conn:
         conn.execute("UPDATE outbox SET status = ? WHERE message_id = ?", (status, message_id))
 
 

@@ -90,7 +90,7 @@ def create_booking(flight_id: str, passengers: int | None = 1, seat: str | None 
     """Book seats on a flight from a search; the seat defaults to the saved preference."""
     count = passengers or 1
     dep_date, flight_no = parse_flight_id(flight_id)
-    with calls.database(ctx) as conn:
+    with calls.database(ctx, write=True) as conn:
         flight = get_flight(conn, dep_date, flight_no)
         _ensure_future(flight, calls.naive_now(ctx))
         _take_seats(conn, flight, count)
@@ -114,7 +114,7 @@ def update_booking(booking_ref: str, new_date: str | None = None, passengers: in
     """Move a booking to another date on the same route, or change its passenger count or seat."""
     if new_date is None and passengers is None and seat is None:
         raise TravelError("Tell me what to change: the date, the number of passengers or the seat.")
-    with calls.database(ctx) as conn:
+    with calls.database(ctx, write=True) as conn:
         booking = get_booking_row(conn, booking_ref)
         _ensure_changeable(booking, calls.naive_now(ctx), "change")
         ref, old_count = booking["booking_ref"], booking["passengers"]
@@ -149,7 +149,7 @@ def update_booking(booking_ref: str, new_date: str | None = None, passengers: in
 
 def cancel_booking(booking_ref: str, *, ctx: Any = None) -> dict[str, Any]:
     """Cancel a booking and refund it: in full more than 7 days ahead, half within 7 days."""
-    with calls.database(ctx) as conn:
+    with calls.database(ctx, write=True) as conn:
         booking = get_booking_row(conn, booking_ref)
         now = calls.naive_now(ctx)
         _ensure_changeable(booking, now, "cancel")

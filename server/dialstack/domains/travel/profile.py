@@ -30,7 +30,7 @@ def save_preferences(seat: str | None = None, meal: str | None = None, email: st
     if not values:
         raise TravelError("Tell me what to save: a seat (window, aisle, middle), a meal, an email or a name.")
     user, stamp = calls.user_id(ctx), calls.now(ctx).isoformat()
-    with calls.database(ctx) as conn:
+    with calls.database(ctx, write=True) as conn:
         conn.executemany(
             "INSERT INTO preferences VALUES (?, ?, ?, ?) ON CONFLICT (user_id, key) "
             "DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
@@ -56,7 +56,7 @@ def create_price_alert(origin: str, destination: str, max_price: Any, date: str 
     target = to_usd_cents(amount, currency)
     today = calls.today(ctx)
     day = parse_travel_date(date, today) if date else None
-    with calls.database(ctx) as conn:
+    with calls.database(ctx, write=True) as conn:
         src, _ = resolve_city(conn, origin)
         dst, _ = resolve_city(conn, destination)
         if src.city_id == dst.city_id:
@@ -88,7 +88,7 @@ def schedule_checkin_reminder(booking_ref: str, hours_before: int | None = 24, *
     """Remind the traveller to check in ``hours_before`` departure (24 by default)."""
     hours = hours_before or 24
     now = calls.naive_now(ctx)
-    with calls.database(ctx) as conn:
+    with calls.database(ctx, write=True) as conn:
         booking = get_booking_row(conn, booking_ref)
         ref = booking["booking_ref"]
         if booking["status"] == "cancelled":
