@@ -225,3 +225,18 @@ def test_at_least_starts_no_place() -> None:
 def test_call_it_points_at_a_name() -> None:
     spec = SlotSpec(name="event_name", type="FreeTextSlot")
     assert "Team Lunch" in [c.value for _, c in cued_values(spec, "add it and call it Team Lunch please")]
+
+
+@pytest.mark.parametrize("said", [
+    "any doctor is fine", "whichever doctor is free is fine", "no preference", "it doesn't matter",
+    "either is fine", "I'm easy", "up to you", "I don't care which airline", "whatever time works",
+])
+def test_saying_any_would_do_is_no_value(said: str) -> None:
+    assert lx.NO_PREFERENCE.match(said)
+    assert not_a_value(said)
+
+
+@pytest.mark.parametrize("said", ["Anywhere in San Francisco would be fine", "anything on Friday is fine",
+                                  "any cheap italian place in Boston"])
+def test_any_with_a_place_or_a_day_still_says_something(said: str) -> None:
+    assert not lx.NO_PREFERENCE.match(said)

@@ -57,7 +57,7 @@ _NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "one", 
                           "somewhere", "anywhere", "everywhere", "which", "what", "where", "the", "a", "an",
                           "something", "anything", "nothing", "someone", "anyone",
                           "yes", "yeah", "yep", "yup", "no", "nope", "ok", "okay", "sure", "fine",
-                          "least", "most", "all", "once", "first", "last"})
+                          "least", "most", "all", "once", "first", "last", "whichever", "whatever", "either"})
 _MAX_WORDS = 6
 # words that only hold a turn together ('actually that's all for today'): no value in them
 _FILLER = frozenset(lx.stem(w) for w in "actually just really so well oh um uh ok okay anyway today now".split())
@@ -384,8 +384,9 @@ def not_a_value(text: str) -> bool:
         return True
     if lx.is_question(stripped):
         return True
-    if lx.AFFIRM.match(stripped) or lx.DENY.match(stripped) or lx.SMALL_TALK.match(stripped):
-        return True
+    if lx.AFFIRM.match(stripped) or lx.DENY.match(stripped) or lx.SMALL_TALK.match(stripped) \
+            or lx.NO_PREFERENCE.match(stripped):
+        return True  # 'any doctor is fine' says any value would do; it is none
     if lx.is_closing(stripped) or lx.REMARK.match(stripped):
         return True
     if _ABOUT_THE_TALK.match(stripped):

@@ -47,6 +47,20 @@ DENY = re.compile(
     r"(?:[\s,.!-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
+# 'any doctor is fine', 'whichever', 'no preference': no value, only that any would do (but
+# 'anywhere in San Francisco is fine' names a place)
+_NO_PLACE_WORDS = r"(?: (?!(?:in|at|near|around|from|to|on|by)\b)\w+){0,3}"
+NO_PREFERENCE = re.compile(
+    r"^\s*(?:(?:oh|well|um+|hmm+|honestly|really)[\s,]+)?(?:"
+    r"(?:any|whichever|whatever)(?:one|body|thing|where|time)?" + _NO_PLACE_WORDS + r"(?: (?:is|are|will be|would be|works|will do))? "
+    r"(?:fine|ok|okay|good|great|alright|all right)(?: (?:with|for|by) me)?"
+    r"|(?:any|whichever|whatever)(?:one|body|thing|where|time)?" + _NO_PLACE_WORDS + r" (?:works|will do)(?: for me)?"
+    r"|(?:it )?(?:doesn'?t|does not|don'?t) matter(?: to me)?|no (?:particular )?preference|whichever(?: one)?(?: is fine)?"
+    r"|either(?: one)?(?: is fine| will do| works)?|i'?m (?:easy|flexible)(?: either way)?|surprise me|up to you"
+    r"|i don'?t (?:care|have a preference)(?: which| what| who| where)?(?: \w+)?)"
+    r"[\s,.!]*(?:(?:thanks|thank you|please)[\s.!]*)?$",
+    re.IGNORECASE,
+)
 # "forget it, I'll call back later", "drop it, I'll sort it out later": putting it off, after a stop word
 LATER_TAIL = (r"(?:(?:i|we)(?:'ll| will| can| could)|maybe i'?ll|let me)\s+(?:[a-z']+\s+){0,4}?"
               r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself)(?: then)?")
