@@ -240,3 +240,12 @@ def test_saying_any_would_do_is_no_value(said: str) -> None:
                                   "any cheap italian place in Boston"])
 def test_any_with_a_place_or_a_day_still_says_something(said: str) -> None:
     assert not lx.NO_PREFERENCE.match(said)
+
+
+@pytest.mark.parametrize(("said", "again"), [
+    ("same for savings", True), ("what about joint?", True), ("and the joint one?", True),
+    ("ok, how about Oakland?", True), ("and for 4 people", True),
+    ("what is my balance?", False), ("savings", False), ("and book it", False),
+])
+def test_an_elliptical_request_asks_the_task_just_done_again(said: str, again: bool) -> None:
+    assert bool(lx.ELLIPSIS.match(said)) is again

@@ -47,6 +47,14 @@ DENY = re.compile(
     r"(?:[\s,.!-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
+# 'same for savings', 'what about Oakland?', 'and the joint one?': the task just done, asked again
+# with another value
+ELLIPSIS = re.compile(
+    r"^\s*(?:(?:ok|okay|great|thanks|thank you|cool|now|then|also|hmm+|and)[\s,]+)*"
+    r"(?:what about|how about|(?:and )?same(?: thing| again| one)? (?:for|with|in|on)|and (?:for|in|at|on|with|the)|"
+    r"(?:and )?now (?:for|in|at|on|with))\b",
+    re.IGNORECASE,
+)
 # 'any doctor is fine', 'whichever', 'no preference': no value, only that any would do (but
 # 'anywhere in San Francisco is fine' names a place)
 _NO_PLACE_WORDS = r"(?: (?!(?:in|at|near|around|from|to|on|by)\b)\w+){0,3}"

@@ -392,6 +392,21 @@ class Understander:
         labels, rejected = self.reader.read(spec, self._fresh_slots(spec), words, r.ctx, None)
         return r.result("start", flow=first, labels=labels, rejected=rejected, later=tuple(w for _, w in parts[1:]))
 
+    def asks_the_same_again(self, r: Reading) -> Understanding | None:
+        """'same for savings', 'what about Oakland?' right after a task ended: that task again with
+        the value said, the rest carried over; unless the words name another task."""
+        recent = r.view.recent
+        if r.active is not None or recent is None or not lx.ELLIPSIS.match(r.text):
+            return None
+        spec = self.domain.flow(recent)
+        labels, rejected = self.reader.read(spec, self._fresh_slots(spec), r.text, r.ctx, None)
+        if not labels:
+            return None
+        said = [(c.start, c.end) for c in labels.values()]
+        if r.best is not None and r.best != recent and self.scorer.names_task(r.text, said, r.best):
+            return None  # 'what about booking a hotel?' ('savings' is a value, not 'save a payee')
+        return r.result("start", flow=recent, labels=labels, rejected=rejected, refers_back=True)
+
     def starts_another(self, r: Reading) -> Understanding | None:
         """A request for another task; an answer to the question asked stays in this one unless it
         also asks for another ('he's 45, and my husband will drive' answers)."""
@@ -633,7 +648,7 @@ RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.declines_offer, Understander.stops, Understander.cancels_paused_by_name,
     Understander.stops_then_says_more, Understander.gives_up, Understander.goes_back, Understander.asks_for_help,
     Understander.asks_status, Understander.asks_a_side_question, Understander.splits_into_parts,
-    Understander.starts_another,
+    Understander.asks_the_same_again, Understander.starts_another,
     Understander.fills_or_corrects, Understander.says_goodbye, Understander.makes_small_talk, Understander.answers_free_text,
     Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,
     Understander.means_to_stop, Understander.does_not_know,
