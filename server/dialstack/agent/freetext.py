@@ -167,13 +167,13 @@ def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: 
         if _overlaps(w.start(), w.end(), taken) or count >= _MAX_WORDS:
             break
         if capital:
-            if (token[:1].isupper() or token[:1].isdigit()) and token.lower() not in lx.I_FORMS:
+            if _capitalised(token):
                 end, count = w.end(), count + 1
                 if _ends_sentence(token):
                     break  # 'to LA. I need ...'
                 continue
             nxt = words[i + 1].group() if i + 1 < len(words) else ""
-            if token.lower() in _JOINERS and nxt[:1].isupper() and nxt.lower() not in lx.I_FORMS:
+            if token.lower() in _JOINERS and nxt[:1].isupper() and _capitalised(nxt):
                 continue
             if token == "," and i + 1 < len(words) and _STATE.fullmatch(nxt.rstrip(".!?")):
                 end = words[i + 1].end()  # 'Seattle, WA'
@@ -205,6 +205,17 @@ def _region_follows(words: list[re.Match[str]], comma: int) -> bool:
     return region[:1].isupper() and region.lower() not in lx.I_FORMS | lx.STOPWORDS \
         and not _is_time_or_date_word(region) and after.lower() not in (",", "and", "or", "&") \
         and not after[:1].isupper()
+
+
+def _capitalised(token: str) -> bool:
+    """A word written as a name could be: a capital or a digit first, and not 'I'."""
+    return (token[:1].isupper() or token[:1].isdigit()) and token.lower() not in lx.I_FORMS
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    """Whether position ``at`` starts the text or a sentence in it."""
+    before = text[:at].rstrip()
+    return not before or before[-1] in ".!?"
 
 
 _ABBREVIATION = re.compile(r"[A-Z][a-z]{1,2}\.")  # 'St. Louis', 'Dr. Strangelove': the dot ends no sentence
@@ -257,8 +268,8 @@ def bare_answer(answer: Candidate | None, text: str, whole: bool,
     if short and len(lx.tokens(short["value"])) <= _MAX_WORDS:  # 'The Hobbit', 'Captain Marvel, please'
         start, end = _trimmed(text, short.start("value"), short.end("value"))
         if _overlaps(start, end, taken):
-            return answer if not _overlaps(answer.start, answer.end, taken) and lx.tokens(answer.value) \
-                and answer.value.lower() not in _NOT_A_VALUE else None
+            return answer if not _overlaps(answer.start, answer.end, taken) and not names_nothing(answer.value) \
+                else None
         named = name_run(text, start, end)
         if named is not None and named.start > start:  # 'I plan to visit Los Angeles'; not 'Rite Aid on Elm Street'
             return Candidate(named.value, named.display, named.start, named.end, answer.score)
@@ -310,8 +321,7 @@ def name_run(text: str, start: int = 0, end: int | None = None) -> Candidate | N
     words = list(_WORD.finditer(text, start, stop))
     for i, m in enumerate(words):
         token = m.group()
-        nxt = words[i + 1].group() if i + 1 < len(words) else ""
-        if (token[:1].isupper() or token[:1].isdigit()) and token.lower() not in lx.I_FORMS:
+        if _capitalised(token):
             run.append(m)
             if _ends_sentence(token):
                 runs.append(run)
@@ -320,7 +330,7 @@ def name_run(text: str, start: int = 0, end: int | None = None) -> Candidate | N
         if run and token.lower() in _JOINERS:
             # 'The Lord of the Rings', 'Bank of America': joiners between capitals belong to the name
             after = next((w.group() for w in words[i + 1:] if w.group().lower() not in _JOINERS), "")
-            if after[:1].isupper() and after.lower() not in lx.I_FORMS:
+            if after[:1].isupper() and _capitalised(after):
                 run.append(m)
                 continue
         if run:
@@ -337,9 +347,8 @@ def name_run(text: str, start: int = 0, end: int | None = None) -> Candidate | N
             found = found[:-1]
         if not found:
             continue
-        opens = text[:found[0].start()].rstrip()
         named = [m for m in found if m.group().lower() not in _JOINERS]
-        if (not opens or opens[-1] in ".!?") and len(named) < 2 and not found[0].group()[:1].isdigit():
+        if _opens_sentence(text, found[0].start()) and len(named) < 2 and not found[0].group()[:1].isdigit():
             continue  # 'Perfect.', 'Phoenix' alone: a capital that opens a sentence says nothing
         a, b = found[0].start(), found[-1].end()
         value = text[a:b].rstrip(".,!?")
@@ -364,10 +373,7 @@ def has_name(text: str, start: int = 0, end: int | None = None) -> bool:
     not merely open a sentence ('Anywhere with seafood', '... movies. What else') and is not 'I'."""
     for m in _WORD.finditer(text, start, len(text) if end is None else end):
         word = m.group()
-        if not (word[:1].isupper() or word[:1].isdigit()) or word.lower() in lx.I_FORMS:
-            continue
-        before = text[:m.start()].rstrip()
-        if word[:1].isdigit() or before and before[-1] not in ".!?":
+        if _capitalised(word) and (word[:1].isdigit() or not _opens_sentence(text, m.start())):
             return True
     return False
 

@@ -153,7 +153,6 @@ class Understander:
         readers = frozenset(f.name for f in flows if f.intent in intents and intents[f.intent].role == "read")
         self.scorer = FlowScorer(flows, make_slot, readers, load_embedder())
         self.reader = SlotReader(self.scorer, make_slot)
-        self._follow_ups: dict[str, str | None] = {}
         self._examples = {
             _normal(example): spec.name
             for spec in domain.ontology.flows if spec.intent != "Internal"
@@ -275,11 +274,6 @@ class Understander:
 
     def follow_up(self, name: str) -> str | None:
         """The one flow that changes state and shares the most slot names with look-up ``name``."""
-        if name not in self._follow_ups:
-            self._follow_ups[name] = self._follow_up(name)
-        return self._follow_ups[name]
-
-    def _follow_up(self, name: str) -> str | None:
         if name not in self.scorer.readers:
             return None
         mine = {s.name for s in self.domain.flow(name).slots}

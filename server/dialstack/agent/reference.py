@@ -59,17 +59,25 @@ def referred(text: str) -> set[str]:
 
 
 def referred_values(
-    text: str | None,
+    text: str,
     slots: Mapping[str, tuple[SlotSpec, BaseSlot]],
     recent: Iterable[Mapping[str, tuple[SlotSpec, BaseSlot]]],
     taken: set[str],
 ) -> dict[str, Any]:
     """Values for the open ``slots`` (name -> (spec, slot)) of a new task that ``text`` refers
-    back to, from the ``recent`` tasks' slots (newest first). With no ``text``, the one place the
-    new task needs and was not told comes from the talk so far (see ``implied_place``)."""
-    kinds = referred(text) if text is not None else {"place"}
-    if not kinds:
-        return {}
+    back to, from the ``recent`` tasks' slots (newest first)."""
+    kinds = referred(text)
+    return _values_of_kinds(kinds, slots, recent, taken) if kinds else {}
+
+
+def _values_of_kinds(
+    kinds: set[str],
+    slots: Mapping[str, tuple[SlotSpec, BaseSlot]],
+    recent: Iterable[Mapping[str, tuple[SlotSpec, BaseSlot]]],
+    taken: set[str],
+) -> dict[str, Any]:
+    """For each kind of value (a place, an origin, a day, a time), the open slot of ``slots`` that
+    takes it, filled from the newest of the ``recent`` tasks that held one."""
     open_slots = {n: kind_of(spec, slot) for n, (spec, slot) in slots.items()
                   if n not in taken and not (slot.filled and slot.source != "default")}
     wanted: dict[str, str] = {}  # kind of value -> the slot that takes it
@@ -121,4 +129,4 @@ def implied_place(
     spec, slot = slots[places[0]]
     if spec.priority != "required" or slot.filled:
         return {}
-    return referred_values(None, {places[0]: (spec, slot)}, recent, taken)
+    return _values_of_kinds({"place"}, {places[0]: (spec, slot)}, recent, taken)
