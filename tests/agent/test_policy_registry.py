@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from dialstack.agent.planning import PlanPolicy
-from dialstack.agent.policies import Policy, PolicyRegistry
+from dialstack.agent.policies import Policy
+from dialstack.agent.policy_registry import PolicyRegistry
 from dialstack.domain import load_domain
 
 from ..domain.conftest import write_pack

@@ -48,7 +48,7 @@ from .llm.offline import OfflineSkillRunner
 from .nlu import Understander, Understanding
 from .outcomes import ToolDescriptor
 from .pex import PolicyExecutor
-from .policies import PolicyRegistry
+from .policy_registry import PolicyRegistry
 from .recovery import Recovery
 from .toolclient import Approver, ToolClient
 from .turn import Turn, grant_key
@@ -242,13 +242,13 @@ class Agent:
             return False
         return await asking[0].approve(tool, args, reason)
 
-    def _deps(self) -> TurnDeps:
+    def _deps(self) -> TurnDeps[Turn]:
         return TurnDeps(
             domain=self.domain, factory=self.factory, policies=self.policies, understander=self.understander,
             store=self.store, templates=self.templates, clock=self.clock, tools=self.client,
             tool_descriptors=self.tool_descriptors, tool_names=self.tool_names, skill_runner=self.skill_runner,
             reasoner=self.reasoner, slot_reasoner=self.slot_reasoner, approver=self.interactive_approver,
-            spinner=self.spinner, pex=self.pex, acts=self.acts, recovery=self.recovery, interpreter=self.interpreter,
+            spinner=self.spinner, pex=self.pex, recovery=self.recovery, interpreter=self.interpreter,
         )
 
     @contextlib.contextmanager

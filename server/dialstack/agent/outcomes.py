@@ -1,4 +1,5 @@
-"""What a skill receives and what it returns: the contract between a policy and its skill.
+"""What a skill receives and what it returns (the contract between a policy and its skill), and
+what a policy run did (``Execution``).
 
 A skill ends in exactly one outcome (success / failure / uncertain), whatever backend runs
 it (the offline step runner or Claude through the Anthropic SDK).
@@ -82,3 +83,13 @@ class SkillInvocation:
     timeout_s: float
     hints: list[str] = field(default_factory=list)  # flow-specific hints on a retry
     calls: list[ToolCallResult] = field(default_factory=list)  # filled in by the runner
+
+
+@dataclass
+class Execution:
+    """What one policy run did (PEX, a policy, recovery), for RES and the agent."""
+
+    status: str  # asked | confirm | completed | failed | uncertain | approval | declined | blocked
+    reply: str = ""
+    slot: str | None = None  # the slot asked for
+    issues: list[str] = field(default_factory=list)

@@ -10,32 +10,21 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from ..domain.models import COMPONENT_TOOLS, UNIVERSAL_INTENTS, FlowSpec
 from ..state.flows import BaseFlow, FlowState
 from ..tools import gate
 from . import confirmation
-from .outcomes import Failure, SkillInvocation, Success, ToolCallResult, Uncertain
+from .nlu import Understanding
+from .outcomes import Execution, Failure, SkillInvocation, Success, ToolCallResult, Uncertain
 from .render import render, slot_values
-
 from .turn import Turn, grant_key
 
 log = logging.getLogger("dialstack.pex")
 
-FRAME_PAGE = 512
 SKILL_OVERHEAD_S = 5.0
-
-
-@dataclass
-class Execution:
-    """What one policy run did, for RES and the agent."""
-
-    status: str  # asked | confirm | completed | failed | uncertain | approval | declined | blocked
-    reply: str = ""
-    slot: str | None = None  # the slot asked for
-    issues: list[str] = field(default_factory=list)
 
 
 class PolicyExecutor:
@@ -205,7 +194,7 @@ class PolicyExecutor:
         return issues
 
     # -- flows that never sit on the stack ---------------------------------------------
-    async def run_detached(self, turn: Turn, name: str, understanding: Any) -> str:
+    async def run_detached(self, turn: Turn, name: str, understanding: Understanding) -> str:
         """Run a digression flow (a question, help) beside the stack and return its answer."""
         flow = turn.deps.factory.create(name, now=turn.now, natural_birth=True)
         flow.move_to(FlowState.ACTIVE, "run outside the stack")

@@ -14,10 +14,8 @@ from ..state.dialogue import PlanStep as Step
 from ..state.flows import BaseFlow, FlowState, StackError
 from ..state.pending import PlanReview
 from . import confirmation
-from .outcomes import Failure, Success, Uncertain
-from .pex import Execution
+from .outcomes import Execution, Failure, Success, Uncertain
 from .policies import Policy
-
 from .turn import Turn
 
 _STEP_SPLIT = re.compile(r"\s*(?:;|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bafter that\b|,?\s*\bfollowed by\b)\s*", re.IGNORECASE)

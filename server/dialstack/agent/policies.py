@@ -3,30 +3,21 @@
 A domain overrides them per flow in ``dialstack.domains.<domain>.policies.<module>``, one
 module per intent (``plan``, ``converse``, ``internal`` and its four domain intents, named
 in lower case), each holding ``POLICIES = {"flow_name": PolicyClass}``. A domain without
-Python gets these defaults, so a YAML-only pack works.
+Python gets these defaults (the Plan intent's is ``planning.PlanPolicy``), so a YAML-only
+pack works; ``policy_registry.PolicyRegistry`` finds a flow's policy.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.util
-import sys
-import logging
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from ..domain.loader import bundled_root
-from ..domain.models import UNIVERSAL_INTENTS, DomainPack, FlowSpec
 from ..state.flows import BaseFlow
-from .outcomes import Failure, Success, Uncertain
-from .pex import FRAME_PAGE, Execution
+from .outcomes import Execution, Failure, Success, Uncertain
 from .render import render
 from .res import frame_summary
+from .turn import Turn
 
-if TYPE_CHECKING:
-    from .agent import Turn
-
-log = logging.getLogger("dialstack.policies")
+FRAME_PAGE = 512  # rows of a table shown in the display frame; the rest is stored under a table_id
 
 
 class Policy:
@@ -173,62 +164,6 @@ class InternalPolicy(Policy):
             else:
                 parts.append(f"{key}: {value}")
         return f"{flow.label}: " + ("; ".join(parts) if parts else "nothing to report")
-
-
-DEFAULTS: dict[str, type[Policy]] = {"Converse": ConversePolicy, "Internal": InternalPolicy}
-
-
-class PolicyRegistry:
-    """Finds the policy of a flow: the domain's override, else the intent's default.
-
-    Overrides live in one module per intent: ``dialstack.domains.<domain>.policies.<intent>``
-    for a bundled domain, ``<domain>_policies/<intent>.py`` in a pack folder (``--pack``).
-    """
-
-    def __init__(self, domain: DomainPack) -> None:
-        self.domain = domain
-        self._overrides: dict[str, Policy] = {}
-        self._defaults: dict[str, Policy] = {}
-        for intent in domain.ontology.intents:
-            module = _policy_module(domain, intent.lower())
-            for flow_name, cls in getattr(module, "POLICIES", {}).items():
-                self._overrides[flow_name] = cls()
-
-    def get(self, spec: FlowSpec) -> Policy | None:
-        if spec.name in self._overrides:
-            return self._overrides[spec.name]
-        if spec.intent == "Plan":
-            from .planning import PlanPolicy
-
-            return self._defaults.setdefault("Plan", PlanPolicy())
-        cls = DEFAULTS.get(spec.intent, Policy)
-        return self._defaults.setdefault(spec.intent if spec.intent in UNIVERSAL_INTENTS else "domain", cls())
-
-
-def _policy_module(domain: DomainPack, intent: str) -> Any:
-    """The domain's policy module for ``intent``, or None when it has none (defaults apply)."""
-    if domain.root == bundled_root():
-        name = f"dialstack.domains.{domain.name}.policies.{intent}"
-        try:
-            return importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name and name.startswith(exc.name):
-                return None
-            raise
-    path = domain.root / f"{domain.name}_policies" / f"{intent}.py"
-    if not path.is_file():
-        return None
-    # A name unique to the pack folder: two packs may both call their domain "shop".
-    unique = f"_dialstack_pack_{hashlib.sha1(str(path).encode()).hexdigest()[:12]}_{intent}"
-    if unique in sys.modules:
-        return sys.modules[unique]
-    spec = importlib.util.spec_from_file_location(unique, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load policies from {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[unique] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def build_frame(flow: BaseFlow, outcome: Success, calls: list[Any] | None = None) -> dict[str, Any]:

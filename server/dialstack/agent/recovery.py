@@ -15,9 +15,7 @@ import logging
 from typing import Any
 
 from ..state.flows import BaseFlow, FlowState, StackError
-from .outcomes import Failure, Success, Uncertain
-from .pex import Execution
-
+from .outcomes import Execution, Failure, Success, Uncertain
 from .turn import Turn
 
 log = logging.getLogger("dialstack.recovery")

@@ -7,10 +7,10 @@ question still pending, clarifying questions, and limit messages.
 
 from __future__ import annotations
 
-
 from ..state.flows import BaseFlow, FlowState
 from ..state.pending import Approval, ChangeChoice, Confirmation, PlanReview, ResumeOffer
 from . import confirmation
+from .turn import Turn
 
 # Replies a domain's YAML ``templates`` may override.
 DEFAULT_TEMPLATES = {
@@ -41,8 +41,6 @@ DEFAULT_TEMPLATES = {
     "ask_change_which": "What would you like to change: {options}?",
     "plan_cannot": "I can't do this part: {parts}.",
 }
-
-from .turn import Turn
 
 
 def pre_hook(turn: Turn) -> list[BaseFlow]:

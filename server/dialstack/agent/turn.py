@@ -13,18 +13,15 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..state.dialogue import DialogueState
 from ..state.flows import BaseFlow, FlowState
 from ..state.pending import Approval, RetryOffer
 from ..state.slots import SlotContext
 from .deps import TurnDeps
-from .outcomes import ToolCallResult, Uncertain
+from .outcomes import Execution, ToolCallResult, Uncertain
 from .render import render, slot_values
-
-if TYPE_CHECKING:  # recovery's result type; recovery itself takes a Turn
-    from .pex import Execution
 
 
 def grant_key(tool: str, args: dict[str, Any]) -> str:
@@ -34,7 +31,7 @@ def grant_key(tool: str, args: dict[str, Any]) -> str:
 
 @dataclass
 class Turn:
-    deps: TurnDeps
+    deps: TurnDeps[Turn]
     session_id: str
     text: str
     state: DialogueState

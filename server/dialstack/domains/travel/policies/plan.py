@@ -9,13 +9,10 @@ from, read when that leg starts (the replanning check fills it in).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from ....agent.planning import PlanPolicy, Step
-
-if TYPE_CHECKING:
-    from ....agent.turn import Turn
-    from ....state.flows import BaseFlow
+from ....agent.turn import Turn
+from ....state.flows import BaseFlow
 
 _ROUND_TRIP = re.compile(r"\bround[- ]?trip\b|\b(?:and|then|fly|come|go) back\b|\breturn(?:ing)?\b|\bback home\b", re.IGNORECASE)
 
