@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dialstack.store import HeadMovedError, SQLiteStore, TurnRecord
+from dialstack.store.rows import SESSION_TURNS
 
 from .conftest import commit_states, record
 
@@ -15,9 +16,9 @@ def numbered(n: int) -> list[dict[str, object]]:
 
 def test_rollback_writes_a_fork_and_moves_no_turn_rows(store: SQLiteStore) -> None:
     commit_states(store, "s1", numbered(30))
-    ids = store._conn.execute("SELECT id, line, turn FROM turns ORDER BY id").fetchall()  # white-box: rows stay put
+    ids = store._conn.execute("SELECT id FROM turns ORDER BY id").fetchall()  # white-box: rows stay put
     store.rollback("s1", 10)
-    assert store._conn.execute("SELECT id, line, turn FROM turns ORDER BY id").fetchall() == ids
+    assert store._conn.execute("SELECT id FROM turns ORDER BY id").fetchall() == ids
     assert store.branches("s1") == [{"branch": 1, "first_turn": 11, "last_turn": 30}]
     assert store.state_at("s1", 25, branch=1) == numbered(30)[24]
 
@@ -82,7 +83,7 @@ def test_turn_context_reads_the_head_preferences_recent_turns_and_kinds_at_once(
 def base_turns(store: SQLiteStore, session: str) -> list[int]:
     """The turn that started each base of ``session`` (white-box: base placement)."""
     rows = store._conn.execute(
-        "SELECT MIN(t.turn) FROM bases b JOIN turns t ON t.base = b.id WHERE b.session_id=? GROUP BY b.id ORDER BY b.id",
+        "SELECT MIN(t.id & 4294967295) FROM bases b JOIN turns t ON t.base = b.id WHERE b.session_id=? GROUP BY b.id ORDER BY b.id",
         (session,),
     ).fetchall()
     return [turn for (turn,) in rows]
@@ -110,7 +111,7 @@ def test_every_turn_reads_on_its_own_after_the_history_before_it_is_pruned(store
     commit_states(store, "s1", [{"again": i} for i in range(3)])
     store.prune("s1", 2)  # drops live turns 1-7 and branch 1 (forked before the first kept turn)
     assert [row.turn for row in store.turns("s1")] == [8, 9] and store.state_at("s1", 9) == {"again": 2}
-    used = {base for (base,) in store._conn.execute("SELECT base FROM turns WHERE session_id='s1'")}
+    used = {base for (base,) in store._conn.execute(f"SELECT t.base FROM {SESSION_TURNS}", ("s1",))}
     kept = {base for (base,) in store._conn.execute("SELECT id FROM bases WHERE session_id='s1'")}
     assert used == kept  # no base is left that no turn needs, none is missing
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from dialstack.state.diff import decode
 from dialstack.store.protocol import StoreError
+from dialstack.store.rows import SESSION_TURNS
 
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 _CACHED_READERS = 32
@@ -91,13 +92,10 @@ def add_base(conn: sqlite3.Connection, session_id: str, text: bytes) -> Writer:
     return _writer(base, packed, text)
 
 
-def resume_base(conn: sqlite3.Connection, session_id: str, line: int, turn: int) -> Writer | None:
-    """A writer against the base of the session's turn ``turn`` on ``line`` (its head, written
-    by another process or before this store's cache let it go); None for a v3 row or none."""
-    row = conn.execute(
-        "SELECT b.id, b.state FROM turns t JOIN bases b ON b.id = t.base WHERE t.session_id=? AND t.line=? AND t.turn=?",
-        (session_id, line, turn),
-    ).fetchone()
+def resume_base(conn: sqlite3.Connection, turn_id: int) -> Writer | None:
+    """A writer against the base of the turn row ``turn_id`` (a session's head, written by
+    another process or before this store's cache let it go); None for a v3 row or none."""
+    row = conn.execute("SELECT b.id, b.state FROM turns t JOIN bases b ON b.id = t.base WHERE t.id=?", (turn_id,)).fetchone()
     return None if row is None else _writer(row[0], row[1], unpack_text(row[1]))
 
 
@@ -113,8 +111,7 @@ def _writer(base: int, packed: bytes, text: bytes) -> Writer:
 def drop_unused_bases(conn: sqlite3.Connection, session_id: str) -> None:
     """Bases no turn row of the session compresses against any more (turns deleted)."""
     conn.execute(
-        "DELETE FROM bases WHERE session_id=? AND id NOT IN "
-        "(SELECT base FROM turns WHERE session_id=? AND base IS NOT NULL)",
+        f"DELETE FROM bases WHERE session_id=? AND id NOT IN (SELECT t.base FROM {SESSION_TURNS} AND t.base IS NOT NULL)",
         (session_id, session_id),
     )
 

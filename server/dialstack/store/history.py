@@ -9,6 +9,13 @@ line owns the turns after N and reads turns up to N through its parent (a ``line
 the same whatever follows the turn it goes back to. The head (``heads``) names the live
 line and its last turn.
 
+**Rows** (schema v5). A line has a key unique in the file (``lines.key``); the row of turn
+N on it has the id ``key << 32 | N`` (``schema.turn_id``), so the table's own b-tree finds
+a turn, and a line's turns are one id range: a commit writes the row and no index.
+The head row (``heads``: line, key, turn, version) is written when a session starts and at
+a rollback; the head turn is the last row on the head's line (a turn committed since
+moves it on and adds one to its version), so a commit does not write it either.
+
 **Branches.** A ``branch`` rollback records the turns it leaves behind as an abandoned
 branch: the view of the old line from turn N+1 to its last turn (a ``branches`` row,
 numbered 1, 2, ... per session). Every turn row is seen by exactly one view, the live one
@@ -33,11 +40,13 @@ from typing import Any, Literal, NamedTuple
 from dialstack.state.diff import apply_patch, decode, encode, make_patch
 from dialstack.store import blobs, records
 from dialstack.store.blobs import Readers, pack_state, unpack_state
+from dialstack.store.rows import HEAD_COLUMNS, LAST_TURN, turn_id, turn_number
 from dialstack.store.protocol import JSON, StoreError, TurnRecord, TurnRow, UnknownSessionError
 
 LIVE = 0
 
-Segment = tuple[int, int, int | None]  # (line, after turn, up to turn or None = open): the turns a line owns
+Segment = tuple[int, int, int, int | None]  # (line, its key, after turn, up to turn or None = open): the turns a line owns
+Span = tuple[int, int, int, int]  # (line, its key, after turn, up to turn): ids key << 32 | after + 1 to key << 32 | up to
 
 
 class UnknownTurnError(StoreError):
@@ -46,9 +55,10 @@ class UnknownTurnError(StoreError):
 
 class Head(NamedTuple):  # a tuple: built on every commit, ~4x cheaper than a frozen dataclass
     line: int
+    key: int  # the line's key
     turn: int
     version: int
-    replay: int  # v3 rows: patch operations from the nearest snapshot to the head (0 for v4 rows)
+    mark: int  # the version the heads row holds: it changes at a rollback, never at a commit
 
 
 @dataclass(frozen=True)
@@ -79,14 +89,16 @@ class Lines:
 def _walk(conn: sqlite3.Connection, session_id: str, line: int) -> tuple[Segment, ...]:
     segments: list[Segment] = []
     upper: int | None = None
-    while line != 0:
-        row = conn.execute("SELECT parent, fork_turn FROM lines WHERE session_id=? AND line=?", (session_id, line)).fetchone()
+    while True:
+        row = conn.execute("SELECT key, parent, fork_turn FROM lines WHERE session_id=? AND line=?", (session_id, line)).fetchone()
         if row is None:
             raise StoreError(f"session {session_id!r} names line {line}, which is missing: the database is damaged")
-        segments.append((line, row[1], upper))
-        line, upper = row[0], row[1]
-    segments.append((0, 0, upper))
-    return tuple(segments)
+        key, parent, fork_turn = row
+        if line == 0:
+            segments.append((0, key, 0, upper))
+            return tuple(segments)
+        segments.append((line, key, fork_turn, upper))
+        line, upper = parent, fork_turn
 
 
 def compact(value: Any) -> str:
@@ -98,11 +110,20 @@ def compact(value: Any) -> str:
 
 def head(conn: sqlite3.Connection, session_id: str) -> Head | None:
     """The session's head; ``None`` when it has no turn yet (``UnknownSessionError`` if no session)."""
-    row = conn.execute("SELECT line, turn, version, replay FROM heads WHERE session_id=?", (session_id,)).fetchone()
+    row = conn.execute(f"SELECT {HEAD_COLUMNS} FROM heads h WHERE h.session_id=?", (session_id,)).fetchone()
     if row is None:
         require_session(conn, session_id)
         return None
-    return Head(*row)
+    return head_of(*row)
+
+
+def head_of(line: int, key: int, turn: int, version: int, last: int | None) -> Head:
+    """The head from its row (``line, key, turn, version``) and ``last``, the id of the last
+    turn committed on the line since the row was written (see ``schema.HEAD_COLUMNS``)."""
+    if last is None:
+        return Head(line, key, turn, version, version)
+    moved = turn_number(last)
+    return Head(line, key, moved, version + moved - turn, version)
 
 
 def require_session(conn: sqlite3.Connection, session_id: str) -> None:
@@ -115,7 +136,7 @@ def require_session(conn: sqlite3.Connection, session_id: str) -> None:
 
 def live_view(conn: sqlite3.Connection, lines: Lines, session_id: str, current: Head | None) -> View:
     if current is None:
-        return View(session_id, LIVE, ((0, 0, None),), None, 0)
+        return View(session_id, LIVE, ((0, 0, 0, None),), None, 0)
     return View(session_id, LIVE, lines.chain(conn, session_id, current.line), None, current.turn)
 
 
@@ -132,29 +153,39 @@ def view(conn: sqlite3.Connection, lines: Lines, session_id: str, branch: int = 
     return View(session_id, branch, lines.chain(conn, session_id, line), first, last)
 
 
-def _spans(v: View, low: int, high: int) -> Iterator[tuple[int, int, int]]:
-    """``(line, after, up_to)`` pieces of ``low < turn <= high`` in ``v``, newest first."""
+def _spans(v: View, low: int, high: int) -> Iterator[Span]:
+    """``(line, key, after, up_to)`` pieces of ``low < turn <= high`` in ``v``, newest first."""
     if v.first is not None:
         low = max(low, v.first - 1)
     high = min(high, v.last)
-    for line, after, upper in v.segments:
+    for line, key, after, upper in v.segments:
         top = high if upper is None else min(upper, high)
         bottom = max(after, low)
         if top > bottom:
-            yield line, bottom, top
+            yield line, key, bottom, top
+
+
+def _ids(span: Span) -> tuple[int, int]:
+    """The span's turn rows as ids: ``id > low AND id <= high``."""
+    _line, key, after, top = span
+    return turn_id(key, after), turn_id(key, top)
+
+
+def _row_id(v: View, turn: int) -> int | None:
+    """The id of the row holding ``turn`` in ``v`` (it may be missing: pruned, discarded)."""
+    for span in _spans(v, turn - 1, turn):
+        return turn_id(span[1], turn)
+    return None
 
 
 def first_turn(conn: sqlite3.Connection, v: View) -> int | None:
     """The view's lowest turn: one indexed lookup per line, oldest line first."""
     if v.first is not None:
         return v.first if v.last else None
-    for line, after, top in reversed(list(_spans(v, 0, v.last))):
-        row = conn.execute(
-            "SELECT turn FROM turns WHERE session_id=? AND line=? AND turn>? AND turn<=? ORDER BY turn LIMIT 1",
-            (v.session_id, line, after, top),
-        ).fetchone()
+    for span in reversed(list(_spans(v, 0, v.last))):
+        row = conn.execute("SELECT id FROM turns WHERE id>? AND id<=? ORDER BY id LIMIT 1", _ids(span)).fetchone()
         if row is not None:
-            return int(row[0])
+            return turn_number(row[0])
     return None
 
 
@@ -185,16 +216,13 @@ def state_at(conn: sqlite3.Connection, readers: Readers, v: View, turn: int) -> 
     """The exact state after ``turn`` and the patch operations replayed to get it (v3 rows only)."""
     if turn < 1 or turn > v.last or (v.first is not None and turn < v.first):
         raise _unknown(conn, v, turn)
-    for line, _after, _top in _spans(v, turn - 1, turn):
-        row = conn.execute(
-            "SELECT state, base FROM turns WHERE session_id=? AND line=? AND turn=?", (v.session_id, line, turn)
-        ).fetchone()
-        if row is None:
-            break
-        if row[0] is not None:
-            return readers.state(conn, row[0], row[1]), 0
-        return _replay(conn, v, turn)
-    raise _unknown(conn, v, turn)
+    row_id = _row_id(v, turn)
+    row = None if row_id is None else conn.execute("SELECT state, base FROM turns WHERE id=?", (row_id,)).fetchone()
+    if row is None:
+        raise _unknown(conn, v, turn)
+    if row[0] is not None:
+        return readers.state(conn, row[0], row[1]), 0
+    return _replay(conn, v, turn)
 
 
 def _replay(conn: sqlite3.Connection, v: View, turn: int) -> tuple[JSON, int]:
@@ -202,14 +230,14 @@ def _replay(conn: sqlite3.Connection, v: View, turn: int) -> tuple[JSON, int]:
     patches: list[str] = []
     expected = turn
     base: Any = None
-    for line, after, top in _spans(v, 0, turn):
+    for span in _spans(v, 0, turn):
         rows = conn.execute(
-            "SELECT t.turn, t.patch, s.state FROM turns t LEFT JOIN snapshots s ON s.turn_id = t.id "
-            "WHERE t.session_id=? AND t.line=? AND t.turn>? AND t.turn<=? ORDER BY t.turn DESC",
-            (v.session_id, line, after, top),
+            "SELECT t.id, t.patch, s.state FROM turns t LEFT JOIN snapshots s ON s.turn_id = t.id "
+            "WHERE t.id>? AND t.id<=? ORDER BY t.id DESC",
+            _ids(span),
         )
-        for number, patch, snapshot in rows:
-            if number != expected:
+        for row_id, patch, snapshot in rows:
+            if turn_number(row_id) != expected:
                 raise _unknown(conn, v, turn)
             if snapshot is not None:
                 base = snapshot
@@ -218,7 +246,7 @@ def _replay(conn: sqlite3.Connection, v: View, turn: int) -> tuple[JSON, int]:
             expected -= 1
         if base is not None:
             break
-        if expected != after:
+        if expected != span[2]:
             raise _unknown(conn, v, turn)
     if base is None:
         raise _unknown(conn, v, turn)
@@ -232,14 +260,14 @@ def _replay(conn: sqlite3.Connection, v: View, turn: int) -> tuple[JSON, int]:
     return state, replayed
 
 
-_ROW = "turn, user_text, reply, created_at, patch, frame_id, meta, state, base"
+_ROW = f"id & {LAST_TURN}, user_text, reply, created_at, patch, frame_id, meta, state, base"
 
 
 def _rows_desc(conn: sqlite3.Connection, v: View, columns: str, limit: int | None) -> list[tuple[Any, ...]]:
     found: list[tuple[Any, ...]] = []
-    for line, after, top in _spans(v, 0, v.last):
-        sql = f"SELECT {columns} FROM turns WHERE session_id=? AND line=? AND turn>? AND turn<=? ORDER BY turn DESC"
-        params: tuple[Any, ...] = (v.session_id, line, after, top)
+    for span in _spans(v, 0, v.last):
+        sql = f"SELECT {columns} FROM turns WHERE id>? AND id<=? ORDER BY id DESC"
+        params: tuple[Any, ...] = _ids(span)
         if limit is not None:
             sql, params = sql + " LIMIT ?", (*params, limit - len(found))
         found.extend(conn.execute(sql, params).fetchall())
@@ -305,22 +333,28 @@ def _state_before(conn: sqlite3.Connection, readers: Readers, v: View, turn: int
 # -- writes -----------------------------------------------------------------------------
 
 
-def next_head(current: Head | None) -> Head:
-    return Head(current.line, current.turn + 1, current.version + 1, 0) if current else Head(LIVE, 1, 1, 0)
+def next_head(current: Head) -> Head:
+    return Head(current.line, current.key, current.turn + 1, current.version + 1, current.mark)
 
 
-def move_head(conn: sqlite3.Connection, session_id: str, current: Head | None, moved: Head) -> bool:
-    """Point the session's head at ``moved`` if it is still ``current`` (same version); False otherwise."""
-    if current is None:
-        conn.execute(
-            "INSERT INTO heads(session_id, line, turn, version, replay) VALUES (?, ?, ?, ?, ?)",
-            (session_id, moved.line, moved.turn, moved.version, moved.replay),
-        )
-        return True
-    return conn.execute(
-        "UPDATE heads SET line=?, turn=?, version=?, replay=? WHERE session_id=? AND version=?",
-        (moved.line, moved.turn, moved.version, moved.replay, session_id, current.version),
-    ).rowcount == 1
+def start(conn: sqlite3.Connection, session_id: str) -> Head:
+    """A session's head before its first turn: line 0 (its ``lines`` row) at turn 0, version 0."""
+    key = conn.execute(
+        "INSERT INTO lines(session_id, line, parent, fork_turn) VALUES (?, ?, 0, 0)", (session_id, LIVE)
+    ).lastrowid
+    assert key is not None
+    conn.execute("INSERT INTO heads(session_id, line, key, turn, version) VALUES (?, ?, ?, 0, 0)", (session_id, LIVE, key))
+    return Head(LIVE, key, 0, 0, 0)
+
+
+def still_head(conn: sqlite3.Connection, session_id: str, current: Head) -> bool:
+    """Whether ``current`` is still the session's head: no rollback rewrote the heads row
+    (its version is still ``current.mark``) and no turn was committed after it."""
+    row = conn.execute(
+        "SELECT version, EXISTS (SELECT 1 FROM turns WHERE id=?) FROM heads WHERE session_id=?",
+        (turn_id(current.key, current.turn + 1), session_id),
+    ).fetchone()
+    return row is not None and row[0] == current.mark and not row[1]
 
 
 def insert_turn(
@@ -328,28 +362,27 @@ def insert_turn(
 ) -> None:
     """Write one turn's rows at head ``at``: the turn with its state (compressed against
     ``base``), its frame and audit entries, the context kinds it added."""
+    if at.turn > LAST_TURN:
+        raise StoreError(f"session {session_id!r} has reached the last turn number a line can hold ({LAST_TURN}); start a new session")
     frame_id = records.store_frame(conn, session_id, record.frame, now) if record.frame else None
-    turn_id = conn.execute(
-        "INSERT INTO turns(session_id, line, turn, user_text, reply, created_at, meta, frame_id, patch, state, base) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?)",
-        (session_id, at.line, at.turn, record.user_text, record.reply, now, compact(record.meta) if record.meta else "{}", frame_id,
-         state, base),
-    ).lastrowid
+    row_id = turn_id(at.key, at.turn)
+    conn.execute(
+        "INSERT INTO turns(id, user_text, reply, created_at, meta, frame_id, state, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (row_id, record.user_text, record.reply, now, compact(record.meta) if record.meta else "{}", frame_id, state, base),
+    )
     for entry in record.audit:
-        records.add_audit(conn, session_id, entry, now, turn_id=turn_id)
+        records.add_audit(conn, session_id, entry, now, turn_id=row_id)
     if record.context_kinds:
         records.add_context_kinds(conn, session_id, record.context_kinds)
 
 
 def _row_at(conn: sqlite3.Connection, v: View, turn: int) -> tuple[int, str, bool]:
     """``(id, patch, v3)`` of the row holding ``turn`` in ``v``; ``v3``: it stores a patch, not its state."""
-    for line, _after, _top in _spans(v, turn - 1, turn):
-        row = conn.execute(
-            "SELECT id, patch, state IS NULL FROM turns WHERE session_id=? AND line=? AND turn=?", (v.session_id, line, turn)
-        ).fetchone()
-        if row is not None:
-            return row[0], row[1], bool(row[2])
-    raise _unknown(conn, v, turn)
+    row_id = _row_id(v, turn)
+    row = None if row_id is None else conn.execute("SELECT patch, state IS NULL FROM turns WHERE id=?", (row_id,)).fetchone()
+    if row is None or row_id is None:
+        raise _unknown(conn, v, turn)
+    return row_id, row[0], bool(row[1])
 
 
 def _ensure_snapshot(conn: sqlite3.Connection, turn_id: int, state: Any) -> None:
@@ -368,12 +401,15 @@ def rollback(
         raise StoreError(f"rollback mode must be 'branch' or 'discard', not {mode!r}")
     current = head(conn, session_id)
     live = live_view(conn, lines, session_id, current)
-    state, replay = state_at(conn, readers, live, to_turn)
+    state = state_at(conn, readers, live, to_turn)[0]
     if current is None or to_turn == current.turn:
         return state, current
-    owner = next(line for line, _after, _top in _spans(live, to_turn - 1, to_turn))
+    owner = next(span[0] for span in _spans(live, to_turn - 1, to_turn))
     (line,) = conn.execute("SELECT COALESCE(MAX(line), 0) + 1 FROM lines WHERE session_id=?", (session_id,)).fetchone()
-    conn.execute("INSERT INTO lines(session_id, line, parent, fork_turn) VALUES (?, ?, ?, ?)", (session_id, line, owner, to_turn))
+    key = conn.execute(
+        "INSERT INTO lines(session_id, line, parent, fork_turn) VALUES (?, ?, ?, ?)", (session_id, line, owner, to_turn)
+    ).lastrowid
+    assert key is not None
     if mode == "branch":
         first_id, patch, v3 = _row_at(conn, live, to_turn + 1)
         if v3:  # a v3 row replays from a snapshot: the branch's first turn gets one
@@ -385,16 +421,14 @@ def rollback(
         )
         conn.execute("UPDATE sessions SET next_branch=next_branch+1 WHERE session_id=?", (session_id,))
     else:
-        for piece_line, after, top in _spans(live, to_turn, current.turn):
-            conn.execute(
-                "DELETE FROM turns WHERE session_id=? AND line=? AND turn>? AND turn<=?", (session_id, piece_line, after, top)
-            )
+        for span in _spans(live, to_turn, current.turn):
+            conn.execute("DELETE FROM turns WHERE id>? AND id<=?", _ids(span))
         records.drop_orphan_frames(conn, session_id)
         blobs.drop_unused_bases(conn, session_id)
-    moved = Head(line, to_turn, current.version + 1, replay)
+    moved = Head(line, key, to_turn, current.version + 1, current.version + 1)
     conn.execute(
-        "UPDATE heads SET line=?, turn=?, version=?, replay=? WHERE session_id=?",
-        (moved.line, moved.turn, moved.version, moved.replay, session_id),
+        "UPDATE heads SET line=?, key=?, turn=?, version=? WHERE session_id=?",
+        (moved.line, moved.key, moved.turn, moved.version, session_id),
     )
     return state, moved
 
@@ -427,10 +461,8 @@ def prune(conn: sqlite3.Connection, lines: Lines, readers: Readers, session_id: 
 
 def _delete_view(conn: sqlite3.Connection, v: View, up_to: int | None) -> int:
     removed = 0
-    for line, after, top in list(_spans(v, 0, v.last if up_to is None else up_to)):
-        removed += conn.execute(
-            "DELETE FROM turns WHERE session_id=? AND line=? AND turn>? AND turn<=?", (v.session_id, line, after, top)
-        ).rowcount
+    for span in list(_spans(v, 0, v.last if up_to is None else up_to)):
+        removed += conn.execute("DELETE FROM turns WHERE id>? AND id<=?", _ids(span)).rowcount
     return removed
 
 

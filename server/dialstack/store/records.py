@@ -15,6 +15,7 @@ from typing import Any
 
 from dialstack.state.diff import canonical
 from dialstack.store.protocol import JSON, Receipt, ScratchpadEntry, StoreError
+from dialstack.store.rows import SESSION_TURNS
 
 class UnknownFrameError(StoreError):
     """No frame with that ``table_id`` (never saved, or removed with its turns)."""
@@ -137,7 +138,7 @@ def drop_orphan_frames(conn: sqlite3.Connection, session_id: str) -> None:
     """Frames saved only with turns that are gone (never by ``save_frame``)."""
     conn.execute(
         "DELETE FROM frames WHERE session_id=? AND pinned=0 AND table_id NOT IN "
-        "(SELECT frame_id FROM turns WHERE session_id=? AND frame_id IS NOT NULL)",
+        f"(SELECT t.frame_id FROM {SESSION_TURNS} AND t.frame_id IS NOT NULL)",
         (session_id, session_id),
     )
 

@@ -24,6 +24,14 @@ Version history:
   session (``bases``; ``turns.state``, ``turns.base``; see ``store.blobs``) instead of a
   patch: a commit does not diff, a read does not replay. Migrated by adding the table and
   columns; v3 rows keep their patches and snapshots and are read as before.
+- 5: a turn row is keyed by its place: ``turns.id`` is ``line key << 32 | turn``, where a
+  line's key (``lines.key``) is unique in the whole file; every line has a ``lines`` row,
+  line 0 too. The table's own b-tree finds a turn, so a commit writes no index (v4 kept a
+  ``UNIQUE (session_id, line, turn)`` index beside the table). The head row (``heads``:
+  line, its key, turn, version) is written when a session starts and at a rollback, not
+  at every commit: the head turn is the last row of the head's line, and each turn since
+  the head row was written adds one to its version. Migrated by rebuilding ``turns``,
+  ``lines`` and ``heads`` (snapshot and audit links follow the new ids).
 """
 
 from __future__ import annotations
@@ -36,9 +44,9 @@ from dialstack.state.diff import encode, make_patch
 from dialstack.store import guard
 from dialstack.store.protocol import SchemaVersionError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
-NO_SNAPSHOT_NEARBY = 1 << 30  # a head's replay count that makes the next commit write a snapshot
+NO_SNAPSHOT_NEARBY = 1 << 30  # v3 heads: a replay count that made the next commit write a snapshot
 
 LINES_V3 = """
 CREATE TABLE lines (
@@ -66,6 +74,35 @@ CREATE TABLE bases (
 );
 ALTER TABLE turns ADD COLUMN state BLOB;
 ALTER TABLE turns ADD COLUMN base INTEGER
+"""
+
+LAYOUT_V5 = """
+CREATE TABLE lines (
+    key INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    line INTEGER NOT NULL,
+    parent INTEGER NOT NULL,
+    fork_turn INTEGER NOT NULL,
+    UNIQUE (session_id, line)
+);
+CREATE TABLE heads (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(session_id) ON DELETE CASCADE,
+    line INTEGER NOT NULL,
+    key INTEGER NOT NULL,
+    turn INTEGER NOT NULL,
+    version INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE turns_v5 (
+    id INTEGER PRIMARY KEY,
+    user_text TEXT NOT NULL,
+    reply TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    meta TEXT NOT NULL,
+    frame_id TEXT REFERENCES frames(table_id),
+    patch TEXT,
+    state BLOB,
+    base INTEGER
+)
 """
 
 SCHEMA_V1 = """
@@ -198,13 +235,19 @@ def _read_version(conn: sqlite3.Connection, path: str) -> int | None:
 
 
 def _create(conn: sqlite3.Connection) -> None:
+    """A new database: the v4 layout, then its migration on empty tables (one layout for all)."""
+    _create_v4(conn)
+    _migrate_v4(conn, 0)
+
+
+def _create_v4(conn: sqlite3.Connection) -> None:
     for statement in SCHEMA_V1.split(";"):
         if statement.strip():
             conn.execute(statement)
     guard.create_tables(conn)
     _lines_layout(conn)
     _bases_layout(conn)
-    _set_version(conn, SCHEMA_VERSION)
+    _set_version(conn, 4)
 
 
 def _set_version(conn: sqlite3.Connection, version: int) -> None:
@@ -227,6 +270,54 @@ def _migrate_v3(conn: sqlite3.Connection, snapshot_every: int) -> None:
     """v4 stores each new turn's state against a base (see the version history)."""
     _bases_layout(conn)
     _set_version(conn, 4)
+
+
+def _migrate_v4(conn: sqlite3.Connection, snapshot_every: int) -> None:
+    """v5 keys each turn row by its line's key and turn (see the version history).
+
+    Runs with foreign keys off (``SQLiteStore`` turns them on after ``prepare``): the v4
+    turns table is dropped without firing its actions, and the links to turn rows
+    (``snapshots.turn_id``, ``tool_audit.turn_id``) are moved to the new ids by hand. A
+    new id (a line key of at least 1, shifted) is above every v4 id, so none collides.
+    """
+    conn.execute("ALTER TABLE lines RENAME TO lines_v4")
+    conn.execute("ALTER TABLE heads RENAME TO heads_v4")
+    for statement in LAYOUT_V5.split(";"):
+        conn.execute(statement)
+    conn.execute(
+        "INSERT INTO lines(session_id, line, parent, fork_turn) SELECT session_id, 0, 0, 0 FROM "
+        "(SELECT session_id FROM turns UNION SELECT session_id FROM heads_v4) ORDER BY session_id"
+    )
+    conn.execute(
+        "INSERT INTO lines(session_id, line, parent, fork_turn) "
+        "SELECT session_id, line, parent, fork_turn FROM lines_v4 ORDER BY session_id, line"
+    )
+    conn.execute("CREATE TEMP TABLE turn_ids (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
+    conn.execute(
+        "INSERT INTO temp.turn_ids SELECT t.id, (l.key << 32) | t.turn FROM turns t "
+        "JOIN lines l ON l.session_id = t.session_id AND l.line = t.line"
+    )
+    conn.execute(
+        "INSERT INTO turns_v5(id, user_text, reply, created_at, meta, frame_id, patch, state, base) "
+        "SELECT m.new, t.user_text, t.reply, t.created_at, t.meta, t.frame_id, "
+        "CASE WHEN t.state IS NULL THEN t.patch END, t.state, t.base "
+        "FROM turns t JOIN temp.turn_ids m ON m.old = t.id"
+    )
+    conn.execute("DELETE FROM snapshots WHERE turn_id NOT IN (SELECT old FROM temp.turn_ids)")  # none: cascaded
+    conn.execute("UPDATE snapshots SET turn_id = (SELECT new FROM temp.turn_ids WHERE old = snapshots.turn_id)")
+    conn.execute(
+        "UPDATE tool_audit SET turn_id = (SELECT new FROM temp.turn_ids WHERE old = tool_audit.turn_id) "
+        "WHERE turn_id IS NOT NULL"
+    )
+    conn.execute(
+        "INSERT INTO heads(session_id, line, key, turn, version) SELECT h.session_id, h.line, l.key, h.turn, h.version "
+        "FROM heads_v4 h JOIN lines l ON l.session_id = h.session_id AND l.line = h.line"
+    )
+    for table in ("turns", "heads_v4", "lines_v4", "temp.turn_ids"):
+        conn.execute(f"DROP TABLE {table}")
+    # renamed only now: renaming the v4 table away would carry the references to it along
+    conn.execute("ALTER TABLE turns_v5 RENAME TO turns")
+    _set_version(conn, 5)
 
 
 def _bases_layout(conn: sqlite3.Connection) -> None:
@@ -268,7 +359,7 @@ def _migrate_v0(conn: sqlite3.Connection, snapshot_every: int) -> None:
     and every ``snapshot_every`` turns, and the last one becomes the head."""
     conn.execute("ALTER TABLE sessions RENAME TO sessions_v0")
     conn.execute("ALTER TABLE turns RENAME TO turns_v0")
-    _create(conn)
+    _create_v4(conn)
     conn.execute(
         "INSERT INTO sessions(session_id, domain, user_id, created_at) "
         "SELECT session_id, domain, user_id, created_at FROM sessions_v0"
@@ -309,4 +400,6 @@ def _compact(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection, int], None]] = {0: _migrate_v0, 1: _migrate_v1, 2: _migrate_v2, 3: _migrate_v3}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection, int], None]] = {
+    0: _migrate_v0, 1: _migrate_v1, 2: _migrate_v2, 3: _migrate_v3, 4: _migrate_v4,
+}

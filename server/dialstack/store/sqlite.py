@@ -32,6 +32,7 @@ from dialstack.state.diff import encode
 from dialstack.store import blobs, history, records, schema
 from dialstack.store.blobs import Writer
 from dialstack.store.history import Head
+from dialstack.store.rows import HEAD_COLUMNS, HEAD_TURN, turn_id
 from dialstack.store.protocol import (
     JSON,
     HeadMovedError,
@@ -70,6 +71,7 @@ class SQLiteStore:
         self._conn = _connect(self.path, busy_timeout)
         try:
             schema.prepare(self._conn, self.path, snapshot_every)
+            self._conn.execute("PRAGMA foreign_keys=ON")  # after: migrations rebuild tables without firing their actions
         except sqlite3.DatabaseError as exc:
             self._conn.close()
             raise _bad_database(self.path, exc) from exc
@@ -152,12 +154,12 @@ class SQLiteStore:
         """
         with self._read() as conn:
             row = conn.execute(
-                "SELECT s.domain, h.line, h.turn, h.version, h.replay FROM sessions s "
-                "LEFT JOIN heads h ON h.session_id = s.session_id WHERE s.session_id=?",
+                f"SELECT s.domain, {HEAD_COLUMNS} FROM sessions s LEFT JOIN heads h ON h.session_id = s.session_id "
+                "WHERE s.session_id=?",
                 (session_id,),
             ).fetchone()
             domain = row[0] if row else None
-            current = Head(*row[1:]) if row and row[1] is not None else None
+            current = history.head_of(*row[1:]) if row and row[1] is not None else None
             state = None
             texts: list[tuple[str, str]] = []
             if current is not None:
@@ -182,6 +184,8 @@ class SQLiteStore:
         return current.version if current else 0
 
     def commit_turn(self, session_id: str, record: TurnRecord, *, expected_version: int | None = None) -> int:
+        """Three statements when this store wrote the session's last turn: one read checks the
+        head, the turn row is written (no index, no head row), and the commit."""
         state_text = _stored_text(record.state)
         with self._lock:  # as ``_tx``, written out: this is the per-turn path
             conn = self._conn
@@ -200,12 +204,11 @@ class SQLiteStore:
     def _commit(
         self, conn: sqlite3.Connection, session_id: str, record: TurnRecord, state_text: bytes, expected_version: int | None
     ) -> tuple[Head, Writer]:
-        """Inside the turn's transaction: move the head, write the turn; the new head and the writer."""
+        """Inside the turn's transaction: write the turn after the head; the new head and the writer."""
         current, writer = self._writers.pop(session_id, (None, None))
         if expected_version is not None and current is not None and current.version != expected_version:
             current = writer = None  # the head may have moved: read it
-        moved = history.next_head(current)
-        if current is None or not history.move_head(conn, session_id, current, moved):
+        if current is None or not history.still_head(conn, session_id, current):
             writer = None  # a new session, another process, or a rollback: read the head
             current = history.head(conn, session_id)
             version = current.version if current else 0
@@ -215,10 +218,11 @@ class SQLiteStore:
                     f"{current.turn if current else 0}, version {version}; the turn started from version "
                     f"{expected_version}); nothing was saved: load the session again and redo the turn"
                 )
-            moved = history.next_head(current)
-            history.move_head(conn, session_id, current, moved)
-            if current is not None and not record.snapshot:
-                writer = blobs.resume_base(conn, session_id, current.line, current.turn)
+            if current is None:
+                current = history.start(conn, session_id)
+            elif not record.snapshot:
+                writer = blobs.resume_base(conn, turn_id(current.key, current.turn))
+        moved = history.next_head(current)
         if writer is None or record.snapshot or writer.drifted or writer.uses >= self.snapshot_every:
             writer = blobs.add_base(conn, session_id, state_text)
         history.insert_turn(conn, session_id, moved, record, writer.compress(state_text), writer.base, now=self._clock.time())
@@ -339,7 +343,6 @@ def _connect(path: str, busy_timeout: float) -> sqlite3.Connection:
         conn.execute("PRAGMA page_size=4096")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=ON")
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise _bad_database(path, exc) from exc
@@ -386,7 +389,7 @@ def _has_session(conn: sqlite3.Connection, session_id: str) -> bool:
 
 def _session_rows(conn: sqlite3.Connection, session_id: str | None) -> list[JSON]:
     sql = (
-        "SELECT s.session_id, s.domain, s.user_id, s.created_at, COALESCE(h.turn, 0) "
+        f"SELECT s.session_id, s.domain, s.user_id, s.created_at, COALESCE({HEAD_TURN}, 0) "
         "FROM sessions s LEFT JOIN heads h ON h.session_id = s.session_id"
     )
     params: tuple[str, ...] = ()
