@@ -136,6 +136,35 @@ def test_until_and_returning_point_at_the_end_of_a_range_from_at_its_start(text:
     assert (cue_score(text, cand, dropoff, None) > cue_score(text, cand, pickup, None)) is end
 
 
+@pytest.mark.parametrize(("text", "value", "end"), [
+    ("I'm leaving this Saturday to go to Seattle. I want to fly back on the 7th of March", "the 7th", True),
+    ("I'm leaving this Saturday to go to Seattle. I want to fly back on the 7th of March", "this Saturday", False),
+    ("I'll be departing later today and returning on the 10th", "today", False),
+    ("leave today and come back home on the 6th", "the 6th", True),
+])
+def test_words_further_back_in_the_clause_say_which_end_of_a_trip_a_date_is(text: str, value: str, end: bool) -> None:
+    start = text.index(value)
+    cand = Candidate(value, value, start, start + len(value), 1.0)
+    out = SlotSpec(name="departure_date", type="DateSlot", description="Start date of the trip")
+    back = SlotSpec(name="return_date", type="DateSlot", description="Date of the return flight")
+    assert (cue_score(text, cand, back, None) > cue_score(text, cand, out, None)) is end
+
+
+@pytest.mark.parametrize(("text", "value", "end"), [
+    ("I am arriving later today and leaving on the 5th", "the 5th", True),
+    ("I am arriving later today and leaving on the 5th", "today", False),
+    ("please set the check-out date to March 11th", "March 11th", True),
+    ("I want to check in Sunday this week", "Sunday", False),
+    ("book it up to March 13th", "March 13th", True),
+])
+def test_a_stay_is_left_at_its_end_and_its_own_name_points_at_a_date(text: str, value: str, end: bool) -> None:
+    start = text.index(value)
+    cand = Candidate(value, value, start, start + len(value), 1.0)
+    check_in = SlotSpec(name="check_in_date", type="DateSlot", description="Start date of the stay")
+    check_out = SlotSpec(name="check_out_date", type="DateSlot", description="End date of the stay")
+    assert (cue_score(text, cand, check_out, None) > cue_score(text, cand, check_in, None)) is end
+
+
 @pytest.mark.parametrize("said", ["I wish to pick it up from SFO.", "I plan to fly out of Denver", "we are going to Paris"])
 def test_a_sentence_about_ones_plans_is_no_remark(said: str) -> None:
     assert not lx.REMARK.match(said)

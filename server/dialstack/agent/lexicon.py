@@ -7,6 +7,7 @@ yes, no, stop, go back, or to ask a side question, in any task-oriented conversa
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 import snowballstemmer
@@ -328,6 +329,43 @@ DENY_COMMAND = re.compile(r"^\s*/deny\s*$", re.IGNORECASE)
 # Words that, before a value, point at a slot whose name or prompt holds one of these.
 _RANGE_END = frozenset({"end", "return", "dropoff", "drop", "out", "until", "back", "last", "finish", "inbound"})
 _RANGE_START = frozenset({"start", "begin", "pickup", "pick", "in", "from", "departure", "outbound", "leaving"})
+# words said before a value that put it at one end of a range: 'leaving this Saturday ... back on
+# the 7th', 'from the 4th until the 10th' (also further back than the cue right before the value)
+_SAID_START = frozenset({"leave", "leaving", "depart", "departing", "departure", "start", "starting", "from",
+                         "beginning", "pick", "pickup", "outbound"})
+_SAID_END = frozenset({"return", "returning", "back", "until", "till", "til", "through", "thru", "drop", "dropoff",
+                       "ending", "end", "inbound"})
+
+
+def range_end(name: str) -> str | None:
+    """Which end of a range a slot holds, from its name ('return_date' -> 'end', 'check_in_date' ->
+    'start'); None for a slot that is no end of a range."""
+    for word in name.lower().split("_"):
+        if word in _RANGE_START:
+            return "start"
+        if word in _RANGE_END:
+            return "end"
+    return None
+
+
+# a stay (check in / check out) is left at its end: 'arriving today and leaving on the 5th'
+_STAY_START = frozenset({"arrive", "arriving", "get", "getting", "checkin", "start", "starting", "from"})
+_STAY_END = frozenset({"leave", "leaving", "depart", "departing", "checkout", "until", "till", "til", "through",
+                       "thru", "ending", "end"})
+
+
+def said_end(words: Sequence[str], stay: bool = False) -> str | None:
+    """The end of a range that the words before a value point at (the nearest such word wins);
+    ``stay``: the range is a stay, which one leaves at its end."""
+    starts, ends = (_STAY_START, _STAY_END) if stay else (_SAID_START, _SAID_END)
+    for word in reversed(words):
+        if word in ends:
+            return "end"
+        if word in starts:
+            return "start"
+    return None
+
+
 CUE_SYNONYMS: dict[str, frozenset[str]] = {
     "from": frozenset({"origin", "source", "from", "departure", "depart", "start", "home", "leaving", "pickup", "pick",
                        "begin"}),

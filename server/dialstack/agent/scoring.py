@@ -430,7 +430,31 @@ def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | No
             score += 2.0
         elif synonyms:
             score -= 1.0  # a cue that points elsewhere
-    return score
+    return score + _range_cue(text, cand, slot_spec.name)
+
+
+_CLAUSE_BREAK = re.compile(r"[.,;!?]|\b(?:and|but|then)\b", re.IGNORECASE)
+_UP_TO = re.compile(r"\bup to\b", re.IGNORECASE)
+_KIND_WORDS = frozenset({"date", "time", "day", "city", "location", "place"})
+
+
+def _range_cue(text: str, cand: Candidate, name: str) -> float:
+    """'leaving this Saturday ... fly back on the 7th', 'check-out on the 9th': words of the same
+    clause before a value put it at one end of a range, for a slot that is such an end."""
+    end = lx.range_end(name)
+    if end is None:
+        return 0.0
+    head = _UP_TO.sub("until", text[: cand.start])
+    breaks = list(_CLAUSE_BREAK.finditer(head))
+    clause = [w for t in lx.tokens(head[breaks[-1].end():] if breaks else head)[-5:] for w in t.split("-")]
+    words = name.lower().split("_")
+    own = "".join(lx.stem(w) for w in words if w not in _KIND_WORDS)
+    if len(own) >= 5 and own in "".join(lx.stem(w) for w in clause):
+        return 3.0  # the slot's own name said right before it: 'check-out on March 9th', 'pickup date'
+    said = lx.said_end(clause, stay="in" in words or "out" in words)
+    if said is None:
+        return 0.0
+    return 2.0 if said == end else -2.0
 
 
 _PLURAL = re.compile(r"\b([A-Za-z]{3,}?)(ies|es|s)\b")
