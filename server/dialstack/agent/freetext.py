@@ -111,10 +111,15 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
             out.append((score, Candidate(value, value, start, end, 0.7)))
     own = _own_cue(spec)
     for m in own.finditer(text) if own is not None else ():
-        value = m["value"].strip()
+        value = _NEXT_CLAUSE.split(m["value"], maxsplit=1)[0].strip()
         if value and not names_nothing(value) and not _overlaps(m.start("value"), m.end("value"), taken):
             out.append((2.5, Candidate(value, value, m.start("value"), m.start("value") + len(value), 0.7)))
     return out
+
+
+# 'my name is Clara Brandt and I'd like a checkup': a new clause with its own subject ends a value
+_NEXT_CLAUSE = re.compile(r"\s+(?:and|but|so|then)\s+(?=(?:i|i'd|i'm|i'll|id|im|we|we'd|we're|we'll|my|our|it|can|could|"
+                          r"please|also|would|will)\b)", re.IGNORECASE)
 
 
 def _own_cue(spec: SlotSpec) -> re.Pattern[str] | None:

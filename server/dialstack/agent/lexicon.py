@@ -70,9 +70,11 @@ NO_PREFERENCE = re.compile(
     r"[\s,.!]*(?:(?:thanks|thank you|please)[\s.!]*)?$",
     re.IGNORECASE,
 )
-# "forget it, I'll call back later", "drop it, I'll sort it out later": putting it off, after a stop word
+# "forget it, I'll call back later", "drop it, I'll sort it out later", "scrap that, I'll ring back":
+# putting it off, after a stop word
 LATER_TAIL = (r"(?:(?:i|we)(?:'ll| will| can| could)|maybe i'?ll|let me)\s+(?:[a-z']+\s+){0,4}?"
-              r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself)(?: then)?")
+              r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself"
+              r"|(?:call|ring|phone|get|come|check)(?: (?:you|u|in|it))? back(?: to (?:it|you))?)(?: then)?")
 # "no, leave it", "no, never mind": a no that lets the whole thing go, not only the question asked
 LET_IT_BE = re.compile(
     r"\b(?:leave it|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
@@ -156,7 +158,8 @@ QUESTION_START = re.compile(
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
-    r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and)\s+)(?:please\s+)?(?:can|could|would|will) (?:you|u|someone|"
+    r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe)\s+)(?:please\s+)?"
+    r"(?:can|could|would|will) (?:you|u|someone|"
     r"somebody|anyone|a [a-z]+)\s+(?:please\s+)?"
     r"(?!tell\b|let me know\b|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
     r"check (?:if|whether)\b)\w+"

@@ -259,7 +259,9 @@ class Understander:
         if offered is None or lx.DENY.match(r.text) or lx.CANCEL.match(r.text) \
                 or not (r.best in (None, offered.name) or not r.strong or not lx.REQUEST_ANYWHERE.search(r.text)):
             return None
-        labels, rejected = self.reader.read(offered.spec, offered.slots, r.text, r.ctx, None)
+        # 'Lena Fischer': the answer to the question resuming would ask next
+        nxt = None if r.is_question else _next_question(offered)
+        labels, rejected = self.reader.read(offered.spec, offered.slots, r.text, r.ctx, nxt)
         if labels or rejected:
             return r.result("resume", flow=offered.flow_id, labels=labels, rejected=rejected)
         return None
@@ -482,7 +484,9 @@ class Understander:
         return None
 
     def means_to_stop(self, r: Reading) -> Understanding | None:
-        if lx.CANCEL_VERB.search(r.text) and r.active:
+        """A stop word left over, with a task in progress ('cancel the stuff'); a question that
+        names a stop word ('how do I cancel AP-1003?') stops nothing."""
+        if lx.CANCEL_VERB.search(r.text) and r.active and not r.is_question:
             return r.result("cancel", flow=r.active.name, confident=False)
         return None
 
@@ -626,6 +630,12 @@ def _approval_answer(text: str, view: NLUView) -> Understanding | None:
         if lx.DENY_COMMAND.match(text) or lx.DENY.match(text):
             return Understanding("deny", text)
     return None
+
+
+def _next_question(flow: ActiveView) -> str | None:
+    """The slot a flow asks for next: its first required one still empty."""
+    return next((s.name for s in flow.spec.slots if s.priority == "required" and not s.params.get("confirmation")
+                 and s.name in flow.slots and not flow.slots[s.name].filled), None)
 
 
 def _stray_approval(text: str, view: NLUView) -> Understanding | None:
