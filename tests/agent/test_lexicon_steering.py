@@ -66,3 +66,31 @@ def test_a_greeting_alone_is_told_from_a_greeting_with_a_request() -> None:
 def test_of_it_points_back_at_a_value_but_plain_it_does_not() -> None:
     assert lx.OF_IT.search("move 100 of it to checking") and lx.OF_IT.search("take 50 out of that one")
     assert not lx.OF_IT.search("book it for Friday")
+
+
+@pytest.mark.parametrize("said", ["scrap that, I'll ring back", "forget it, I'll call you back", "drop it, we'll come back to it"])
+def test_a_stop_word_then_calling_back_is_a_plain_stop(said: str) -> None:
+    assert lx.CANCEL.match(said)
+
+
+@pytest.mark.parametrize("said", ["oh wait, first can you cancel AP-1003?", "any chance you could help me sort out a flight?",
+                                  "actually could you check BK-12345?"])
+def test_a_request_after_a_filler_is_a_request_not_a_question(said: str) -> None:
+    assert lx.REQUEST_ANYWHERE.search(said)
+
+
+@pytest.mark.parametrize("said", ["ok go on then", "go on", "yes, go on"])
+def test_go_on_says_yes(said: str) -> None:
+    assert lx.AFFIRM.match(said)
+
+
+@pytest.mark.parametrize("said", ["ugh mondays, am I right", "meh", "sigh, long week"])
+def test_a_grumble_is_small_talk(said: str) -> None:
+    assert lx.SMALL_TALK.match(said)
+
+
+@pytest.mark.parametrize(("said", "asks"), [("do you fly to Honolulu?", True), ("hmm, do you have flights out of Vancouver?", True),
+                                           ("does your airline go to Lima?", True), ("do you know my booking?", False),
+                                           ("can you book a flight to Lima?", False)])
+def test_whether_the_service_covers_something_is_a_service_question(said: str, asks: bool) -> None:
+    assert bool(lx.SERVICE_QUESTION.match(said)) is asks

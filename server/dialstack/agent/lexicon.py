@@ -18,7 +18,7 @@ STOPWORDS = frozenset(
     please would like want wanna need can could you your yours do does did what which who whom with on in at
     by from some any let lets let's just now so up will we us our there here get got have has had
     should shall may might must go going gonna also too very really about into out over as if then than
-    when where why how all one ok okay yes no hi hello hey thanks thank
+    when where why how all one ok okay yes no hi hello hey thanks thank chance
     not don't dont won't wont can't cant isn't doesn't didn't
     """.split()
 )
@@ -26,12 +26,13 @@ STOPWORDS = frozenset(
 _YES = (r"yes|yeah|yep|yup|ya|yea|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
         r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
         r"that's right|that is right|that's correct|perfect|great|lovely|excellent|let's do it|let's do that|"
-        r"let's go|carry on|keep going|continue|let's continue|let's carry on|let's keep going|let's finish(?: it)?|"
+        r"let's go|go on|carry on|keep going|continue|let's continue|let's carry on|let's keep going|let's finish(?: it)?|"
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine")
 _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sure|let's (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that's right|that is right|sounds good|"
-             r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty")
+             r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
+             r"go on|then")
 AFFIRM = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(" + _YES + r")\b(?:[\s,.!-]+(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
@@ -159,8 +160,8 @@ REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
     r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe)\s+)(?:please\s+)?"
-    r"(?:can|could|would|will) (?:you|u|someone|"
-    r"somebody|anyone|a [a-z]+)\s+(?:please\s+)?"
+    r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|a [a-z]+)"
+    r"|any chance (?:that )?(?:you|u) (?:could|can|would))\s+(?:please\s+)?"
     r"(?!tell\b|let me know\b|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
     r"check (?:if|whether)\b)\w+"
     # 'can I get a table?' asks for something; 'can I bring pets?' asks whether it is allowed
@@ -195,7 +196,7 @@ CLARIFICATION = re.compile(r"^\s*(why (?:do|would|should) you (?:need|want)|why 
 SMALL_TALK = re.compile(
     r"^\s*(?:(?:ok|okay|oh|well|that's|that is)[\s,]+)?(hi|hello|hey|good (?:morning|afternoon|evening)|how are you|thanks|"
     r"thank you|cheers|great|cool|"
-    r"nice|awesome|bye|goodbye|see you|you're welcome|lol|haha)\b[\s\w,.!?']{0,20}$",
+    r"nice|awesome|bye|goodbye|see you|you're welcome|lol|haha|ugh+|meh|argh|sigh|phew)\b[\s\w,.!?']{0,20}$",
     re.IGNORECASE,
 )
 # 'Boston to Denver on the 10th, then Denver to Seattle': where one part of a request ends
@@ -271,6 +272,12 @@ YES_NO_LEAD = re.compile(
     r"^\s*(?:yes|yeah|yep|yup|sure|ok|okay|no|nope|nah)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE
 )
 # 'are there any buses to Boston?': asking whether things exist is asking to look them up
+# 'do you fly to Honolulu?', 'does your airline go to Lima?': whether the service covers something
+SERVICE_QUESTION = re.compile(
+    r"^\s*(?:(?:hmm+|um+|so|and|oh|wait|also|quick question)[\s,]+)*(?:do|does) (?:you|u|y'all|your \w+|the \w+)\s+"
+    r"(?!know\b|remember\b|think\b|mind\b|want\b|need\b)\w+",
+    re.IGNORECASE,
+)
 EXISTENTIAL = re.compile(
     r"\b(?:is there|are there|do you have|have you got|can i get|could i get|can you find|any (?:\w+ )?available|"
     r"any others?|anything else|what else|(?:any|some|the)? ?other (?:\w+ )?options?|something else|more options|"

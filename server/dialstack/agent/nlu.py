@@ -31,7 +31,7 @@ from .commands import (
     StartFlow,
 )
 from .embedding import load_embedder
-from .freetext import names_nothing, not_a_value
+from .freetext import name_run, names_nothing, not_a_value
 from .scoring import FlowScorer, cue_score, strip_cues
 from .slot_reading import CUED, SlotReader, holds_whole_request, remainder
 
@@ -259,8 +259,13 @@ class Understander:
         if offered is None or lx.DENY.match(r.text) or lx.CANCEL.match(r.text) \
                 or not (r.best in (None, offered.name) or not r.strong or not lx.REQUEST_ANYWHERE.search(r.text)):
             return None
-        # 'Lena Fischer': the answer to the question resuming would ask next
+        # 'Lena Fischer': the answer to the question resuming would ask next (a free-text answer
+        # only when the turn says nothing but a name: 'That house sounds good' answers another question)
         nxt = None if r.is_question else _next_question(offered)
+        if nxt is not None and isinstance(offered.slots[nxt], FreeTextSlot):
+            said = r.text.strip().rstrip(".!")
+            run = name_run(said)
+            nxt = nxt if run is not None and (run.start, run.end) == (0, len(said)) else None
         labels, rejected = self.reader.read(offered.spec, offered.slots, r.text, r.ctx, nxt)
         if labels or rejected:
             return r.result("resume", flow=offered.flow_id, labels=labels, rejected=rejected)
@@ -356,6 +361,10 @@ class Understander:
             return r.result("digress", flow=r.best, digression_type="question", confident=r.strong)
         asked = self._digression_asked(r.text, r.ranked) if r.is_question else None
         if asked is not None and not r.starts_other:
+            return r.result("digress", flow=asked, digression_type="question", confident=False)
+        # 'do you fly to Honolulu?', 'do you have flights out of Vancouver?': whether the service
+        # covers one thing, not a request that gives a task its details
+        if asked is not None and lx.SERVICE_QUESTION.match(r.text) and len(self.scorer.values_in(r.text, r.ctx)[1]) <= 1:
             return r.result("digress", flow=asked, digression_type="question", confident=False)
         return None
 

@@ -28,6 +28,7 @@ EXAMPLE_WEIGHT = 1.0  # examples and keywords on top of the flow's own text
 IMPUTED_EXAMPLES = 2.0  # what examples would add, for a flow that has none (measured on the SGD kit)
 SEMANTIC_WEIGHT = 1.0  # cosine of the sentence embedding to the flow's purpose, above the floor
 SEMANTIC_FLOOR = 0.1  # unrelated sentences still share some direction; below this, nothing
+UNHELD_VALUE = 0.5  # a question naming values a flow cannot hold is hardly about that flow
 VERB_BONUS = 0.3  # a request opening with the verb only this flow's name and examples open with
 READ_BONUS = 0.1  # 'what flights are there?': a question asks to read, not to change
 MENDED_KEPT = 4096  # spelling corrections remembered per pack
@@ -241,6 +242,8 @@ class FlowScorer:
                 words += READ_BONUS
             values = sum(self.value_weights[k] for k in profile.value_keys & keys)
             evidence = VALUE_WEIGHT * min(values, 1.5) * (2.0 if question else 1.0)
+            if question and keys and not profile.value_keys & keys:
+                words *= UNHELD_VALUE  # 'when does my BK-20481 flight leave?' asks about what it names
             if semantic is not None and words > 0:
                 words += SEMANTIC_WEIGHT * max(0.0, float(semantic[index]) - SEMANTIC_FLOOR)
             if name == verb_of and words > 0:
@@ -422,7 +425,9 @@ def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | No
     score = 1.0 if slot_spec.name == waiting else 0.0
     if after and lx.stem(after[0]) in units and not isinstance(cand.value, str):
         score += 3.0  # '6 days' names its slot: the unit after a number is the slot's own word
-    for cue in before:
+    for i, cue in enumerate(before):
+        if any(w not in lx.STOPWORDS and w not in lx.CUE_SYNONYMS for w in before[i + 1:]):
+            continue  # 'to fly Denver to Seattle': a word between the cue and the value cuts them apart
         synonyms = lx.CUE_SYNONYMS.get(cue)
         if synonyms and names & synonyms:
             score += 3.0
