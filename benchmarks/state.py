@@ -29,6 +29,7 @@ from dialstack.domain.loader import inspect_domain
 from dialstack.domain.models import Ontology
 from dialstack.state import DialogueState, FlowFactory, FlowStack, SlotTypeError, counter_ids
 from dialstack.store import SQLiteStore, TurnRecord
+from dialstack.store.rows import LAST_TURN, SESSION_TURNS
 
 ARCHIVE_CAP = 20  # the memory manager keeps the most recent completed flows
 FLOWS = ["search_flights", "book_flight", "check_booking", "list_bookings", "faq", "travel_advisory"]
@@ -159,8 +160,8 @@ def commit_figures(factory: FlowFactory, settings: Any, turns: int, folder: Path
 
 def _stored_size(store: SQLiteStore, turn: int) -> int:
     row = store._conn.execute(  # benchmark-only peek at the stored row: the state compressed against its base
-        "SELECT length(state) FROM turns WHERE session_id='bench' AND line=0 AND turn=?",
-        (turn,),
+        f"SELECT length(t.state) FROM {SESSION_TURNS} AND l.line=0 AND t.id & {LAST_TURN} = ?",
+        ("bench", turn),
     ).fetchone()
     return int(row[0])
 

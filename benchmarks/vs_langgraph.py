@@ -1,7 +1,7 @@
 """dialstack's store and turn against LangGraph's ``SqliteSaver``, side by side in one run.
 
     pip install -e ".[bench]"        # langgraph + langgraph-checkpoint-sqlite
-    python benchmarks/vs_langgraph.py [--turns 10000] [--conversation 200] [--rounds 5] [--turn-rounds 11]
+    python benchmarks/vs_langgraph.py [--turns 10000] [--conversation 200] [--rounds 5] [--turn-rounds 11] [--store-only]
 
 Both databases are SQLite files in WAL mode with ``synchronous=NORMAL`` (equal
 durability: a commit survives a process crash, not necessarily a power loss).
@@ -231,6 +231,31 @@ def commit_vs_put(records: list[TurnRecord], folder: Path) -> tuple[SQLiteStore,
     return store, saver, configs[1:], figures
 
 
+def wal_pages(records: list[TurnRecord], folder: Path) -> dict[str, float]:
+    """WAL pages a commit and a ``put`` write, on average over the first 1,000 turns: fresh
+    files, automatic checkpoints off so that the WAL only grows."""
+    folder.mkdir()
+    plain = [TurnRecord(r.user_text, r.reply, r.state, snapshot=r.snapshot) for r in records[:1000]]
+    store = SQLiteStore(folder / "dialstack.db")
+    store.ensure_session(SESSION, "travel")
+    saver = open_saver(folder / "langgraph.db")
+    for conn in (store._conn, saver.conn):  # white-box: the store's own connection
+        conn.execute("PRAGMA wal_autocheckpoint=0")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    config: dict[str, Any] = {"configurable": {"thread_id": SESSION, "checkpoint_ns": ""}}
+    checkpoint = empty_checkpoint()
+    for step, record in enumerate(plain):
+        store.commit_turn(SESSION, record)
+        checkpoint = checkpoint_for(checkpoint, record, step)
+        config = saver.put(config, checkpoint, {"source": "loop", "step": step, "parents": {}}, {"state": step})
+    frames = {side: 24 + conn.execute("PRAGMA page_size").fetchone()[0] for side, conn in (("ours", store._conn), ("theirs", saver.conn))}
+    pages = {side: (folder / f"{name}.db-wal").stat().st_size / frames[side] / len(plain)  # a WAL frame: a header and a page
+             for side, name in (("ours", "dialstack"), ("theirs", "langgraph"))}
+    store.close()
+    saver.conn.close()
+    return pages
+
+
 def over_rounds(rounds: list[dict[str, float]], suffix: str = "") -> dict[str, float]:
     """Each side's median over rounds, the median per-round ratio and its range (``suffix``: which figures)."""
     ratios = [r["ours" + suffix] / r["theirs" + suffix] for r in rounds]
@@ -347,6 +372,19 @@ def handle_vs_invoke(turns: int, folder: Path, rounds: int) -> list[dict[str, fl
 # -- the table -----------------------------------------------------------------------------
 
 
+def turn_figures(options: argparse.Namespace, folder: Path, add: Callable[..., None], rows: list[tuple[str, ...]]) -> None:
+    """The rows of ``Agent.handle`` against a one-node ``invoke`` (``handle_vs_invoke``)."""
+    print(f"running {options.turn_rounds} x {options.conversation} turns through Agent.handle and a one-node LangGraph invoke ...", file=sys.stderr)
+    turns = handle_vs_invoke(options.conversation, folder, options.turn_rounds)
+    add(f"Agent.handle vs one-node invoke ({options.turn_rounds} rounds)", over_rounds(turns), "<= 1.0x", unit="ms")
+    quiet = round(statistics.median(t["quiet_turns"] for t in turns))
+    add(f"  the {quiet} of {options.conversation} turns that call no tool", over_rounds(turns, "_quiet"), "", unit="ms")
+    add(f"  the {options.conversation - quiet} turns that call tools", over_rounds(turns, "_calling"), "", unit="ms")
+    store_share = statistics.median(t["store"] / t["ours"] for t in turns)
+    rows.append(("  of it, our store (turn_context + commit)", f"{statistics.median(t['store'] for t in turns) / 1000:,.2f} ms",
+                 "", f"{store_share:.0%} of a turn", ""))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=10_000, help="turns of captured history for the store figures")
@@ -355,6 +393,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="fresh repetitions of the commit figure")
     parser.add_argument("--turn-rounds", type=int, default=11,
                         help="fresh repetitions of the turn figure (a round is seconds long: load drifts between rounds)")
+    parser.add_argument("--store-only", action="store_true", help="the store figures only, not Agent.handle vs invoke")
     options = parser.parse_args()
     if options.turns < 20:
         parser.error("--turns must be at least 20")
@@ -385,6 +424,8 @@ def main() -> int:
             commits.append(figures)
         folder = folder / f"round-{options.rounds - 1}"
         add(f"commit one turn vs put ({options.rounds} rounds)", over_rounds(commits), "<= 1.0x")
+        pages = wal_pages(records, folder.parent / "wal")
+        rows.append(("  WAL pages per commit / put", f"{pages['ours']:.2f}", f"{pages['theirs']:.2f}", f"{pages['ours'] / pages['theirs']:.2f}x", ""))
         add(f"state at turn {late:,} vs get_tuple", read_vs_get_tuple(store, saver, configs, late, options.repeat), "<= 2x")
         add(f"state at turn {early} vs get_tuple", read_vs_get_tuple(store, saver, configs, early, options.repeat), "<= 2x")
         span = range(max(1, n - 99), n + 1, 3)
@@ -398,15 +439,8 @@ def main() -> int:
         rows.append(("database size", f"{ours_size / 1e6:,.2f} MB", f"{theirs_size / 1e6:,.2f} MB", f"{ours_size / theirs_size:.2f}x", "<= 0.2x"))
         del records, configs, store, saver  # 10,000 captured states would make every garbage collection of the turns slow
         gc.collect()
-        print(f"running {options.turn_rounds} x {options.conversation} turns through Agent.handle and a one-node LangGraph invoke ...", file=sys.stderr)
-        turns = handle_vs_invoke(options.conversation, Path(tmp), options.turn_rounds)
-        add(f"Agent.handle vs one-node invoke ({options.turn_rounds} rounds)", over_rounds(turns), "<= 1.0x", unit="ms")
-        quiet = round(statistics.median(t["quiet_turns"] for t in turns))
-        add(f"  the {quiet} of {options.conversation} turns that call no tool", over_rounds(turns, "_quiet"), "", unit="ms")
-        add(f"  the {options.conversation - quiet} turns that call tools", over_rounds(turns, "_calling"), "", unit="ms")
-        store_share = statistics.median(t["store"] / t["ours"] for t in turns)
-        rows.append(("  of it, our store (turn_context + commit)", f"{statistics.median(t['store'] for t in turns) / 1000:,.2f} ms",
-                     "", f"{store_share:.0%} of a turn", ""))
+        if not options.store_only:
+            turn_figures(options, Path(tmp), add, rows)
     header = ("figure", "dialstack", "LangGraph", "ratio (range)", "goal")
     widths = [max(len(row[i]) for row in [*rows, header]) for i in range(5)]
     print(f"{n:,} turns of real travel dialogue state; both SQLite WAL, synchronous=NORMAL; medians")

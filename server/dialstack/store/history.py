@@ -9,12 +9,11 @@ line owns the turns after N and reads turns up to N through its parent (a ``line
 the same whatever follows the turn it goes back to. The head (``heads``) names the live
 line and its last turn.
 
-**Rows** (schema v5). A line has a key unique in the file (``lines.key``); the row of turn
-N on it has the id ``key << 32 | N`` (``schema.turn_id``), so the table's own b-tree finds
-a turn, and a line's turns are one id range: a commit writes the row and no index.
-The head row (``heads``: line, key, turn, version) is written when a session starts and at
-a rollback; the head turn is the last row on the head's line (a turn committed since
-moves it on and adds one to its version), so a commit does not write it either.
+**Rows** (schema v5, ``store.rows``): a turn row's id is its line's key and its turn, so
+a line's turns are one range of ids and a commit writes no index. The head row (``heads``:
+line, key, turn, version) is written when a session starts and at a rollback; the head
+turn is the last row on the head's line (each turn committed since moves it on and adds
+one to its version), so a commit does not write the head row either.
 
 **Branches.** A ``branch`` rollback records the turns it leaves behind as an abandoned
 branch: the view of the old line from turn N+1 to its last turn (a ``branches`` row,

@@ -6,12 +6,12 @@ under a millisecond). Other processes (the CLI, a second server) coordinate thro
 SQLite's own locking; writers wait up to ``busy_timeout`` seconds.
 
 A turn is one ``BEGIN IMMEDIATE`` transaction: the turn with its state, a new base when
-one is due, frame, audit rows and the new head commit together or not at all. With
-``expected_version`` it commits only onto the head the turn started from
-(``HeadMovedError`` otherwise). The store remembers the head of each session it last
-wrote with its compressor (``store.blobs``): the next commit moves the head with one
-``UPDATE ... WHERE version=?`` and falls back to reading the head when another writer
-moved it.
+one is due, frame and audit rows commit together or not at all (the turn row moves the
+head: see ``store.history``). With ``expected_version`` it commits only onto the head the
+turn started from (``HeadMovedError`` otherwise). The store remembers the head of each
+session it last wrote with its compressor (``store.blobs``): the next commit checks it
+with one read (no rollback since, no turn after it) and falls back to reading the head
+when another writer moved it.
 """
 
 from __future__ import annotations
