@@ -123,3 +123,23 @@ def test_two_writers_taking_turns_resume_the_heads_base_instead_of_starting_one_
             (other if index % 2 else store).commit_turn("s1", record(state))
         assert [other.state_at("s1", turn) for turn in range(1, 7)] == states
     assert base_turns(store, "s1") == [1]
+
+
+def test_a_commit_after_another_process_rolled_back_continues_from_the_rollback(store: SQLiteStore, db_path) -> None:  # type: ignore[no-untyped-def]
+    states = numbered(5)
+    commit_states(store, "s1", states)  # this store remembers its head: turn 5
+    with SQLiteStore(db_path, snapshot_every=4) as other:
+        other.rollback("s1", 3)
+    assert store.commit_turn("s1", record({"after": "rollback"})) == 4
+    assert [store.state_at("s1", t) for t in (3, 4)] == [states[2], {"after": "rollback"}]
+    assert store.branches("s1") == [{"branch": 1, "first_turn": 4, "last_turn": 5}]
+
+
+def test_a_commit_expecting_a_head_another_process_moved_on_is_refused(store: SQLiteStore, db_path) -> None:  # type: ignore[no-untyped-def]
+    commit_states(store, "s1", numbered(2))
+    started_from = store.head_version("s1")
+    with SQLiteStore(db_path, snapshot_every=4) as other:
+        other.commit_turn("s1", record({"other": 3}))
+    with pytest.raises(HeadMovedError):
+        store.commit_turn("s1", record({"mine": 3}), expected_version=started_from)
+    assert store.state_at("s1", 3) == {"other": 3} and store.commit_turn("s1", record({"mine": 4})) == 4

@@ -356,23 +356,38 @@ def still_head(conn: sqlite3.Connection, session_id: str, current: Head) -> bool
     return row is not None and row[0] == current.mark and not row[1]
 
 
+_TURN_COLUMNS = "turns(id, user_text, reply, created_at, meta, frame_id, state, base)"
+
+
 def insert_turn(
-    conn: sqlite3.Connection, session_id: str, at: Head, record: TurnRecord, state: bytes, base: int, *, now: float
-) -> None:
+    conn: sqlite3.Connection, session_id: str, at: Head, record: TurnRecord, state: bytes, base: int, *, now: float,
+    after: Head | None = None,
+) -> bool:
     """Write one turn's rows at head ``at``: the turn with its state (compressed against
-    ``base``), its frame and audit entries, the context kinds it added."""
+    ``base``), its frame and audit entries, the context kinds it added.
+
+    With ``after`` (the head ``at`` follows) the turn row is written only if that is
+    still the session's head: its heads row is unchanged (``after.mark``: no rollback)
+    and no row holds turn ``at`` yet (no other writer's turn). One statement checks and
+    writes; False when it did not write (a stored frame stays: frames are shared by content).
+    """
     if at.turn > LAST_TURN:
         raise StoreError(f"session {session_id!r} has reached the last turn number a line can hold ({LAST_TURN}); start a new session")
     frame_id = records.store_frame(conn, session_id, record.frame, now) if record.frame else None
     row_id = turn_id(at.key, at.turn)
-    conn.execute(
-        "INSERT INTO turns(id, user_text, reply, created_at, meta, frame_id, state, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (row_id, record.user_text, record.reply, now, compact(record.meta) if record.meta else "{}", frame_id, state, base),
-    )
+    values = (row_id, record.user_text, record.reply, now, compact(record.meta) if record.meta else "{}", frame_id, state, base)
+    if after is None:
+        conn.execute(f"INSERT INTO {_TURN_COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
+    elif not conn.execute(
+        f"INSERT OR IGNORE INTO {_TURN_COLUMNS} SELECT ?, ?, ?, ?, ?, ?, ?, ? FROM heads WHERE session_id=? AND version=?",
+        (*values, session_id, after.mark),
+    ).rowcount:
+        return False
     for entry in record.audit:
         records.add_audit(conn, session_id, entry, now, turn_id=row_id)
     if record.context_kinds:
         records.add_context_kinds(conn, session_id, record.context_kinds)
+    return True
 
 
 def _row_at(conn: sqlite3.Connection, v: View, turn: int) -> tuple[int, str, bool]:

@@ -184,8 +184,9 @@ class SQLiteStore:
         return current.version if current else 0
 
     def commit_turn(self, session_id: str, record: TurnRecord, *, expected_version: int | None = None) -> int:
-        """Three statements when this store wrote the session's last turn: one read checks the
-        head, the turn row is written (no index, no head row), and the commit."""
+        """Three statements when this store wrote the session's last turn: ``BEGIN``, one
+        ``INSERT`` that checks the head and writes the turn row (no index, no head row), and
+        ``COMMIT``; one more (a read of the head) every ``snapshot_every`` turns, for a new base."""
         state_text = _stored_text(record.state)
         with self._lock:  # as ``_tx``, written out: this is the per-turn path
             conn = self._conn
@@ -206,27 +207,38 @@ class SQLiteStore:
     ) -> tuple[Head, Writer]:
         """Inside the turn's transaction: write the turn after the head; the new head and the writer."""
         current, writer = self._writers.pop(session_id, (None, None))
-        if expected_version is not None and current is not None and current.version != expected_version:
-            current = writer = None  # the head may have moved: read it
-        if current is None or not history.still_head(conn, session_id, current):
-            writer = None  # a new session, another process, or a rollback: read the head
-            current = history.head(conn, session_id)
-            version = current.version if current else 0
-            if expected_version is not None and version != expected_version:
-                raise HeadMovedError(
-                    f"session {session_id!r} moved on while this turn ran (its head is now turn "
-                    f"{current.turn if current else 0}, version {version}; the turn started from version "
-                    f"{expected_version}); nothing was saved: load the session again and redo the turn"
-                )
-            if current is None:
-                current = history.start(conn, session_id)
-            elif not record.snapshot:
-                writer = blobs.resume_base(conn, turn_id(current.key, current.turn))
+        now = self._clock.time()
+        if current is not None and writer is not None and expected_version in (None, current.version):
+            moved = history.next_head(current)  # after the head this store remembers, if it still is the head
+            if not self._base_due(writer, record):
+                if history.insert_turn(conn, session_id, moved, record, writer.compress(state_text), writer.base, now=now, after=current):
+                    return moved, writer
+            elif history.still_head(conn, session_id, current):
+                writer = blobs.add_base(conn, session_id, state_text)
+                history.insert_turn(conn, session_id, moved, record, writer.compress(state_text), writer.base, now=now)
+                return moved, writer
+        # a new session, another process's turn or rollback, or another version expected: read the head
+        current = history.head(conn, session_id)
+        version = current.version if current else 0
+        if expected_version is not None and version != expected_version:
+            raise HeadMovedError(
+                f"session {session_id!r} moved on while this turn ran (its head is now turn "
+                f"{current.turn if current else 0}, version {version}; the turn started from version "
+                f"{expected_version}); nothing was saved: load the session again and redo the turn"
+            )
+        if current is None:
+            current, writer = history.start(conn, session_id), None
+        else:
+            writer = None if record.snapshot else blobs.resume_base(conn, turn_id(current.key, current.turn))
         moved = history.next_head(current)
-        if writer is None or record.snapshot or writer.drifted or writer.uses >= self.snapshot_every:
+        if writer is None or self._base_due(writer, record):
             writer = blobs.add_base(conn, session_id, state_text)
-        history.insert_turn(conn, session_id, moved, record, writer.compress(state_text), writer.base, now=self._clock.time())
+        history.insert_turn(conn, session_id, moved, record, writer.compress(state_text), writer.base, now=now)
         return moved, writer
+
+    def _base_due(self, writer: Writer, record: TurnRecord) -> bool:
+        """Whether the next turn starts a new base (see ``store.blobs``)."""
+        return record.snapshot or writer.drifted or writer.uses >= self.snapshot_every
 
     def turns(self, session_id: str, last: int | None = None, *, branch: int = history.LIVE) -> list[TurnRow]:
         """Turns oldest first; ``branch`` > 0 reads an abandoned branch (see ``branches``)."""
