@@ -32,7 +32,7 @@ from .commands import (
     Values,
 )
 from .nlu import Understanding
-from .reference import implied_place, referred_values
+from .reference import implied_place, referred_values, reversed_trip
 
 from .turn import Turn, grant_key
 
@@ -58,6 +58,8 @@ def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
         labels[name] = value
     # 'a hotel there', 'that day': a place or a day named by the task before, under any name
     labels.update(referred_values(turn.text, _typed(flow), (_typed(f) for f in recent), said | set(labels)))
+    # 'and a flight back on the 14th': the last trip reversed
+    labels.update(reversed_trip(turn.text, _typed(flow), (_typed(f) for f in recent), said))
     if labels:
         flow.fill_slots_by_label(labels, turn.slot_ctx, source="carried")
 

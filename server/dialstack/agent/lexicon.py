@@ -136,6 +136,12 @@ REFERS_BACK = re.compile(
     r"\b(?:that one|this one|the same|same|it|its|them|their|those|there|that|this)\b",
     re.IGNORECASE,
 )
+# 'I'll take that one', 'let's go with it': choosing what a look-up just showed
+TAKES_IT = re.compile(
+    r"\b(?:i'?ll|i will|we'?ll|we will|let'?s|i'?d like to|i want to|i can) (?:take|go with|go for|get|have|grab)"
+    r" (?:that|this|it|that one|this one|those|them|the (?:first|second|third|last|cheapest|cheaper|earlier|later) one)\b",
+    re.IGNORECASE,
+)
 # 'cancel the second one', 'the other one': an item of a list other than the first, which a value
 # carried from the task before (its first result) would not be
 PICKS_ANOTHER_ITEM = re.compile(
@@ -431,7 +437,7 @@ _SYNONYM_GROUPS = (
     "cancel drop scrap ditch scratch abort annul revoke",
     "buy purchase",
     "rent hire lease",
-    "reschedule postpone",
+    "reschedule postpone push",
     "movie film flick",
     "doctor physician doc",
     "flight plane airfare",

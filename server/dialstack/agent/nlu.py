@@ -274,7 +274,8 @@ class Understander:
     def takes_the_next_step(self, r: Reading) -> Understanding | None:
         """'yes please' right after a look-up finished: go on to the task it prepares (the flow that
         changes something and shares most of the look-up's slots: search, then book it)."""
-        if r.active is not None or r.view.pending_offer or r.view.recent is None or not lx.AFFIRM.match(r.text):
+        if r.active is not None or r.view.pending_offer or r.view.recent is None \
+                or not (lx.AFFIRM.match(r.text) or lx.TAKES_IT.search(r.text)):
             return None
         follow = self.follow_up(r.view.recent)
         return r.result("start", flow=follow, labels={}, refers_back=True) if follow else None

@@ -28,6 +28,9 @@ _DAY = re.compile(r"\b(?:that|the same|same) (?:day|date)\b|\bthat (?:night|even
                   re.IGNORECASE)
 _TIME = re.compile(r"\b(?:that|the same|same) time\b", re.IGNORECASE)
 
+# 'and a flight back on the 14th', 'the return trip', 'the way home': the trip before, reversed
+_RETURN = re.compile(r"\b(?:back|return(?:ing)?|the way home|home again)\b", re.IGNORECASE)
+
 # which kinds of a task's values a reference to a place takes, best first: where the task goes
 _PLACE_SOURCES = ("destination", "place", "origin")
 
@@ -130,3 +133,29 @@ def implied_place(
     if spec.priority != "required" or slot.filled:
         return {}
     return _values_of_kinds({"place"}, {places[0]: (spec, slot)}, recent, taken)
+
+
+def reversed_trip(
+    text: str,
+    slots: Mapping[str, tuple[SlotSpec, BaseSlot]],
+    recent: Iterable[Mapping[str, tuple[SlotSpec, BaseSlot]]],
+    said: set[str],
+) -> dict[str, Any]:
+    """'and a flight back on the 14th' after Boston to Denver: the new task goes from where the
+    last trip went to where it came from (an end the user names stays as said)."""
+    if not _RETURN.search(text):
+        return {}
+    ends = {kind_of(spec, slot): n for n, (spec, slot) in slots.items()}
+    origin, destination = ends.get("origin"), ends.get("destination")
+    if origin is None or destination is None or {origin, destination} <= said:
+        return {}
+    for held in recent:
+        kinds = {kind_of(spec, slot): slot for spec, slot in held.values() if slot.filled and slot.source != "default"}
+        if "origin" in kinds and "destination" in kinds:
+            out = {}
+            if origin not in said:
+                out[origin] = kinds["destination"].value
+            if destination not in said:
+                out[destination] = kinds["origin"].value
+            return out
+    return {}
