@@ -25,6 +25,7 @@ from typing import Any
 
 from .db import resolve_db_path
 from .errors import DataNotPrepared
+from .places import PlacesConnection
 
 BUSY_TIMEOUT_S = 5.0
 
@@ -118,7 +119,8 @@ class TravelDatabase:
 def _connect(path: Path) -> sqlite3.Connection:
     # isolation_level=None: transactions are the explicit BEGIN / COMMIT of TravelDatabase.transaction.
     # check_same_thread=False: worker threads take turns under TravelDatabase's lock.
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+    # factory: the connection keeps its database's cities once read (places.PlacesConnection)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False, factory=PlacesConnection)
     try:
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA journal_mode=WAL")  # kept in the file: every later connection uses it too

@@ -27,7 +27,8 @@ import httpx
 from . import calls
 from .errors import AdvisoryUnavailable, DeliveryFailed, TravelError
 from .pages import page_text, suspicious_instructions
-from .queries import booking_dict, get_booking_row, resolve_city
+from .places import resolve_city
+from .queries import booking_dict, get_booking_row
 
 SMTP_ENV = "DIALSTACK_SMTP_URL"
 ADVISORY_ENV = "DIALSTACK_ADVISORY_URL"

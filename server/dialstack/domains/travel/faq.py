@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 from typing import Any
 
 from . import calls
-from .queries import CityRecord, load_cities
+from .places import CityRecord, places
 
 _CITIES_QUESTION = re.compile(
     r"\b(cities|city|destinations?|airports?|places|countries|where (do|can) (you|i) fly|fly to|flights? to|serve|support|go to)\b",
@@ -25,7 +26,7 @@ def answer_faq(question: str | None = None, *, ctx: Any = None) -> dict[str, Any
     """
     text = (question or "").strip() or "What cities do you fly to?"
     with calls.database(ctx) as conn:
-        cities = load_cities(conn)
+        cities = list(places(conn).cities)
         named = _cities_named(text, cities)
         if named:
             return {"topic": "city", "answer": " ".join(_city_answer(c) for c in named), "cities": [c.name for c in named]}
@@ -58,16 +59,19 @@ def _city_answer(city: CityRecord) -> str:
 
 def _cities_named(text: str, cities: list[CityRecord]) -> list[CityRecord]:
     """Cities the question names: names and long aliases in any case, codes and short aliases in capitals."""
-    found: list[CityRecord] = []
     lowered = text.lower()
-    for city in cities:
-        words = [city.name, city.name.split(",")[0], *(a for a in city.aliases if len(a) > 3)]
-        codes = [city.code, *(a for a, _ in city.airports), *(a for a in city.aliases if len(a) <= 3)]
-        spelled = any(re.search(rf"\b{re.escape(w.lower())}\b", lowered) for w in words)
-        coded = any(re.search(rf"(?<![\w.]){re.escape(code)}(?![\w.])", text) for code in codes)
-        if spelled or coded:
-            found.append(city)
+    found = [city for city in cities if any(p.search(t) for p, t in zip(_city_patterns(city), (lowered, text)))]
     return found if len(found) <= 3 else []
+
+
+@functools.lru_cache(maxsize=256)  # a pure function of a city (a frozen record): compiled once, not per question
+def _city_patterns(city: CityRecord) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """``(spelled, coded)``: its names and long aliases as words of a lowered text; its codes and short aliases as written."""
+    words = [city.name, city.name.split(",")[0], *(a for a in city.aliases if len(a) > 3)]
+    codes = [city.code, *(a for a, _ in city.airports), *(a for a in city.aliases if len(a) <= 3)]
+    spelled = "|".join(rf"\b{re.escape(w.lower())}\b" for w in words)
+    coded = "|".join(rf"(?<![\w.]){re.escape(code)}(?![\w.])" for code in codes)
+    return re.compile(spelled), re.compile(coded)
 
 
 def _faq_match(conn: sqlite3.Connection, text: str, *, strong: bool = False) -> sqlite3.Row | None:

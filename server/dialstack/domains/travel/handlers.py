@@ -15,20 +15,20 @@ from typing import Any
 
 from . import calls
 from .errors import BookingNotChangeable, PastDate, SoldOut, TravelError, UnknownCity
+from .places import places, resolve_city
 from .queries import (
     CURRENCY,
+    ROUTE_FLIGHTS_SQL,
     booking_dict,
     find_flights,
     flight_dict,
     get_booking_row,
     get_flight,
     list_booking_rows,
-    load_cities,
     money,
     parse_flight_id,
     parse_money,
     parse_travel_date,
-    resolve_city,
     route_has_flights,
     stored_preferences,
     to_usd_cents,
@@ -41,7 +41,7 @@ LATE_REFUND_SHARE = 0.5
 def list_cities(*, ctx: Any = None) -> dict[str, Any]:
     """Every city we fly to, with its main code, airports, aliases and country."""
     with calls.database(ctx) as conn:
-        cities = [c.as_item() for c in load_cities(conn)]
+        cities = [c.as_item() for c in places(conn).cities]
     return {"count": len(cities), "cities": cities}
 
 
@@ -208,11 +208,7 @@ def _release_seats(conn: sqlite3.Connection, dep_date: str, flight_no: int, coun
 def _replacement_flight(conn: sqlite3.Connection, booking: sqlite3.Row, day: date, count: int) -> sqlite3.Row:
     """The same flight number on the new day when it has seats, else the cheapest on the route."""
     rows = conn.execute(
-        """SELECT f.*, s.departure_minute, o.name AS origin, d.name AS destination
-           FROM flights f JOIN schedules s USING (flight_no)
-           JOIN cities o ON o.city_id = s.origin_city JOIN cities d ON d.city_id = s.destination_city
-           WHERE f.dep_date = ? AND s.origin_city = ? AND s.destination_city = ? AND f.seats_left >= ?
-           ORDER BY f.flight_no != ?, f.price_cents, f.flight_no""",
+        ROUTE_FLIGHTS_SQL + " AND f.seats_left >= ? ORDER BY f.flight_no != ?, f.price_cents, f.flight_no",
         (day.isoformat(), booking["origin_city"], booking["destination_city"], count, booking["flight_no"]),
     ).fetchall()
     if not rows:

@@ -8,13 +8,14 @@ from typing import Any
 
 from . import calls
 from .errors import BookingNotChangeable, TravelError, UnknownCity
+from .places import resolve_city
 from .queries import (
     CURRENCY,
+    LOWEST_FARE_SQL,
     get_booking_row,
     money,
     parse_money,
     parse_travel_date,
-    resolve_city,
     stored_preferences,
     to_usd_cents,
 )
@@ -62,11 +63,7 @@ def create_price_alert(origin: str, destination: str, max_price: Any, date: str 
         if src.city_id == dst.city_id:
             raise UnknownCity(f"{src.name} is both the origin and the destination; which route should I watch?")
         first, last = (day, day) if day else (today, today + timedelta(days=ALERT_WINDOW_DAYS))
-        lowest = conn.execute(
-            """SELECT MIN(f.price_cents) FROM flights f JOIN schedules s USING (flight_no)
-               WHERE s.origin_city = ? AND s.destination_city = ? AND f.dep_date BETWEEN ? AND ?
-               AND f.seats_left > 0""",
-            (src.city_id, dst.city_id, first.isoformat(), last.isoformat())).fetchone()[0]
+        lowest = conn.execute(LOWEST_FARE_SQL, (first.isoformat(), last.isoformat(), src.city_id, dst.city_id)).fetchone()[0]
         number = conn.execute("SELECT COUNT(*) FROM price_alerts").fetchone()[0] + 1
         alert_id = f"PA-{number:04d}"
         conn.execute("INSERT INTO price_alerts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (

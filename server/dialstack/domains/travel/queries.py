@@ -2,91 +2,20 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import sqlite3
-import unicodedata
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from .errors import AmbiguousCity, TravelError, InvalidDate, PastDate, UnknownBooking, UnknownCity, UnknownFlight
+from .errors import TravelError, InvalidDate, PastDate, UnknownBooking, UnknownFlight
+from .places import CityRecord
 
 CURRENCY = "USD"
 USD_PER_UNIT: dict[str, float] = {
     "USD": 1.0, "EUR": 1.08, "GBP": 1.27, "CAD": 0.73, "AUD": 0.66, "CHF": 1.13, "JPY": 0.0067, "MXN": 0.055,
 }
 _FLIGHT_ID = re.compile(r"^DS(\d{3,4})-(\d{4})(\d{2})(\d{2})$")
-
-
-@dataclass(frozen=True)
-class CityRecord:
-    city_id: int
-    name: str
-    code: str
-    country: str
-    region: str
-    airports: tuple[tuple[str, str], ...]  # (code, name)
-    aliases: tuple[str, ...]
-
-    def as_item(self) -> dict[str, Any]:
-        return {
-            "city": self.name,
-            "code": self.code,
-            "country": self.country,
-            "airports": [{"code": code, "name": name} for code, name in self.airports],
-            "aliases": list(self.aliases),
-        }
-
-
-def load_cities(conn: sqlite3.Connection) -> list[CityRecord]:
-    airports: dict[int, list[tuple[str, str]]] = {}
-    for row in conn.execute("SELECT code, city_id, name FROM airports ORDER BY rowid"):
-        airports.setdefault(row["city_id"], []).append((row["code"], row["name"]))
-    return [
-        CityRecord(r["city_id"], r["name"], r["code"], r["country"], r["region"],
-                   tuple(airports.get(r["city_id"], ())), tuple(json.loads(r["aliases"])))
-        for r in conn.execute("SELECT * FROM cities ORDER BY city_id")
-    ]
-
-
-def _fold(text: str) -> str:
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", " ", plain.lower()).strip()
-
-
-def resolve_city(conn: sqlite3.Connection, text: str) -> tuple[CityRecord, str | None]:
-    """The city named by ``text`` (name, alias, city or airport code, airport name) and the airport, if one was named.
-
-    Raises :class:`AmbiguousCity` for names shared by several cities (Portland) and
-    :class:`UnknownCity` for places we do not fly to.
-    """
-    wanted = _fold(text)
-    if not wanted:
-        raise UnknownCity("Please name a city or airport (for example 'Paris' or 'JFK').")
-    cities = load_cities(conn)
-    names: dict[str, list[tuple[CityRecord, str | None]]] = {}
-    for city in cities:
-        for label in (city.name, city.code, *city.aliases):
-            names.setdefault(_fold(label), []).append((city, None))
-        for code, airport in city.airports:
-            names.setdefault(_fold(code), []).append((city, code))
-            names.setdefault(_fold(airport), []).append((city, code))
-            names.setdefault(_fold(f"{city.name} {airport}"), []).append((city, code))
-    hits = names.get(wanted, [])
-    if not hits:
-        hits = [(c, None) for c in cities if _fold(c.name.split(",")[0]) == wanted]
-    if not hits:
-        close = difflib.get_close_matches(wanted, list(names), n=3, cutoff=0.82)
-        hits = [hit for label in close[:1] for hit in names[label]]
-    distinct = {city.city_id: (city, airport) for city, airport in hits}
-    if len(distinct) == 1:
-        return next(iter(distinct.values()))
-    if len(distinct) > 1:
-        options = [c.name.split(", ", 1)[-1] if "," in c.name else c.name for c, _ in distinct.values()]
-        raise AmbiguousCity(f"{text.strip()} — {' or '.join(options)}?")
-    raise UnknownCity(f"Sorry, we don't fly to {text.strip()}. Ask me 'what cities do you fly to?' to see the list.")
 
 
 def to_usd_cents(amount: float, currency: str) -> int:
@@ -133,11 +62,25 @@ def parse_flight_id(value: str) -> tuple[str, int]:
     return f"{y}-{m}-{d}", int(number)
 
 
-_FLIGHT_SQL = """
+_FLIGHT_COLUMNS = """
 SELECT f.dep_date, f.flight_no, f.price_cents, f.seats_left, s.departure_minute, s.duration_min,
        s.origin_airport, s.destination_airport, o.name AS origin, d.name AS destination
-FROM flights f JOIN schedules s USING (flight_no)
-JOIN cities o ON o.city_id = s.origin_city JOIN cities d ON d.city_id = s.destination_city
+"""
+_CITY_NAMES = "JOIN cities o ON o.city_id = s.origin_city JOIN cities d ON d.city_id = s.destination_city\n"
+_FLIGHT_SQL = _FLIGHT_COLUMNS + "FROM flights f JOIN schedules s USING (flight_no)\n" + _CITY_NAMES
+# A route's flights of a day: its few schedules first (index schedules_route), then each one's flight
+# of the day by primary key. CROSS JOIN keeps that order: left to itself, SQLite reads every flight of
+# the day (about a thousand) and looks each one's schedule up.
+ROUTE_FLIGHTS_SQL = (_FLIGHT_COLUMNS + "FROM schedules s CROSS JOIN flights f ON f.dep_date = ? AND f.flight_no = s.flight_no\n"
+                     + _CITY_NAMES + "WHERE s.origin_city = ? AND s.destination_city = ?")
+# The lowest fare with a seat left on a route between two days: each day of the span joined to each of
+# the route's schedules, one primary-key read per pair (a range over dep_date would read every flight
+# of every day of the span).
+LOWEST_FARE_SQL = """
+WITH RECURSIVE days(day) AS (SELECT ? UNION ALL SELECT date(day, '+1 day') FROM days WHERE day < ?)
+SELECT MIN(f.price_cents) FROM schedules s CROSS JOIN days CROSS JOIN flights f
+    ON f.dep_date = days.day AND f.flight_no = s.flight_no
+WHERE s.origin_city = ? AND s.destination_city = ? AND f.seats_left > 0
 """
 
 
@@ -163,7 +106,7 @@ def find_flights(conn: sqlite3.Connection, origin: CityRecord, destination: City
                  passengers: int = 1, max_usd_cents: int | None = None,
                  origin_airport: str | None = None, destination_airport: str | None = None) -> list[sqlite3.Row]:
     """Bookable flights of a day on a route, cheapest first (sold-out flights excluded)."""
-    sql = _FLIGHT_SQL + " WHERE f.dep_date = ? AND s.origin_city = ? AND s.destination_city = ? AND f.seats_left >= ?"
+    sql = ROUTE_FLIGHTS_SQL + " AND f.seats_left >= ?"
     params: list[Any] = [day.isoformat(), origin.city_id, destination.city_id, passengers]
     if max_usd_cents is not None:
         sql += " AND f.price_cents <= ?"

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 from ...state.slots import BaseSlot, Candidate, CategorySlot, Check, LevelSlot, SlotContext
 from ...state.text import parse_number
 from .cities import CITIES
+from .places import fold as _fold
 from ...state.dates import find_dates, parse_date, spoken
 
 
@@ -50,11 +50,6 @@ class DateSlot(BaseSlot):
 FUZZY_CUTOFF = 0.85
 _LEAD = re.compile(r"^(?:i(?:'d| would)? (?:like to )?(?:fly|go|travel)\s+)?(?:from|to|in|at|out of|into)\s+", re.IGNORECASE)
 _PLACE_AFTER = re.compile(r"\b(?:from|to)\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})")
-
-
-def _fold(text: str) -> str:
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", " ", plain.lower()).strip()
 
 
 def _static_items() -> list[dict[str, Any]]:
