@@ -37,7 +37,7 @@ from ..store import open_store
 from ..store.protocol import HeadMovedError, Store, TurnContext, TurnRecord
 from ..tools import gate, vocabulary
 from ..tools.prepare import prepare_domain
-from ..tools.sessions import claim_session, record_user_text
+from ..tools.sessions import Written, claim_session, record_user_text
 from ..tools.wire import is_session_id, session_id_error
 from . import res
 from .result import Clock, TurnResult, call_view, flags_of, flow_view
@@ -143,6 +143,7 @@ class Agent:
         self._lock = threading.Lock()
         self._live: OrderedDict[str, tuple[int, DialogueState]] = OrderedDict()  # session -> (head version, state)
         self._claimed: set[str] = set()  # sessions this agent's user owns (a session's owner never changes)
+        self._written = Written()  # provenance rows of the user's text already in the store
 
     # -- lifecycle ------------------------------------------------------------------------
     def __enter__(self) -> Agent:
@@ -328,7 +329,7 @@ class Agent:
             self._keep_live(session_id, context.version, state)  # untouched: still the head's state
             why = "I didn't get any text." if not cleaned else f"That message is too long ({len(cleaned)} characters; the limit is {MAX_TEXT})."
             return self._uncommitted(session_id, state, text, why)
-        record_user_text(self.store, session_id, cleaned)  # provenance: values the user typed
+        record_user_text(self.store, session_id, cleaned, self._written)  # provenance: values the user typed
         turn = self._begin(session_id, cleaned, state, context)
         self._running[id(turn)] = turn
         try:

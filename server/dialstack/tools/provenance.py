@@ -118,7 +118,8 @@ def _url_prefixes(value: str) -> list[str]:
     return found
 
 
-def _parts(text: str, longest: int) -> tuple[str | None, set[str]]:
+@functools.lru_cache(maxsize=1 << 14)  # pure; an output's texts repeat call after call (cities, a booking's fields)
+def _parts(text: str, longest: int) -> tuple[str | None, frozenset[str]]:
     """``(the digest of text whole, the digests of what sits inside it)``: its tokens, the parts of a token glued
     to punctuation, and its runs of 2 to ``longest`` words, other than the whole itself."""
     normal = normalize(text)
@@ -136,7 +137,7 @@ def _parts(text: str, longest: int) -> tuple[str | None, set[str]]:
             inner.add(run_digest(" ".join(words[start:start + size])))
     if whole:
         inner.discard(whole)
-    return whole, inner
+    return whole, frozenset(inner)
 
 
 def text_digests(values: Iterable[Any], system: frozenset[str] = frozenset()) -> set[str]:

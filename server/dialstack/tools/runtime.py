@@ -101,6 +101,7 @@ class ToolRuntime:
         self._fast_checks: dict[str, tuple[Check, Check]] = {}
         self._integers: dict[str, bool] = {}  # per tool: does its input schema say "integer" anywhere
         self._added: dict[str, frozenset[str]] = {}  # gate.kinds_added per tool (a function of its static spec)
+        self._system: dict[str, frozenset[str]] = {}  # provenance.system_fields per tool (likewise)
         self._external = {t.tool_id for t in self.tools.values() if "communicates_externally" in t.tags}
         self._handlers: dict[str, tuple[Callable[..., Any], bool, bool]] = {}
         self._executor = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="dialstack-tool")
@@ -195,6 +196,15 @@ class ToolRuntime:
             added = self._added[spec.tool_id] = gate.kinds_added(spec)
         return added
 
+    def _system_fields(self, spec: ToolSpec) -> frozenset[str]:
+        """``provenance.system_fields`` of the spec's output schema (a function of its static spec)."""
+        if self.tools.get(spec.tool_id) is not spec:
+            return provenance.system_fields(spec.output_schema)
+        found = self._system.get(spec.tool_id)
+        if found is None:
+            found = self._system[spec.tool_id] = provenance.system_fields(spec.output_schema)
+        return found
+
     def ensure_session(self, session_id: str) -> None:
         if session_id not in self._sessions:
             self.store.ensure_session(session_id, self.domain.name)
@@ -219,7 +229,7 @@ class ToolRuntime:
             added = self._kinds_added(spec)
             if added or "changes_state" in spec.tags:  # a created record may be one the user names
                 self.sessions.delivered(session_id, caller, added, [outcome.data, outcome.message],
-                                        provenance.system_fields(spec.output_schema),
+                                        self._system_fields(spec),
                                         record_private=spec.tool_id in self.domain.tools)
 
     # -- checks before running ----------------------------------------------

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..domain.models import ToolSpec
-from ..store.guard import Guard
+from ..store.guard import Guard, Origin
 from . import gate, provenance
 
 
@@ -44,6 +44,40 @@ class SessionRefused(Exception):
     """The caller's principal does not own the session it named."""
 
 
+class Written:
+    """Rows of the guard's grow-only tables (taint, provenance) this process has written.
+
+    Nothing deletes those rows and every write of them is ``INSERT OR IGNORE``, so a row
+    written once is there for good: sending it again changes nothing and costs a write
+    transaction. Only writes are skipped; every read still goes to the store. Past ``limit``
+    rows the memory starts afresh (and rows are sent again, harmlessly).
+    """
+
+    def __init__(self, limit: int = 200_000) -> None:
+        self.limit = limit
+        self._rows: set[tuple[str, ...]] = set()
+        self._lock = threading.Lock()
+
+    def new(self, rows: Iterable[tuple[str, ...]]) -> set[tuple[str, ...]]:
+        """The rows of ``rows`` not written yet."""
+        with self._lock:
+            return {row for row in rows if row not in self._rows}
+
+    def done(self, rows: set[tuple[str, ...]]) -> None:
+        """``rows`` are in the store (their transaction committed)."""
+        with self._lock:
+            if len(self._rows) + len(rows) > self.limit:
+                self._rows.clear()
+            self._rows |= rows
+
+    def record_values(self, guard: Guard, session_id: str, origin: Origin, digests: Iterable[str]) -> None:
+        """``guard.record_values`` of the digests not written before."""
+        rows = self.new((session_id, origin, d) for d in digests)
+        if rows:
+            guard.record_values(session_id, origin, [d for _, _, d in rows])
+            self.done(rows)
+
+
 class SessionGuard:
     def __init__(self, guard: Guard, domain: str) -> None:
         self.guard = guard
@@ -52,6 +86,7 @@ class SessionGuard:
         self._opened: set[tuple[str, str]] = set()
         self._connection_kinds: dict[str, frozenset[str]] = {}
         self._copied: set[tuple[str, str, frozenset[str]]] = set()
+        self.written = Written()
 
     def open(self, session_id: str, caller: Caller) -> None:
         """Make sure ``session_id`` exists and belongs to the caller; SessionRefused if not."""
@@ -100,18 +135,24 @@ class SessionGuard:
         """
         if record_private and (named := provenance.named_values(values, lambda ds: {d for d, o in self.guard.origins(session_id, ds).items()
                                                                    if provenance.USER in o})):
-            self.guard.record_values(session_id, provenance.NAMED, named)
+            self.record_values(session_id, provenance.NAMED, named)
         if not added:
             return
-        self.guard.add_taint(session_id, caller.connection, added)
+        taint = self.written.new(("taint", session_id, caller.connection or "", kind) for kind in added)
+        if taint:
+            self.guard.add_taint(session_id, caller.connection, added)
+            self.written.done(taint)
         if caller.connection is not None:
             with self._lock:
                 self._connection_kinds[caller.connection] = self._connection(caller.connection) | added
         if gate.UNTRUSTED in added:
             for origin, digests in provenance.untrusted_digests(values, system).items():
-                self.guard.record_values(session_id, origin, digests)
+                self.record_values(session_id, origin, digests)
         elif record_private and gate.PRIVATE in added:
-            self.guard.record_values(session_id, provenance.PRIVATE, provenance.text_digests(values, system))
+            self.record_values(session_id, provenance.PRIVATE, provenance.text_digests(values, system))
+
+    def record_values(self, session_id: str, origin: Origin, digests: Iterable[str]) -> None:
+        self.written.record_values(self.guard, session_id, origin, digests)
 
 
     def argument_origins(
@@ -132,9 +173,14 @@ class SessionGuard:
         return untrusted, private
 
 
-def record_user_text(store: Any, session_id: str, text: str) -> None:
-    """Record what the user typed in ``session_id`` (the orchestrator calls this with each turn's text)."""
-    Guard(store).record_values(session_id, provenance.USER, provenance.text_digests([text]))
+def record_user_text(store: Any, session_id: str, text: str, written: Written | None = None) -> None:
+    """Record what the user typed in ``session_id`` (the orchestrator calls this with each turn's text);
+    with ``written``, only the digests it has not written before."""
+    digests = provenance.text_digests([text])
+    if written is None:
+        Guard(store).record_values(session_id, provenance.USER, digests)
+    else:
+        written.record_values(Guard(store), session_id, provenance.USER, digests)
 
 
 def claim_session(store: Any, session_id: str, domain: str, principal: str) -> None:
