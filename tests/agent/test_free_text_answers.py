@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from dialstack.agent import lexicon as lx
 from dialstack.agent.freetext import bare_answer, cued_values, name_run, names_nothing, not_a_value
 from dialstack.agent.scoring import cue_score
-from dialstack.agent.slot_reading import asking_spans
+from dialstack.agent.slot_reading import asking_spans, repaired
 from dialstack.domain.models import SlotSpec
 from dialstack.state.slots import Candidate
 
@@ -278,3 +278,13 @@ def test_any_with_a_place_or_a_day_still_says_something(said: str) -> None:
 ])
 def test_an_elliptical_request_asks_the_task_just_done_again(said: str, again: bool) -> None:
     assert bool(lx.ELLIPSIS.match(said)) is again
+
+
+def test_an_i_mean_after_the_new_value_looks_back_at_the_repair_before_it() -> None:
+    text = "from Paris to Madrid, sorry, to Rome I mean, on December 9"
+    def at(value: str) -> Candidate:
+        start = text.index(value)
+        return Candidate(value, value, start, start + len(value), 1.0)
+    found = [(3.0, "destination", at("Madrid")), (3.0, "destination", at("Rome")), (3.0, "origin", at("Paris"))]
+    kept = {c.value: score for score, name, c in repaired(found, set(), text) if name == "destination"}
+    assert "Madrid" not in kept and "Rome" in kept

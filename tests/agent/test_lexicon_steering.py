@@ -94,3 +94,9 @@ def test_a_grumble_is_small_talk(said: str) -> None:
                                            ("can you book a flight to Lima?", False)])
 def test_whether_the_service_covers_something_is_a_service_question(said: str, asks: bool) -> None:
     assert bool(lx.SERVICE_QUESTION.match(said)) is asks
+
+
+@pytest.mark.parametrize(("said", "takes"), [("perfect, I'll take that one", True), ("let's go with the cheapest one", True),
+                                            ("we'll take it", True), ("I'll take a look", False), ("take me to Paris", False)])
+def test_taking_what_a_look_up_showed_is_choosing_it(said: str, takes: bool) -> None:
+    assert bool(lx.TAKES_IT.search(said)) is takes

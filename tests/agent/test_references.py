@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from dialstack.agent.reference import implied_place, kind_of, referred, referred_values
+from dialstack.agent.reference import implied_place, kind_of, referred, referred_values, reversed_trip
 from dialstack.domain.models import SlotSpec
 from dialstack.state.slots import BaseSlot, FreeTextSlot, SlotContext
 from dialstack.state.slot_datetime import DateTimeSlot
@@ -90,3 +90,19 @@ def test_a_task_with_two_places_to_fill_is_never_guessed_which() -> None:
 def test_an_optional_place_is_not_filled_by_implication() -> None:
     spec = SlotSpec(name="location", type="FreeTextSlot", priority="optional")
     assert implied_place({"location": (spec, FreeTextSlot("location", {}, priority="optional"))}, [FLIGHT], set()) == {}
+
+
+def test_a_flight_back_goes_from_where_the_last_trip_went_to_where_it_came_from() -> None:
+    new = task(slot("origin_city"), slot("destination_city"))
+    assert reversed_trip("and a flight back on the 14th", new, [FLIGHT], set()) == \
+        {"origin_city": "London", "destination_city": "Boston"}
+
+
+def test_an_end_of_the_way_back_that_the_user_names_stays_as_said() -> None:
+    new = task(slot("origin_city"), slot("destination_city"))
+    assert reversed_trip("the return to Denver", new, [FLIGHT], {"destination_city"}) == {"origin_city": "London"}
+
+
+def test_a_new_trip_that_says_nothing_of_coming_back_reverses_nothing() -> None:
+    new = task(slot("origin_city"), slot("destination_city"))
+    assert reversed_trip("and another flight on the 14th", new, [FLIGHT], set()) == {}

@@ -365,8 +365,10 @@ class Understander:
             return r.result("digress", flow=asked, digression_type="question", confident=False)
         # 'do you fly to Honolulu?', 'do you have flights out of Vancouver?': whether the service
         # covers one thing, not a request that gives a task its details
-        if asked is not None and lx.SERVICE_QUESTION.match(r.text) and len(self.scorer.values_in(r.text, r.ctx)[1]) <= 1:
-            return r.result("digress", flow=asked, digression_type="question", confident=False)
+        if lx.SERVICE_QUESTION.match(r.text) and len(self.scorer.values_in(r.text, r.ctx)[1]) <= 1:
+            answers = next((n for n, score in r.ranked if score > 0 and self.domain.flow(n).metadata.digression), None)
+            if answers is not None:
+                return r.result("digress", flow=answers, digression_type="question", confident=False)
         return None
 
     def splits_into_parts(self, r: Reading) -> Understanding | None:
@@ -382,11 +384,13 @@ class Understander:
             ranked = self.prefer_reading(self.rank(piece, (), r.ctx, values_alone=False))
             if ranked and ranked[0][1] >= self.threshold:
                 parts.append((ranked[0][0], piece))
-            elif parts:  # 'then Denver to Seattle on Dec 14': the same kind of task again, if it takes the values
-                spec = self.domain.flow(parts[-1][0])
+            elif parts or r.strong and r.best_spec is not None and not r.best_spec.metadata.digression:
+                # 'then Denver to Seattle on Dec 14': the same kind of task again, if it takes the values
+                # ('from New York to London on Jan 8 and then on to Paris': the task the whole asks for)
+                spec = self.domain.flow(parts[-1][0]) if parts else r.best_spec
                 labels, _ = self.reader.read(spec, self._fresh_slots(spec), piece, r.ctx, None)
                 if labels:
-                    parts.append((parts[-1][0], piece))
+                    parts.append((spec.name, piece))
         if len(parts) < 2:
             return None
         planner = next((f for f in self.domain.ontology.flows if f.intent == "Plan"), None)
@@ -542,7 +546,15 @@ class Understander:
     def prefer_reading(self, ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
         """Between nearly equal readings the flow that only reads goes first: a misread search
         costs a question, a misread booking costs a real booking."""
-        if len(ranked) < 2 or ranked[0][0] in self.scorer.readers:
+        if len(ranked) < 2:
+            return ranked
+        if ranked[0][0] in self.scorer.readers:
+            # two look-ups tie: the one that needs nothing more answers at once ('what have I got
+            # booked?' lists; checking one booking would ask which)
+            (first, top), (second, score) = ranked[0], ranked[1]
+            if second in self.scorer.readers and top - score < TIE_MARGIN and not self._required(second) \
+                    and self._required(first):
+                return [(second, top), (first, score), *ranked[2:]]
             return ranked
         top = ranked[0][1]
         tied = [pair for pair in ranked if top - pair[1] < TIE_MARGIN]
@@ -551,6 +563,9 @@ class Understander:
             return ranked
         return [(reader[0], top)] + [pair for pair in ranked if pair[0] != reader[0]]
 
+
+    def _required(self, name: str) -> bool:
+        return any(s.priority == "required" for s in self.domain.flow(name).slots)
 
     def _task_words_dropped(self, answer: Candidate, flow: str) -> Candidate | None:
         """'I want to borrow Dune' to 'Which book?' -> 'Dune'; 'I want to borrow a book' -> nothing
@@ -602,7 +617,7 @@ class Understander:
 
     def _digression_asked(self, text: str, ranked: list[tuple[str, float]]) -> str | None:
         """'Do you fly to Tokyo?': an inquiry (not a request) that a digression flow can answer."""
-        if not lx.QUESTION_START.match(text) or lx.REQUEST_START.match(text):
+        if not (lx.QUESTION_START.match(text) or lx.SERVICE_QUESTION.match(text)) or lx.REQUEST_START.match(text):
             return None
         for name, score in ranked:
             if score >= self.threshold / 2 and self.domain.flow(name).metadata.digression:

@@ -246,8 +246,8 @@ class FlowScorer:
                 words *= UNHELD_VALUE  # 'when does my BK-20481 flight leave?' asks about what it names
             if semantic is not None and words > 0:
                 words += SEMANTIC_WEIGHT * max(0.0, float(semantic[index]) - SEMANTIC_FLOOR)
-            if name == verb_of and words > 0:
-                words += VERB_BONUS
+            if name == verb_of:
+                words += VERB_BONUS  # 'i need to bok a flite': the verb alone, mended, names the task
             scores.append((name, words + evidence if words > 0 or values_alone else 0.0))
         scores.sort(key=lambda pair: pair[1], reverse=True)
         return scores

@@ -165,14 +165,18 @@ class SlotReader:
 PLACE_ROLES = frozenset({"place", "origin", "destination"})
 
 
+_TRAILING = re.compile(r"\s*(?:[,;.!?]|$)")
+
+
 def repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
               text: str) -> list[tuple[float, str, Candidate]]:
     """Self-repairs: the slot whose value the user rules out ('Rome, not Paris') takes the new
     value; after 'no wait' / 'I mean' the value said last replaces the one said before it
     ('from Chicago - no wait, from Boston')."""
     marker = None
-    for marker in lx.SELF_REPAIR.finditer(text):
-        pass
+    for m in lx.SELF_REPAIR.finditer(text):
+        if not _TRAILING.match(text, m.end()) or not m.group().lower().startswith("i mean"):
+            marker = m  # 'to Rome I mean,': an 'I mean' after the value looks back, it opens nothing
     repair = marker.end() if marker else None
     # 'to Miami, wait, make that Atlanta': the value said just before the repair is the one replaced
     before = [(c.end, score, n) for score, n, c in found if marker and c.end <= marker.start()]
