@@ -118,7 +118,7 @@ def head(conn: sqlite3.Connection, session_id: str) -> Head | None:
 
 def head_of(line: int, key: int, turn: int, version: int, last: int | None) -> Head:
     """The head from its row (``line, key, turn, version``) and ``last``, the id of the last
-    turn committed on the line since the row was written (see ``schema.HEAD_COLUMNS``)."""
+    turn committed on the line since the row was written (see ``rows.HEAD_COLUMNS``)."""
     if last is None:
         return Head(line, key, turn, version, version)
     moved = turn_number(last)

@@ -9,9 +9,10 @@ A turn is one ``BEGIN IMMEDIATE`` transaction: the turn with its state, a new ba
 one is due, frame and audit rows commit together or not at all (the turn row moves the
 head: see ``store.history``). With ``expected_version`` it commits only onto the head the
 turn started from (``HeadMovedError`` otherwise). The store remembers the head of each
-session it last wrote with its compressor (``store.blobs``): the next commit checks it
-with one read (no rollback since, no turn after it) and falls back to reading the head
-when another writer moved it.
+session it last wrote with its compressor (``store.blobs``): the next commit writes its
+turn row only if that is still the head (no rollback since, no turn after it: one
+``INSERT ... SELECT`` checks and writes) and falls back to reading the head when another
+writer moved it.
 """
 
 from __future__ import annotations
