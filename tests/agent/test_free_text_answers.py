@@ -288,3 +288,22 @@ def test_an_i_mean_after_the_new_value_looks_back_at_the_repair_before_it() -> N
     found = [(3.0, "destination", at("Madrid")), (3.0, "destination", at("Rome")), (3.0, "origin", at("Paris"))]
     kept = {c.value: score for score, name, c in repaired(found, set(), text) if name == "destination"}
     assert "Madrid" not in kept and "Rome" in kept
+
+
+def _best_cued(spec: SlotSpec, text: str) -> float:
+    return max((score for score, _ in cued_values(spec, text)), default=0.0)
+
+
+def test_at_points_at_a_venue_by_name_more_than_at_the_city_it_is_in() -> None:
+    text = "I'd love to watch Little at CineLux Almaden on March 5th"
+    theater = SlotSpec(name="theater_name", type="FreeTextSlot", description="Name of the theatre")
+    city = SlotSpec(name="location", type="FreeTextSlot", description="City where the theatre is located")
+    assert _best_cued(theater, text) > _best_cued(city, text) > 0
+
+
+def test_to_a_name_points_at_the_recipient_and_not_at_an_amount() -> None:
+    text = "Send $1,780 to Amir"
+    recipient = SlotSpec(name="recipient_account_name", type="FreeTextSlot",
+                         description="The account name of the recipient who is to receive the transfered money")
+    amount = SlotSpec(name="amount", type="FreeTextSlot", description="The amount of money to transfer")
+    assert _best_cued(recipient, text) > 0 and _best_cued(amount, text) == 0

@@ -22,10 +22,13 @@ from . import lexicon as lx
 ROLE_WORDS: dict[str, frozenset[str]] = {
     "origin": frozenset(lx.stem(w) for w in "origin source from departure depart leaving start pickup".split()),
     "destination": frozenset(lx.stem(w) for w in "destination to arrival arrive dropoff going".split()),
+    # a place known by its name, where one goes: 'at CineLux Almaden', 'at Frida's'
+    "venue": frozenset(lx.stem(w) for w in "theater theatre cinema restaurant hotel salon bar cafe club stadium".split()),
     "place": frozenset(lx.stem(w) for w in "location city area place address where town region locality "
                                            "neighborhood neighbourhood venue street".split()),
     "name": frozenset(lx.stem(w) for w in "name title called named".split()),
     "maker": frozenset(lx.stem(w) for w in "artist author director singer band performer writer".split()),
+    "recipient": frozenset(lx.stem(w) for w in "recipient payee beneficiary receiver".split()),
     "person": frozenset(lx.stem(w) for w in "patient guest passenger traveller traveler customer person contact "
                                             "driver attendee holder owner client member recipient".split()),
 }
@@ -37,10 +40,12 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
     "place": ("in", "at", "near", "around", "nearby", "close to", "within", "located in", "based in", "downtown"),
     "name": ("called", "named", "titled", "the name is", "name is", "name's", "call it", "name it", "title it"),
     "maker": ("by",),
+    "venue": ("at",),
+    "recipient": ("to",),
     "person": ("for", "under", "i'm", "i am", "this is", "it's for", "it is for", "name is", "name's"),
 }
 # cues that point at a person only when a name with a capital follows ('for Eva Roth', not 'for two')
-_PERSON_ONLY = frozenset({"for", "under", "i'm", "i am", "this is", "it's for", "it is for"})
+_PERSON_ONLY = frozenset({"for", "under", "i'm", "i am", "this is", "it's for", "it is for", "to"})
 _CUE = re.compile(
     r"\b(?P<cue>" + "|".join(sorted({re.escape(c) for cues in ROLE_CUES.values() for c in cues},
                                     key=len, reverse=True)) + r")\s+",
@@ -69,6 +74,10 @@ class SlotRoles:
 
     roles: tuple[str, ...]
     name_words: frozenset[str]
+    city: bool = False  # a town or city, not a spot in it
+
+
+_CITY_WORDS = frozenset(lx.stem(w) for w in ("city", "town"))
 
 
 def roles_of(spec: SlotSpec) -> SlotRoles:
@@ -76,12 +85,13 @@ def roles_of(spec: SlotSpec) -> SlotRoles:
     name = {lx.stem(w) for w in spec.name.split("_")}
     roles = [r for r, words in ROLE_WORDS.items() if name & words]
     if not roles:
-        described = {lx.stem(w) for w in lx.tokens(spec.description)}
+        described = {lx.stem(w) for w in lx.tokens(spec.description) if w not in lx.STOPWORDS}
         roles = [r for r, words in ROLE_WORDS.items() if described & words][:1]
     if any(r in roles for r in ("origin", "destination")):
         roles = [r for r in roles if r != "place"]  # 'origin city': 'from' says it, 'in' does not
-    generic = frozenset().union(*ROLE_WORDS.values()) | {"number", "type", "id"}
-    return SlotRoles(tuple(roles), frozenset(name - generic - lx.STOPWORDS))
+    generic = frozenset().union(*(w for r, w in ROLE_WORDS.items() if r != "venue")) | {"number", "type", "id"}
+    city = bool(_CITY_WORDS & (name | {lx.stem(w) for w in lx.tokens(spec.description)}))
+    return SlotRoles(tuple(roles), frozenset(name - generic - lx.STOPWORDS), city)
 
 
 def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = (), asked: bool = False,
@@ -96,7 +106,7 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
     for m in _CUE.finditer(text):
         cue = m["cue"].lower()
         role = next((r for r in roles.roles if cue in ROLE_CUES[r]), None)
-        person = role == "person" and cue in _PERSON_ONLY
+        person = role in ("person", "recipient") and cue in _PERSON_ONLY
         # a name in lower case ('from san jose') only where the cue cannot start a verb ('to fly')
         span = _span_after(text, m.end(), taken, lower_ok=asked and cue != "to" and not person)
         if span is None or person and not text[span[0]:span[0] + 1].isupper():
@@ -105,8 +115,10 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
         value = text[start:end]
         words = {lx.stem(w) for w in lx.tokens(value)}
         score = 2.0 if role else 0.0
+        if role == "place" and cue == "at" and roles.city:
+            score = 1.0  # 'at CineLux Almaden' names a venue more than the city it is in
         if roles.name_words and words & roles.name_words:
-            score += 1.5  # 'at Hotel Iris' for the hotel's name: the value says what it is
+            score += 2.5  # 'at Hotel Iris' for the hotel's name: the value says what it is (more than 'at' says a place)
         if score > 0:
             out.append((score, Candidate(value, value, start, end, 0.7)))
     own = _own_cue(spec)
