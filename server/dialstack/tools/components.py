@@ -144,8 +144,11 @@ def _store(ctx: ToolContext) -> Any:
 
 
 def context_coordinator(*, ctx: ToolContext, turns: int = 3) -> dict[str, Any]:
-    rows = _store(ctx).turns(ctx.session_id, last=turns)
-    return {"turns": [{"turn": r.turn, "user": r.user_text, "agent": r.reply} for r in rows]}
+    # the texts alone, in one read (``turns()`` would rebuild each turn's state and diff); the
+    # live line's last turns are numbered up to the head's without a gap
+    context = _store(ctx).turn_context(ctx.session_id, ctx.user_id, recent=turns)
+    first = context.turn - len(context.recent) + 1
+    return {"turns": [{"turn": first + i, "user": user, "agent": agent} for i, (user, agent) in enumerate(context.recent)]}
 
 
 def _entry(e: Any) -> dict[str, Any]:
