@@ -240,11 +240,17 @@ class ToolRuntime:
         schema says ``integer`` becomes an ``int`` (``2.0`` -> ``2``).
         """
         failed = self._check(spec, args)
-        if failed is None and self._integers.setdefault(spec.tool_id, arguments.has_integer(spec.input_schema)):
+        if failed is None and self._has_integer(spec):
             normal = arguments.integral(spec.input_schema, args)
             args.clear()
             args.update(normal)
         return failed
+
+    def _has_integer(self, spec: ToolSpec) -> bool:
+        found = self._integers.get(spec.tool_id)
+        if found is None:
+            found = self._integers[spec.tool_id] = arguments.has_integer(spec.input_schema)
+        return found
 
     def _check(self, spec: ToolSpec, args: Any) -> CallOutcome | None:
         if not isinstance(args, dict):
