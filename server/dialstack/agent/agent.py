@@ -396,7 +396,7 @@ class Agent:
             deps=self._deps(), session_id=session_id, text=text, state=state,
             slot_ctx=SlotContext(now=now, vocabularies=self.vocabularies, preferences=prefs),
             now=now.timestamp(), preferences=prefs, history=history,
-            context_kinds=gate.session_kinds(context.context_kinds),
+            context_kinds=gate.session_kinds(context.context_kinds), recorded_kinds=frozenset(context.context_kinds),
         )
         turn.slot_snapshot = {f.flow_id: {n: s.value for n, s in f.slots.items()} for f in state.stack.flows}
         return turn
@@ -455,7 +455,8 @@ class Agent:
             user_text=turn.text, reply=reply, state=state.serialize(), frame=turn.frame,
             audit=[*turn.audit, *({"kind": "tool_call", **c} for c in calls)], snapshot=turn.snapshot,
             meta={"understanding": result.understanding, "flags": result.flags, "transitions": turn.transitions},
-            context_kinds=frozenset(turn.context_kinds) if turn.context_kinds - gate.INITIAL_KINDS else frozenset(),
+            # the kinds the store does not hold yet (the private conversation with the first outside kind)
+            context_kinds=turn.context_kinds - turn.recorded_kinds if turn.context_kinds - gate.INITIAL_KINDS else frozenset(),
         )
         try:  # only onto the head this turn started from: another writer's turn is never overwritten
             number = self.store.commit_turn(turn.session_id, record, expected_version=started_from)

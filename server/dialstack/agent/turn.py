@@ -40,6 +40,7 @@ class Turn:
     preferences: dict[str, Any]
     history: list[dict[str, Any]]
     context_kinds: frozenset[str]
+    recorded_kinds: frozenset[str] = frozenset()  # the kinds the store held when the turn began
     tool_calls: list[ToolCallResult] = field(default_factory=list)
     transitions: dict[str, list[str]] = field(default_factory=dict)
     replies: list[str] = field(default_factory=list)
