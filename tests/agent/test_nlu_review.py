@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dialstack.agent.embedding import load_embedder
 from dialstack.agent.nlu import NLUView, Understander
 from dialstack.domain import load_domain
 from dialstack.domains.travel.slots import DateSlot, MoneySlot
@@ -142,3 +143,18 @@ def test_a_slot_that_holds_the_whole_request_keeps_the_whole_utterance(flow: str
     spec = DOMAIN.flow(flow)
     labels, _ = NLU.reader.read(spec, {s.name: FACTORY.slots.make(s) for s in spec.slots}, text, CTX, None)
     assert labels[slot].value == text
+
+
+# -- typos are mended, words spelled right are not ------------------------------------------------
+
+
+@pytest.mark.skipif(load_embedder() is None, reason="the embedder's vocabulary tells a word from a typo")
+@pytest.mark.parametrize(("said", "kept", "not_read_as"), [("we had a fight about it", "fight", "flight"),
+                                                            ("never mind, I found it", "found", "round")])
+def test_a_word_spelled_right_is_never_mended_into_a_pack_word(said: str, kept: str, not_read_as: str) -> None:
+    stems = NLU.scorer.stems(said)
+    assert kept in stems and not_read_as not in stems
+
+
+def test_a_typo_is_mended_into_the_pack_word_it_misspells() -> None:
+    assert "reserv" in NLU.scorer.stems("can I change my reservaton")

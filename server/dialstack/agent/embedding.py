@@ -20,6 +20,9 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> Any:
         """One L2-normalised row per text (a numpy array)."""
 
+    def is_word(self, word: str) -> bool:
+        """Whether ``word`` is a common word of the language as written (not a typo)."""
+
 
 class WordLlamaEmbedder:
     def __init__(self, model: Any) -> None:
@@ -27,6 +30,13 @@ class WordLlamaEmbedder:
 
     def embed(self, texts: Sequence[str]) -> Any:
         return self.model.embed(list(texts), norm=True)
+
+    @lru_cache(maxsize=8192)  # noqa: B019 - one embedder lives as long as the process
+    def is_word(self, word: str) -> bool:
+        """A word the model's tokenizer holds whole ('found', 'chance'): typos ('bostn', 'bookng')
+        break into pieces. The tokenizer writes a space before a word as a piece of its own."""
+        pieces = self.model.tokenizer.encode(" " + word, add_special_tokens=False).ids
+        return len(pieces) <= 2
 
 
 @lru_cache(maxsize=1)

@@ -157,7 +157,7 @@ class FlowScorer:
         self._last_values: tuple[Any, Any] = (None, None)
         self._triggers: dict[str, frozenset[str]] = {}
         self._declared: dict[str, frozenset[str]] = {}
-        self._mended: dict[str, str] = {}
+        self._mended: dict[tuple[str, bool], str] = {}
         # every word the pack uses for its flows, as written and as its stem: typos are mended to them
         self.spelled: dict[str, str] = {}
         for profile in self.profiles.values():
@@ -266,20 +266,30 @@ class FlowScorer:
                    and not w.startswith("not-") and (len(w) >= 4 or w in lx.SYNONYMS)]
         if not unknown:
             return found
-        return frozenset((found - set(unknown)) | {self.mend(w) for w in unknown})
+        written = {lx.stem(t) for t in lx.tokens(text) if self._is_word(t)}  # 'chance' is no typo of 'change'
+        return frozenset((found - set(unknown)) | {self.mend(w, spelled_right=w in written) for w in unknown})
 
-    def mend(self, word: str) -> str:
+    def mend(self, word: str, spelled_right: bool = False) -> str:
         """The pack's own word for ``word``: a synonym it uses ('drop' -> 'cancel'), else the word
-        closest in spelling (one or two letters off), else ``word``."""
-        cached = self._mended.get(word)
+        closest in spelling (one or two letters off) unless ``word`` is a word as written
+        ('chance', 'found'), else ``word``."""
+        spelled_right = spelled_right or self._is_word(word)
+        cached = self._mended.get((word, spelled_right))
         if cached is None:
             same = [s for s in lx.SYNONYMS.get(word, ()) if s in self.weights or s in self.text_weights]
-            close = [] if same else difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8)
+            close = [] if same or spelled_right else difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8)
+            # a typo keeps its first letter ('bokking'); 'found' is no 'round'
+            close = [c for c in close if c[:1] == word[:1]]
             cached = same[0] if same else self.spelled[close[0]] if close else word
             if len(self._mended) >= MENDED_KEPT:  # a long-running server meets endless new words
                 self._mended.clear()
-            self._mended[word] = cached
+            self._mended[(word, spelled_right)] = cached
         return cached
+
+    def _is_word(self, word: str) -> bool:
+        """A word written right ('chance', 'found'), mended into no other; without the embedder's
+        vocabulary every word may be a typo."""
+        return self.embedder is not None and self.embedder.is_word(word)
 
     def semantic(self, text: str) -> Any:
         """Cosine similarity of ``text`` to every flow's purpose, or None without an embedder."""
