@@ -143,7 +143,7 @@ def run(turns: int, db: Path, profile: str | None) -> dict[str, Any]:
     try:
         with Agent("travel", db=db, clock=clock) as agent:
             agent.handle("warm-up", "hello")  # connects the MCP client, lists tools, loads vocabularies
-            if profile:  # profile the thread that runs the agent's event loop (the turns run there)
+            if profile:  # the turn runs on the agent's event-loop thread: profile that thread
                 import cProfile
 
                 profiler = cProfile.Profile()

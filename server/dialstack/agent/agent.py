@@ -141,7 +141,6 @@ class Agent:
         self._served: Any = None  # the in-process served domain (serve.server.ServedDomain), when --mcp memory
         self._background_tasks: set[asyncio.Future[Any]] = set()
         self._lock = threading.Lock()
-        self._driving = threading.Lock()  # held by a sync caller while it runs the loop (``_run``)
         self._live: OrderedDict[str, tuple[int, DialogueState]] = OrderedDict()  # session -> (head version, state)
         self._claimed: set[str] = set()  # sessions this agent's user owns (a session's owner never changes)
         self._written = Written()  # provenance rows of the user's text already in the store
@@ -153,48 +152,17 @@ class Agent:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _own_loop(self) -> asyncio.AbstractEventLoop:
+    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
             if self._loop is None:
-                self._loop = asyncio.new_event_loop()
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(target=loop.run_forever, name="dialstack-agent", daemon=True)
+                thread.start()
+                self._loop, self._thread = loop, thread
             return self._loop
 
-    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
-        """The agent's loop, run from now on by a thread of its own (``ahandle``, a transport's connection)."""
-        with self._driving:  # a sync caller running the loop (see ``_run``) finishes its call first
-            loop = self._own_loop()
-            with self._lock:
-                if self._thread is None:
-                    thread = threading.Thread(target=loop.run_forever, name="dialstack-agent", daemon=True)
-                    thread.start()
-                    self._thread = thread
-            return loop
-
     def _run(self, coro: Awaitable[Any]) -> Any:
-        """Run ``coro`` on the agent's loop and return its result.
-
-        A sync call on an in-process server runs the loop in the calling thread, one caller at a
-        time, until the coroutine is done: a turn then costs no hand-off to another thread and
-        back. Anything started on the loop (a background summary) waits, paused, for the next
-        call or for ``close``. Once the loop has a thread of its own (``ahandle``, a transport),
-        or when this thread is already running a loop, the coroutine is handed to that thread.
-        """
-        if self._drives_here():
-            with self._driving:
-                if self._thread is None:
-                    return self._own_loop().run_until_complete(coro)
         return asyncio.run_coroutine_threadsafe(coro, self._ensure_loop()).result()  # type: ignore[arg-type]
-
-    def _drives_here(self) -> bool:
-        """Whether this call may run the loop itself: an in-process server (no transport whose reader
-        must run between calls), no loop thread yet, and no event loop running in this thread."""
-        if self.mcp != "memory" or self._thread is not None:
-            return False
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return True
-        return False
 
     async def _drain(self) -> None:
         if self._background_tasks:
@@ -207,8 +175,8 @@ class Agent:
                 with contextlib.suppress(RuntimeError):
                     self._run(self._client.__aexit__(None, None, None))
                 self._client = None
+            self._loop.call_soon_threadsafe(self._loop.stop)
             if self._thread is not None:
-                self._loop.call_soon_threadsafe(self._loop.stop)
                 self._thread.join(timeout=10)
             self._loop.close()
             self._loop = None
