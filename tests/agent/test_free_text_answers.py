@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialstack.agent import lexicon as lx
-from dialstack.agent.freetext import bare_answer, cued_values, name_run, names_nothing, not_a_value
+from dialstack.agent.freetext import bare_answer, cued_values, name_run, names_nothing, not_a_value, without_possessive
 from dialstack.agent.scoring import cue_score
 from dialstack.agent.slot_reading import asking_spans, repaired
 from dialstack.domain.models import SlotSpec
@@ -307,3 +307,11 @@ def test_to_a_name_points_at_the_recipient_and_not_at_an_amount() -> None:
                          description="The account name of the recipient who is to receive the transfered money")
     amount = SlotSpec(name="amount", type="FreeTextSlot", description="The amount of money to transfer")
     assert _best_cued(recipient, text) > 0 and _best_cued(amount, text) == 0
+
+
+@pytest.mark.parametrize(("text", "value", "kept"), [("show me Tom Becker's appointments", "Tom Becker's", "Tom Becker"),
+                                                    ("a table at Frida's in Napa", "Frida's", "Frida's"),
+                                                    ("the Jones' booking", "Jones'", "Jones")])
+def test_a_name_that_owns_the_next_word_loses_its_possessive(text: str, value: str, kept: str) -> None:
+    start = text.index(value)
+    assert without_possessive(Candidate(value, value, start, start + len(value), 1.0), text).value == kept

@@ -100,3 +100,27 @@ def test_whether_the_service_covers_something_is_a_service_question(said: str, a
                                             ("we'll take it", True), ("I'll take a look", False), ("take me to Paris", False)])
 def test_taking_what_a_look_up_showed_is_choosing_it(said: str, takes: bool) -> None:
     assert bool(lx.TAKES_IT.search(said)) is takes
+
+
+@pytest.mark.parametrize(("said", "rest"), [("not quite, the name's wrong", "the name's wrong"), ("nope", ""),
+                                           ("hmm no, the date", "the date"), ("that's wrong, it's Tuesday", "it's Tuesday")])
+def test_a_no_may_go_on_to_say_what_is_wrong(said: str, rest: str) -> None:
+    lead = lx.NO_LEAD.match(said)
+    assert lead is not None and lead["rest"] == rest
+
+
+@pytest.mark.parametrize("said", ["ok yes thats fine", "yes please do", "yes please, let's finish that"])
+def test_everyday_yeses_say_yes(said: str) -> None:
+    assert lx.AFFIRM.match(said)
+
+
+@pytest.mark.parametrize("said", ["no, let's drop that one", "nope, scrap it", "no, keep it actually"])
+def test_a_no_that_drops_the_task_lets_it_go(said: str) -> None:
+    assert lx.DENY.match(said) and lx.LET_IT_BE.search(said)
+
+
+@pytest.mark.parametrize(("said", "asks"), [("just browsing - what are the fares like from Miami", True),
+                                           ("have I got anything booked", True), ("ok, how much is it", True),
+                                           ("book it, what a day", False), ("ok, can you book it", False)])
+def test_a_question_may_come_after_a_lead_in(said: str, asks: bool) -> None:
+    assert lx.is_question(said) is asks

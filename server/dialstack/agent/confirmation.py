@@ -129,10 +129,11 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
             return changed
     if u.labels:
         return u
-    lead = lx.YES_NO_LEAD.match(u.text)
-    said_no = lead is not None and lx.tokens(u.text)[:1] in (["no"], ["nope"], ["nah"])
+    no = lx.NO_LEAD.match(u.text)
+    said_no = no is not None
     if isinstance(pending, Confirmation) and not said_no and not asks_to_change(flow, u.text):
         return u
+    lead = no or lx.YES_NO_LEAD.match(u.text)
     rest = lead["rest"] if lead is not None else u.text
     if said_no and rest.strip():
         labels, rejected = turn.deps.understander.reader.read(flow.spec, flow.slots, rest, turn.slot_ctx, None)

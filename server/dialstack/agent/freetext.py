@@ -328,6 +328,22 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_POSSESSIVE = re.compile(r"(?:'s|’s|s')$")
+_NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
+
+
+def without_possessive(cand: Candidate, text: str) -> Candidate:
+    """'Tom Becker's appointments' -> 'Tom Becker': a name that owns the next word; 'at Frida's in
+    Napa' keeps its 's, which is part of the name."""
+    value = str(cand.value)
+    owner = _POSSESSIVE.search(value)
+    after = _NEXT_WORD.match(text, cand.end)
+    if owner is None or after is None or after.group(1) in lx.STOPWORDS or cand.end - cand.start != len(value):
+        return cand
+    kept = value[: owner.start()] + ("s" if owner.group() == "s'" else "")
+    return Candidate(kept, kept, cand.start, cand.start + len(kept), cand.score)
+
+
 def name_run(text: str, start: int = 0, end: int | None = None) -> Candidate | None:
     """The longest name written with capitals in ``text[start:end]`` ('Ramen Shop' in 'Please play
     Ramen Shop instead'); a single capital that only opens a sentence, 'I', a date and the words

@@ -32,7 +32,8 @@ _YES = (r"yes|yeah|yep|yup|ya|yea|sure|ok|okay|alright|all right|of course|absol
 _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sure|let's (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that's right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
-             r"go on|then")
+             r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
+             r"that'?s (?:ok|okay|good)|all good|works for me")
 AFFIRM = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(" + _YES + r")\b(?:[\s,.!-]+(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
@@ -41,11 +42,12 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"thank you for (?:the|your|all the) (?:help|assistance)|not (?:right )?now|not at (?:the|this) (?:moment|time)|"
             r"not yet|i don'?t|i do not|that'?s (?:ok|okay|fine)|that would be all|that will be all|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
             r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
-            r"i'?m ok|we'?re good|" + r"leave it(?: (?:as it is|be))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it")
+            r"i'?m ok|we'?re good|" + r"leave it(?: (?:as it is|be))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
+            r"keep it|actually|(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?")
 DENY = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
     r"no thanks|no thank you|don't|do not|n|negative|"
-    r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it))\b"
+    r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it)|not quite|not exactly)\b"
     r"(?:[\s,.!-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
@@ -79,7 +81,7 @@ LATER_TAIL = (r"(?:(?:i|we)(?:'ll| will| can| could)|maybe i'?ll|let me)\s+(?:[a
 # "no, leave it", "no, never mind": a no that lets the whole thing go, not only the question asked
 LET_IT_BE = re.compile(
     r"\b(?:leave it|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
-    r"skip it|not anymore)\b",
+    r"skip it|not anymore|keep it)\b",
     re.IGNORECASE,
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
@@ -159,7 +161,7 @@ SELF_REPAIR = re.compile(
 )
 QUESTION_START = re.compile(
     r"^\s*(what|which|where|when|why|how|who|whose|do you|does|did you|can you|could you|are you|is there|"
-    r"is it|are there|will you|have you)\b",
+    r"is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my)\b",
     re.IGNORECASE,
 )
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
@@ -274,6 +276,11 @@ SMALL_TALK_LEAD = re.compile(
     re.IGNORECASE,
 )
 # "no wait, keep it": a yes/no word first answers the yes/no question being asked
+# 'no, the date', 'not quite, the name's wrong', 'hmm nope': a no that may go on to say what is wrong
+NO_LEAD = re.compile(
+    r"^\s*(?:(?:hmm+|um+|uh|well|oh|ah|sorry)[\s,]+)?(?:no|nope|nah|not quite|not exactly|not really|"
+    r"that'?s (?:wrong|not right|not correct)|wrong)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE
+)
 YES_NO_LEAD = re.compile(
     r"^\s*(?:yes|yeah|yep|yup|sure|ok|okay|no|nope|nah)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE
 )
@@ -301,7 +308,15 @@ _TAG_QUESTION = re.compile(
 def is_question(text: str) -> bool:
     """A question: a question mark, a question word first, or a tag question at the end."""
     stripped = text.strip()
-    return stripped.endswith("?") or bool(QUESTION_START.match(stripped)) or bool(_TAG_QUESTION.search(stripped))
+    if stripped.endswith("?") or QUESTION_START.match(stripped) or _TAG_QUESTION.search(stripped):
+        return True
+    # 'just browsing - what are the fares like', 'ok, how much is it': a later clause asks
+    return any(QUESTION_START.match(c) and not _EXCLAIMS.match(c) and not REQUEST_ANYWHERE.search(c)
+               for c in _CLAUSE.split(stripped)[1:])
+
+
+_CLAUSE = re.compile(r"[.!;:]+\s*|\s[-–—]+\s*|,\s*")
+_EXCLAIMS = re.compile(r"(?:what an?|how (?:nice|lovely|great|kind|cool|awesome))\b", re.IGNORECASE)  # 'what a day'
 
 
 READ_QUESTION = re.compile(

@@ -28,6 +28,7 @@ EXAMPLE_WEIGHT = 1.0  # examples and keywords on top of the flow's own text
 IMPUTED_EXAMPLES = 2.0  # what examples would add, for a flow that has none (measured on the SGD kit)
 SEMANTIC_WEIGHT = 1.0  # cosine of the sentence embedding to the flow's purpose, above the floor
 SEMANTIC_FLOOR = 0.1  # unrelated sentences still share some direction; below this, nothing
+RARE_SHARE = 0.25  # a kind of value held by at most this share of the flows is rare
 UNHELD_VALUE = 0.5  # a question naming values a flow cannot hold is hardly about that flow
 VERB_BONUS = 0.3  # a request opening with the verb only this flow's name and examples open with
 READ_BONUS = 0.1  # 'what flights are there?': a question asks to read, not to change
@@ -148,6 +149,8 @@ class FlowScorer:
             for key in profile.value_keys:
                 holders[key] = holders.get(key, 0) + 1
         self.value_weights = {k: math.log(1 + count / n) / top for k, n in holders.items()}
+        # kinds of value few flows hold (a booking reference): naming one points away from the rest
+        self.rare_keys = frozenset(k for k, n in holders.items() if n <= RARE_SHARE * count)
         verbs: dict[str, list[str]] = {}
         for name, profile in self.profiles.items():
             if profile.verb:
@@ -231,6 +234,7 @@ class FlowScorer:
         left_text = mask(text, [*ignore, *spans])
         semantic = self.semantic(left_text)
         verb_of = self.verb_flow(text)
+        named = keys if question else keys & self.rare_keys  # values that say which flows a turn is about
         scores = []
         for index, (name, profile) in enumerate(self.profiles.items()):
             if question and not (name in self.readers or profile.spec.metadata.digression):
@@ -242,7 +246,7 @@ class FlowScorer:
                 words += READ_BONUS
             values = sum(self.value_weights[k] for k in profile.value_keys & keys)
             evidence = VALUE_WEIGHT * min(values, 1.5) * (2.0 if question else 1.0)
-            if question and keys and not profile.value_keys & keys:
+            if named and not profile.value_keys & named:
                 words *= UNHELD_VALUE  # 'when does my BK-20481 flight leave?' asks about what it names
             if semantic is not None and words > 0:
                 words += SEMANTIC_WEIGHT * max(0.0, float(semantic[index]) - SEMANTIC_FLOOR)

@@ -16,7 +16,8 @@ from typing import Any
 from ..domain.models import FlowSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
 from . import lexicon as lx
-from .freetext import bare_answer, cued_values, has_name, name_run, not_a_value, place_spans, roles_of
+from .freetext import (bare_answer, cued_values, has_name, name_run, not_a_value, place_spans, roles_of,
+                       without_possessive)
 from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
 from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates
 
@@ -135,6 +136,9 @@ class SlotReader:
                 rest = remainder(text, taken, self.scorer.trigger_words(spec.name))
                 if rest is not None and _names_something(rest.value, text):
                     labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
+        for name, cand in labels.items():
+            if isinstance(slots.get(name), FreeTextSlot):
+                labels[name] = without_possessive(cand, text)
         return labels, {}
 
 
