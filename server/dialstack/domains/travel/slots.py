@@ -49,6 +49,7 @@ class DateSlot(BaseSlot):
 # 0.8 let "Atlantis" pass for Atlanta (ratio 0.8); one-letter typos of 5+ letters stay above 0.85.
 FUZZY_CUTOFF = 0.85
 _LEAD = re.compile(r"^(?:i(?:'d| would)? (?:like to )?(?:fly|go|travel)\s+)?(?:from|to|in|at|out of|into)\s+", re.IGNORECASE)
+_WORD_AFTER = re.compile(r"\b(?:from|to|out of|into)\s+(?P<place>[A-Za-z][a-z'.-]{3,})\b")
 _PLACE_AFTER = re.compile(r"\b(?:from|to)\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})")
 
 
@@ -176,6 +177,14 @@ class LocationSlot(CategorySlot):
         for m in codes.finditer(text):
             if not any(m.start() < e and s < m.end() for _, s, e, _ in found):
                 found.append((by_code[m.group()], m.start(), m.end(), 0.8))
+        for m in _WORD_AFTER.finditer(text):  # 'from bostn to chicgo': a misspelt city after its cue
+            start, end = m.span("place")
+            if any(start < e and s < end for _, s, e, _ in found):
+                continue
+            close = difflib.get_close_matches(m.group("place").casefold(), list(by_name), n=2, cutoff=FUZZY_CUTOFF)
+            cities = {by_name[c] for c in close}
+            if len(cities) == 1:
+                found.append((cities.pop(), start, end, 0.7))
         for m in _PLACE_AFTER.finditer(text):
             start, end = m.span("place")
             if not any(start < e and s < end for _, s, e, _ in found):
