@@ -124,3 +124,13 @@ def test_a_no_that_drops_the_task_lets_it_go(said: str) -> None:
                                            ("book it, what a day", False), ("ok, can you book it", False)])
 def test_a_question_may_come_after_a_lead_in(said: str, asks: bool) -> None:
     assert lx.is_question(said) is asks
+
+
+@pytest.mark.parametrize("said", ["same thing but friday", "same again on the 5th", "the same but at 7"])
+def test_the_same_task_again_with_another_value_is_an_ellipsis(said: str) -> None:
+    assert lx.ELLIPSIS.match(said)
+
+
+@pytest.mark.parametrize(("said", "value"), [("I said Dallas but I meant Denver", "Dallas"), ("not Paris", "Paris")])
+def test_a_value_taken_back_is_negated(said: str, value: str) -> None:
+    assert lx.NEGATED_BEFORE.search(said[: said.index(value)])

@@ -55,7 +55,8 @@ DENY = re.compile(
 # with another value
 ELLIPSIS = re.compile(
     r"^\s*(?:(?:ok|okay|great|thanks|thank you|cool|now|then|also|hmm+|and)[\s,]+)*"
-    r"(?:what about|how about|(?:and )?same(?: thing| again| one)? (?:for|with|in|on)|and (?:for|in|at|on|with|the)|"
+    r"(?:what about|how about|(?:and )?(?:the )?same(?: thing| again| one| search| deal)?,? (?:but |only |just )?(?:for|with|in|on|at)?"
+    r"|and (?:for|in|at|on|with|the)|"
     r"(?:and )?now (?:for|in|at|on|with))\b",
     re.IGNORECASE,
 )
@@ -126,6 +127,7 @@ RESUME_TASK = re.compile(
 )
 SHIFT = re.compile(
     r"\b(actually|instead|wait|hold on|hang on|one sec(?:ond)?|just a sec(?:ond)?|quick question|by the way|first|"
+    r"before (?:i|we|you) do|"
     r"rather|switch|before that|let me|change of plans?|on second thought)\b",
     re.IGNORECASE,
 )
@@ -195,7 +197,8 @@ STATUS = re.compile(
     re.IGNORECASE,
 )
 # before a value: the user rules it out ("not Chicago", "instead of the printer")
-NEGATED_BEFORE = re.compile(r"\b(?:not|instead of|rather than|except|but not|no longer)\s+(?:the\s+|a\s+|an\s+)?$",
+NEGATED_BEFORE = re.compile(r"\b(?:not|instead of|rather than|except|but not|no longer|"
+                            r"i (?:said|typed|wrote|put|told you))\s+(?:the\s+|a\s+|an\s+)?$",
                             re.IGNORECASE)
 # verbs that lead in to a bare answer ("fly from Atlantis", "go with the green one")
 LEAD_VERBS = frozenset({"leave", "leaving", "go", "going", "make", "use", "try", "pick",

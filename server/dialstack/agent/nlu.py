@@ -203,6 +203,8 @@ class Understander:
             own_labels, own_rejected = self.reader.read(
                 active.spec, active.slots, text, ctx, view.waiting_for_slot, active.last_filled
             )
+        if own_labels and lx.DENY.match(text) and lx.is_closing(text):
+            own_labels, own_rejected = {}, {}  # 'no thanks, that's all for today' gives no date
         # an answer to a free-text question is any text: it is taken only if nothing else is meant
         # (a question, small talk, giving up, another task), so it masks nothing for scoring
         free_answer = None

@@ -29,7 +29,7 @@ _COUNT = r"\d{{1,4}}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twe
          r"sixteen|seventeen|eighteen|nineteen|twenty|a couple of|a couple|couple of|a pair of"
 _NUMBER = r"(?P<{}>" + _COUNT + r")"  # a format string: the group's name goes in the braces
 _GROUP = re.compile(
-    r"\b(?:a (?:group|party|family|team) of\s+" + _NUMBER.format("n1")
+    r"\b(?:(?:a |our |my )?(?:group|party|family|team) of\s+" + _NUMBER.format("n1")
     + r"|(?:we are|we're|there are|there's|there will be)\s+" + _NUMBER.format("n2")
     + r"|(?:(?P<n3>" + _COUNT.format() + r"|a|an|one)\s+(?:of us|(?P<unit>[a-z]+)))"
     + r"|for\s+" + _NUMBER.format("n4") + r"(?!\s*(?:am|pm|a\.m|p\.m|o'clock|:|\d|(?:days?|nights?|hours?|weeks?|months?|years?|minutes?|dollars?"
