@@ -216,6 +216,7 @@ PART_BREAK = re.compile(
     r"and later|as well as)\b\s*",
     re.IGNORECASE,
 )
+AND_BREAK = re.compile(r"\s*,?\s+and\s+(?:also\s+)?(?:can you\s+|could you\s+|please\s+)?", re.IGNORECASE)
 # "thanks, that's all I needed", "bye for now": the user is done
 CLOSING = re.compile(
     r"^\s*(?:(?:ok|okay|great|perfect|cool|awesome|alright|no|nope|nah|thanks|thank you(?: (?:so|very) much)?|"

@@ -377,10 +377,13 @@ class Understander:
         """'Boston to Denver on Dec 10, then Denver to Seattle on Dec 14': several tasks in one
         message. A pack with a planning flow plans them all (and reviews the plan first); without
         one, the first starts and the reply names the rest, so no part is dropped in silence."""
-        if r.active is not None or not lx.PART_BREAK.search(r.text):
+        if r.active is not None:
+            return None
+        pieces = lx.PART_BREAK.split(r.text) if lx.PART_BREAK.search(r.text) else self._two_requests(r)
+        if not pieces:
             return None
         parts: list[tuple[str, str]] = []  # (flow, words of the part)
-        for piece in (p.strip(" ,;.") for p in lx.PART_BREAK.split(r.text)):
+        for piece in (p.strip(" ,;.") for p in pieces):
             if not piece:
                 continue
             ranked = self.prefer_reading(self.rank(piece, (), r.ctx, values_alone=False))
@@ -396,13 +399,25 @@ class Understander:
         if len(parts) < 2:
             return None
         planner = next((f for f in self.domain.ontology.flows if f.intent == "Plan"), None)
-        if planner is not None:
+        if planner is not None and len({flow for flow, _ in parts}) == 1:  # legs of one kind of task: a plan
             labels, rejected = self.reader.read(planner, self._fresh_slots(planner), r.text, r.ctx, None)
             return r.result("start", flow=planner.name, labels=labels, rejected=rejected)
         first, words = parts[0]
         spec = self.domain.flow(first)
         labels, rejected = self.reader.read(spec, self._fresh_slots(spec), words, r.ctx, None)
         return r.result("start", flow=first, labels=labels, rejected=rejected, later=tuple(w for _, w in parts[1:]))
+
+    def _two_requests(self, r: Reading) -> list[str]:
+        """'cancel BK-31337 and set me up a price alert': two requests joined by 'and', the first
+        opening with its task's verb, the second clearly another task (not 'from Boston and Denver')."""
+        pieces = lx.AND_BREAK.split(r.text)
+        if len(pieces) != 2:
+            return []
+        first = self.scorer.verb_flow(pieces[0])
+        ranked = self.rank(pieces[1], (), r.ctx, values_alone=False)
+        if first is None or not ranked or ranked[0][1] < self.threshold or ranked[0][0] == first:
+            return []
+        return pieces
 
     def asks_the_same_again(self, r: Reading) -> Understanding | None:
         """'same for savings', 'what about Oakland?' right after a task ended: that task again with
