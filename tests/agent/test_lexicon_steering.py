@@ -134,3 +134,18 @@ def test_the_same_task_again_with_another_value_is_an_ellipsis(said: str) -> Non
 @pytest.mark.parametrize(("said", "value"), [("I said Dallas but I meant Denver", "Dallas"), ("not Paris", "Paris")])
 def test_a_value_taken_back_is_negated(said: str, value: str) -> None:
     assert lx.NEGATED_BEFORE.search(said[: said.index(value)])
+
+
+@pytest.mark.parametrize("said", ["yes, go ahead and book it", "yes please, book that", "yes that'd be great"])
+def test_a_yes_that_goes_on_to_say_do_it_is_a_yes(said: str) -> None:
+    assert lx.AFFIRM.match(said)
+
+
+@pytest.mark.parametrize("said", ["and a return on the 28th", "ok and the way back on the 3rd"])
+def test_the_way_back_asks_the_last_task_again(said: str) -> None:
+    assert lx.ELLIPSIS.match(said)
+
+
+@pytest.mark.parametrize("said", ["actually I'm good, thanks anyway", "we're all set, thank you", "I'm fine for now"])
+def test_being_fine_without_more_is_a_closing(said: str) -> None:
+    assert lx.is_closing(said)

@@ -10,6 +10,7 @@ import pytest
 
 from dialstack.agent.embedding import load_embedder
 from dialstack.agent.nlu import NLUView, Understander
+from dialstack.agent.scoring import _swapped
 from dialstack.domain import load_domain
 from dialstack.domains.travel.slots import DateSlot, MoneySlot
 from dialstack.state.factory import FlowFactory
@@ -158,3 +159,14 @@ def test_a_word_spelled_right_is_never_mended_into_a_pack_word(said: str, kept: 
 
 def test_a_typo_is_mended_into_the_pack_word_it_misspells() -> None:
     assert "reserv" in NLU.scorer.stems("can I change my reservaton")
+
+
+def test_two_neighbouring_letters_swapped_are_mended() -> None:
+    assert _swapped("mvoe", "move") and _swapped("flgiht", "flight") and not _swapped("move", "move") \
+        and not _swapped("mode", "move")
+
+
+@pytest.mark.skipif(load_embedder() is None, reason="the embedder's vocabulary tells a word from a typo")
+@pytest.mark.parametrize(("word", "real"), [("cheapest", True), ("quickest", True), ("bostn", False), ("mvoe", False)])
+def test_a_word_with_a_common_ending_is_a_word(word: str, real: bool) -> None:
+    assert load_embedder().is_word(word) is real

@@ -24,6 +24,9 @@ class Embedder(Protocol):
         """Whether ``word`` is a common word of the language as written (not a typo)."""
 
 
+_ENDINGS = ("est", "er", "ing", "ed", "es", "s", "ly", "ness", "ment", "able")
+
+
 class WordLlamaEmbedder:
     def __init__(self, model: Any) -> None:
         self.model = model
@@ -35,8 +38,15 @@ class WordLlamaEmbedder:
     def is_word(self, word: str) -> bool:
         """A word the model's tokenizer holds whole ('found', 'chance'): typos ('bostn', 'bookng')
         break into pieces. The tokenizer writes a space before a word as a piece of its own."""
-        pieces = self.model.tokenizer.encode(" " + word, add_special_tokens=False).ids
-        return len(pieces) <= 2
+        if self._whole(word):
+            return True
+        # 'cheapest', 'rebooking': a word held whole with a common ending
+        return any(word.endswith(end) and len(word) - len(end) >= 3 and (self._whole(word[: -len(end)])
+                                                                          or self._whole(word[: -len(end)] + "e"))
+                   for end in _ENDINGS)
+
+    def _whole(self, word: str) -> bool:
+        return len(self.model.tokenizer.encode(" " + word, add_special_tokens=False).ids) <= 2
 
 
 @lru_cache(maxsize=1)

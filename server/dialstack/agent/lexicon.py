@@ -33,9 +33,10 @@ _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sur
              r"keep going|carry on|finish it)|carry on|keep going|continue|that's right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
-             r"that'?s (?:ok|okay|good)|all good|works for me")
+             r"that'?s (?:ok|okay|good)|all good|works for me|book (?:it|that)|go ahead and book (?:it|that)|"
+             r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)")
 AFFIRM = re.compile(
-    r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(" + _YES + r")\b(?:[\s,.!-]+(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
 _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|thanks for (?:the|your|all the) (?:help|assistance)|"
@@ -56,7 +57,7 @@ DENY = re.compile(
 ELLIPSIS = re.compile(
     r"^\s*(?:(?:ok|okay|great|thanks|thank you|cool|now|then|also|hmm+|and)[\s,]+)*"
     r"(?:what about|how about|(?:and )?(?:the )?same(?: thing| again| one| search| deal)?,? (?:but |only |just )?(?:for|with|in|on|at)?"
-    r"|and (?:for|in|at|on|with|the)|"
+    r"|and (?:for|in|at|on|with|the)|(?:and )?(?:a |the )?(?:return|way back)(?: flight| trip| one)?\b|"
     r"(?:and )?now (?:for|in|at|on|with))\b",
     re.IGNORECASE,
 )
@@ -216,6 +217,8 @@ PART_BREAK = re.compile(
     r"and later|as well as)\b\s*",
     re.IGNORECASE,
 )
+# 'an appointment', 'another flight', 'a new booking', 'a dermatology appointment': asking for a new one
+INDEFINITE = re.compile(r"\b(?:a|an|another|one more)\s+(?:new\s+)?([a-z]+)(?:\s+([a-z]+))?", re.IGNORECASE)
 AND_BREAK = re.compile(r"\s*,?\s+and\s+(?:also\s+)?(?:can you\s+|could you\s+|please\s+)?", re.IGNORECASE)
 # "thanks, that's all I needed", "bye for now": the user is done
 CLOSING = re.compile(
@@ -223,8 +226,9 @@ CLOSING = re.compile(
     r"thanks a lot|that's great|wonderful|all good|ok cheers|cheers|actually|well|oh|hmm+|um+)[\s,.!]+)*"
     r"(?:(?:that's|that is|that was|that'll be|that will be) (?:all|it|everything)(?: (?:i|we) (?:need|needed|wanted|want))?"
     r"(?: for (?:now|today))?|(?:good ?)?bye(?: for now)?|see you(?: later)?|have a (?:good|great|nice) (?:day|one|night)|"
-    r"i'?m (?:all set|done|good)|nothing else|no,? that's it|all good|see you(?: later| soon)?)"
-    r"(?:[\s,.!]+(?:thanks|thank you|thanks again|bye|goodbye|cheers))*[\s.!]*$",
+    r"i'?m (?:all set|done|good|fine|ok|okay)|(?:we'?re|we are) (?:all set|done|good|fine)|nothing else|no,? that's it|"
+    r"all good|see you(?: later| soon)?)"
+    r"(?:[\s,.!]+(?:thanks|thank you|thanks again|thanks anyway|thank you anyway|bye|goodbye|cheers|for now))*[\s.!]*$",
     re.IGNORECASE,
 )
 # A closing in one's own words ('No, thank you. That is all the assistance I need right now',
@@ -237,7 +241,7 @@ alright awesome perfect wonderful excellent lovely nice kind really truly very s
 that that's thats this is was it it's its everything enough done bye goodbye cheers now today tonight
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
-actually oh well have had has day night take care see soon there at of to with from and but
+actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything"})
 _DECLINING = frozenset({"no", "nope", "nah", "not", "nothing"})
@@ -457,6 +461,7 @@ _SYNONYM_GROUPS = (
     "buy purchase",
     "rent hire lease",
     "reschedule postpone push",
+    "hour hrs",
     "movie film flick",
     "doctor physician doc",
     "flight plane airfare",

@@ -222,7 +222,7 @@ class Understander:
             unasked = asks is not None and (asks != "lookup" or not self.scorer.names_task(text, spans, active.name))
             own_labels = {k: c for k, c in own_labels.items()
                           if not (isinstance(active.slots[k], FreeTextSlot) or unasked and k == view.waiting_for_slot)}
-        ranked = self.prefer_reading(self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None))
+        ranked = self.prefer_reading(self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None), text)
         best, best_score = ranked[0] if ranked else (None, 0.0)
         best_spec = self.domain.flow(best) if best else None
         # the flow in focus keeps it unless another is clearly better, not merely a little
@@ -261,13 +261,16 @@ class Understander:
         if offered is None or lx.DENY.match(r.text) or lx.CANCEL.match(r.text) \
                 or not (r.best in (None, offered.name) or not r.strong or not lx.REQUEST_ANYWHERE.search(r.text)):
             return None
-        # 'Lena Fischer': the answer to the question resuming would ask next (a free-text answer
-        # only when the turn says nothing but a name: 'That house sounds good' answers another question)
+        # 'Lena Fischer', 'a rash on my neck': the answer to the question resuming would ask next (a
+        # free-text answer only when the turn is nothing but a name or a short phrase that judges
+        # nothing and asks for no task: 'That house sounds good' answers another question)
         nxt = None if r.is_question else _next_question(offered)
         if nxt is not None and isinstance(offered.slots[nxt], FreeTextSlot):
             said = r.text.strip().rstrip(".!")
             run = name_run(said)
-            nxt = nxt if run is not None and (run.start, run.end) == (0, len(said)) else None
+            named = run is not None and (run.start, run.end) == (0, len(said))
+            phrase = not r.strong and not lx.act_spans(said) and len(lx.tokens(said)) <= 6 and not not_a_value(said)
+            nxt = nxt if named or phrase else None
         labels, rejected = self.reader.read(offered.spec, offered.slots, r.text, r.ctx, nxt)
         if labels or rejected:
             return r.result("resume", flow=offered.flow_id, labels=labels, rejected=rejected)
@@ -386,7 +389,7 @@ class Understander:
         for piece in (p.strip(" ,;.") for p in pieces):
             if not piece:
                 continue
-            ranked = self.prefer_reading(self.rank(piece, (), r.ctx, values_alone=False))
+            ranked = self.prefer_reading(self.rank(piece, (), r.ctx, values_alone=False), piece)
             if ranked and ranked[0][1] >= self.threshold:
                 parts.append((ranked[0][0], piece))
             elif parts or r.strong and r.best_spec is not None and not r.best_spec.metadata.digression:
@@ -560,11 +563,14 @@ class Understander:
             return None
         return "lookup" if lx.EXISTENTIAL.search(text) else "detail"
 
-    def prefer_reading(self, ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    def prefer_reading(self, ranked: list[tuple[str, float]], text: str = "") -> list[tuple[str, float]]:
         """Between nearly equal readings the flow that only reads goes first: a misread search
-        costs a question, a misread booking costs a real booking."""
+        costs a question, a misread booking costs a real booking (and is confirmed first)."""
         if len(ranked) < 2:
             return ranked
+        new = self._asks_for_a_new_one(ranked, text)
+        if new is not None:
+            return new
         if ranked[0][0] in self.scorer.readers:
             # two look-ups tie: the one that needs nothing more answers at once ('what have I got
             # booked?' lists; checking one booking would ask which)
@@ -580,6 +586,28 @@ class Understander:
             return ranked
         return [(reader[0], top)] + [pair for pair in ranked if pair[0] != reader[0]]
 
+
+    def _asks_for_a_new_one(self, ranked: list[tuple[str, float]], text: str) -> list[tuple[str, float]] | None:
+        """'I'd like an appointment': a task's noun said with 'a', 'an', 'another' asks for a new
+        one, so the flow that makes it goes before a look-up that nearly ties with it (unless the
+        request opens with a verb: 'find a restaurant' looks one up)."""
+        first, top = ranked[0]
+        if first not in self.scorer.readers or not text or self.scorer.verb_flow(text) is not None:
+            return None
+        spec = self.domain.flow(first)
+        if not {lx.stem(w) for w in lx.tokens(f"{spec.label} {spec.description}")} & _OWN_THINGS:
+            return None  # a look-up of options ('find a rental car') is the way to a new one
+        said = {lx.stem(w) for m in lx.INDEFINITE.finditer(text) for w in m.groups() if w}
+        if not said or not lx.content_stems(text) - lx.LEAD_INS <= said | _COURTESY:
+            return None  # only the thing asked for ('I'd like an appointment please'), no verb of a look-up
+        for name, score in ranked[1:3]:
+            spec = self.domain.flow(name)
+            if name in self.scorer.readers or top - score >= NEW_ONE_MARGIN or spec.metadata.digression \
+                    or spec.intent in ("Plan", "Internal", "Converse"):
+                continue
+            if said & ({lx.stem(w) for w in name.split("_")} | lx.content_stems(spec.label)):
+                return [(name, top), *((n, v) for n, v in ranked if n != name)]
+        return None
 
     def _required(self, name: str) -> bool:
         return any(s.priority == "required" for s in self.domain.flow(name).slots)
@@ -654,6 +682,7 @@ class Understander:
     # -- slot reading ---------------------------------------------------------
 SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focus
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
+NEW_ONE_MARGIN = 0.25  # 'an appointment': within this, the flow that makes one goes before a look-up
 ANSWER_MARGIN = 1.0  # a turn that gives the task in progress values leaves it only for a flow this much better
 CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
 DETAIL_MARGIN = 0.5  # a question about a detail moves the focus only to a look-up this much better
@@ -672,6 +701,11 @@ def _approval_answer(text: str, view: NLUView) -> Understanding | None:
         if lx.DENY_COMMAND.match(text) or lx.DENY.match(text):
             return Understanding("deny", text)
     return None
+
+
+# a look-up of the user's own things ('looking up your appointments', 'an existing booking')
+_OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
+_COURTESY = frozenset(lx.stem(w) for w in ("please", "thanks", "today", "soon", "possible"))
 
 
 def _next_question(flow: ActiveView) -> str | None:

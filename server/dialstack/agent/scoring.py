@@ -281,7 +281,8 @@ class FlowScorer:
         cached = self._mended.get((word, spelled_right))
         if cached is None:
             same = [s for s in lx.SYNONYMS.get(word, ()) if s in self.weights or s in self.text_weights]
-            close = [] if same or spelled_right else difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8)
+            close = [] if same or spelled_right else difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8) \
+                or [w for w in self.spelled if _swapped(word, w)][:1]  # 'mvoe' -> 'move'
             # a typo keeps its first letter ('bokking'); 'found' is no 'round'
             close = [c for c in close if c[:1] == word[:1]]
             cached = same[0] if same else self.spelled[close[0]] if close else word
@@ -395,6 +396,14 @@ class FlowScorer:
         covered = sum(self.text_weights[s] * tf / (tf + TEXT_SATURATION)
                       for s in stems if (tf := profile.text.get(s, 0.0)) > 0)
         return covered / said
+
+
+def _swapped(typed: str, word: str) -> bool:
+    """Whether ``typed`` is ``word`` with two neighbouring letters swapped ('mvoe', 'flgiht')."""
+    if len(typed) != len(word) or len(typed) < 4 or typed == word:
+        return False
+    diff = [i for i, (a, b) in enumerate(zip(typed, word)) if a != b]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and typed[diff[0]] == word[diff[1]] and typed[diff[1]] == word[diff[0]]
 
 
 def _rarity(documents: Sequence[Iterable[str]], count: int) -> dict[str, float]:
