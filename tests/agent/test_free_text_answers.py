@@ -315,3 +315,19 @@ def test_to_a_name_points_at_the_recipient_and_not_at_an_amount() -> None:
 def test_a_name_that_owns_the_next_word_loses_its_possessive(text: str, value: str, kept: str) -> None:
     start = text.index(value)
     assert without_possessive(Candidate(value, value, start, start + len(value), 1.0), text).value == kept
+
+
+@pytest.mark.parametrize(("said", "held", "new"), [("sorry I meant 11 not 10", "2026-12-04T10:00", "2026-12-04T11:00"),
+                                                   ("no wait, make it 4", "2026-12-04T15:00", "2026-12-04T16:00"),
+                                                   ("I meant 11, not 9", "2026-12-04T10:00", None)])
+def test_a_bare_hour_said_to_correct_moves_the_time_already_given(said: str, held: str, new: str | None) -> None:
+    from datetime import datetime, timezone
+
+    from dialstack.agent.slot_reading import hour_repairs
+    from dialstack.state.slot_datetime import DateTimeSlot
+    from dialstack.state.slots import SlotContext
+    ctx = SlotContext(now=datetime(2026, 12, 1, 9, tzinfo=timezone.utc), vocabularies={})
+    when = DateTimeSlot("when", {}, priority="required")
+    when.fill(held, ctx)
+    found = hour_repairs({"when": when}, said, ctx)
+    assert (found["when"].value if found else None) == new

@@ -105,6 +105,9 @@ class SlotReader:
             if slot_spec.params.get("confirmation") and slot_spec.name in labels and len(labels) > 1 \
                     and not lx.YES_NO_LEAD.match(text):
                 del labels[slot_spec.name]  # 'make that Main Street, not Oak Park' changes a value, it answers nothing
+        for name, cand in hour_repairs(slots, text, ctx).items():
+            if name not in labels:
+                labels[name] = cand  # 'sorry I meant 11, not 10': the hour of the time already given
         taken = [(c.start, c.end) for c in labels.values()]
         named = self._name_said(spec, slots, labels, text, taken, waiting)
         if named is not None:
@@ -167,6 +170,42 @@ class SlotReader:
 
 
 PLACE_ROLES = frozenset({"place", "origin", "destination"})
+
+
+# 'I meant 11, not 10', 'make it 3 instead of 2', 'no wait, 10:30': a bare hour said to correct a time
+_HOUR_REPAIR = re.compile(
+    r"\b(?:meant|mean|make it|change it to|actually|wait|rather)\s+(?:at\s+)?(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?"
+    r"(?:\s*(?P<half>am|pm|a\.m\.|p\.m\.))?(?:\s*,?\s*(?:not|instead of)\s+(?:at\s+)?(?P<old>\d{1,2})(?::\d{2})?)?"
+    r"(?![\w:/-])", re.IGNORECASE)
+_ISO_TIME = re.compile(r"^(?P<day>\d{4}-\d{2}-\d{2}T)?(?P<hour>\d{2}):(?P<minute>\d{2})")
+
+
+def hour_repairs(slots: Mapping[str, BaseSlot], text: str, ctx: SlotContext) -> dict[str, Candidate]:
+    """'sorry I meant 11 not 10': the one filled slot holding a time of day (at the hour ruled out,
+    when one is) takes the new hour, on the same day and in the same half of the day."""
+    m = _HOUR_REPAIR.search(text)
+    if m is None:
+        return {}
+    hour, minute = int(m["hour"]), int(m["minute"] or 0)
+    if hour > 23 or minute > 59:
+        return {}
+    timed = []
+    for name, slot in slots.items():
+        held = _ISO_TIME.match(str(slot.value)) if slot.filled else None
+        if held is not None and (m["old"] is None or int(m["old"]) % 12 == int(held["hour"]) % 12):
+            timed.append((name, slot, held))
+    if len(timed) != 1:
+        return {}
+    name, slot, held = timed[0]
+    half = (m["half"] or "").lower()[:1]
+    if half == "p" and hour < 12 or not half and hour < 12 and int(held["hour"]) >= 12:
+        hour += 12  # 'meant 4, not 3' about 3 pm is 4 pm
+    if half == "a" and hour == 12:
+        hour = 0
+    check = slot.check(f"{held['day'] or ''}{hour:02d}:{minute:02d}", ctx)
+    if not check.ok:
+        return {}
+    return {name: Candidate(check.value, check.display, m.start("hour"), m.end(), 0.9)}
 
 
 _TRAILING = re.compile(r"\s*(?:[,;.!?]|$)")
