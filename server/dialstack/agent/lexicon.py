@@ -44,7 +44,7 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"not yet|i don'?t|i do not|that'?s (?:ok|okay|fine)|that would be all|that will be all|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
             r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
             r"i'?m ok|we'?re good|" + r"leave it(?: (?:as it is|be))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
-            r"keep it|actually|(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?")
+            r"keep it|actually|(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer")
 DENY = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
     r"no thanks|no thank you|don't|do not|n|negative|"
@@ -138,7 +138,8 @@ CORRECTION = re.compile(
 )
 # 'book that one', 'cancel it', 'the same for Friday', 'reserve a table there': a task before this one
 REFERS_BACK = re.compile(
-    r"\b(?:that one|this one|the same|same|it|its|them|their|those|there|that|this)\b",
+    r"\b(?:that one|this one|the same|same|it|its|them|their|those|there|that|this|"
+    r"the (?:cheapest|cheaper|earliest|latest|first|last|quickest|shortest) (?:one|flight|option))\b",
     re.IGNORECASE,
 )
 # 'I'll take that one', 'let's go with it': choosing what a look-up just showed

@@ -537,7 +537,10 @@ class Understander:
         exist or turns away first ('hold on, what's the status of ...?')."""
         if held is None:
             return True
-        if score < held + SWITCH_MARGIN or (live and not self.scorer.names_task(text, spans, best)):
+        # 'actually, first show me my bookings': turning away first, a task named as strongly as the
+        # one in focus takes it
+        margin = 0.0 if lx.SHIFT.search(text) and self.scorer.names_task(text, spans, best) else SWITCH_MARGIN
+        if score < held + margin or (live and not self.scorer.names_task(text, spans, best)):
             return False
         # 'hold on, what's the status of INC004512?': a question that turns away first, or names
         # something only the other flow can look up, looks elsewhere
