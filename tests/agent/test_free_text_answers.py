@@ -331,3 +331,11 @@ def test_a_bare_hour_said_to_correct_moves_the_time_already_given(said: str, hel
     when.fill(held, ctx)
     found = hour_repairs({"when": when}, said, ctx)
     assert (found["when"].value if found else None) == new
+
+
+@pytest.mark.parametrize(("text", "value"), [("for Eva Roth, she has a cough", "cough"),
+                                             ("he's got a sore throat", "sore throat"),
+                                             ("because of a rash on my arm", "rash")])
+def test_what_someone_has_is_the_reason_for_a_visit(text: str, value: str) -> None:
+    reason = SlotSpec(name="reason", type="FreeTextSlot", description="The reason for the visit")
+    assert value in [c.value for _, c in cued_values(reason, text)]

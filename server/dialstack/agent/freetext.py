@@ -29,6 +29,8 @@ ROLE_WORDS: dict[str, frozenset[str]] = {
     "name": frozenset(lx.stem(w) for w in "name title called named".split()),
     "maker": frozenset(lx.stem(w) for w in "artist author director singer band performer writer".split()),
     "recipient": frozenset(lx.stem(w) for w in "recipient payee beneficiary receiver".split()),
+    # why someone comes: 'she has a cough', 'because of a rash'
+    "reason": frozenset(lx.stem(w) for w in "reason symptom symptoms complaint ailment".split()),
     "person": frozenset(lx.stem(w) for w in "patient guest passenger traveller traveler customer person contact "
                                             "driver attendee holder owner client member recipient".split()),
 }
@@ -41,6 +43,9 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
     "name": ("called", "named", "titled", "the name is", "name is", "name's", "call it", "name it", "title it"),
     "maker": ("by",),
     "venue": ("at",),
+    "reason": ("because of", "because of a", "because of an", "because", "due to", "due to a", "has a", "have a",
+               "has an", "have an", "has got a", "'s got a", "suffering from", "complaining of", "problem with",
+               "trouble with", "pain in"),
     "recipient": ("to",),
     "person": ("for", "under", "i'm", "i am", "this is", "it's for", "it is for", "name is", "name's"),
 }
@@ -108,7 +113,7 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
         role = next((r for r in roles.roles if cue in ROLE_CUES[r]), None)
         person = role in ("person", "recipient") and cue in _PERSON_ONLY
         # a name in lower case ('from san jose') only where the cue cannot start a verb ('to fly')
-        span = _span_after(text, m.end(), taken, lower_ok=asked and cue != "to" and not person)
+        span = _span_after(text, m.end(), taken, lower_ok=role == "reason" or asked and cue != "to" and not person)
         if span is None or person and not text[span[0]:span[0] + 1].isupper():
             continue
         start, end = span

@@ -145,7 +145,7 @@ REFERS_BACK = re.compile(
 # 'I'll take that one', 'let's go with it': choosing what a look-up just showed
 TAKES_IT = re.compile(
     r"\b(?:i'?ll|i will|we'?ll|we will|let'?s|i'?d like to|i want to|i can) (?:take|go with|go for|get|have|grab)"
-    r" (?:that|this|it|that one|this one|those|them|the (?:first|second|third|last|cheapest|cheaper|earlier|later) one)\b",
+    r" (?:that|this|it|one|that one|this one|those|them|the (?:first|second|third|last|cheapest|cheaper|earlier|later) one)\b",
     re.IGNORECASE,
 )
 # 'cancel the second one', 'the other one': an item of a list other than the first, which a value

@@ -32,7 +32,7 @@ from .commands import (
 )
 from .embedding import load_embedder
 from .freetext import name_run, names_nothing, not_a_value
-from .scoring import FlowScorer, cue_score, strip_cues
+from .scoring import FlowScorer, cue_score, mask, strip_cues
 from .slot_reading import CUED, SlotReader, holds_whole_request, remainder
 
 
@@ -283,7 +283,13 @@ class Understander:
                 or not (lx.AFFIRM.match(r.text) or lx.TAKES_IT.search(r.text)):
             return None
         follow = self.follow_up(r.view.recent)
-        return r.result("start", flow=follow, labels={}, refers_back=True) if follow else None
+        if follow is None:
+            return None
+        spec = self.domain.flow(follow)  # 'I'll take one for 4 days': the values said go with it ('one' is none)
+        taken = lx.TAKES_IT.search(r.text)
+        text = mask(r.text, [taken.span()]) if taken else r.text
+        labels, rejected = self.reader.read(spec, self._fresh_slots(spec), text, r.ctx, None)
+        return r.result("start", flow=follow, labels=labels, rejected=rejected, refers_back=True)
 
     def follow_up(self, name: str) -> str | None:
         """The one flow that changes state and shares the most slot names with look-up ``name``."""
@@ -426,13 +432,14 @@ class Understander:
         """'same for savings', 'what about Oakland?' right after a task ended: that task again with
         the value said, the rest carried over; unless the words name another task."""
         recent = r.view.recent
-        if r.active is not None or recent is None or not lx.ELLIPSIS.match(r.text):
+        ellipsis = lx.ELLIPSIS.match(r.text)
+        if r.active is not None or recent is None or ellipsis is None:
             return None
         spec = self.domain.flow(recent)
         labels, rejected = self.reader.read(spec, self._fresh_slots(spec), r.text, r.ctx, None)
         if not labels:
             return None
-        said = [(c.start, c.end) for c in labels.values()]
+        said = [(c.start, c.end) for c in labels.values()] + [ellipsis.span()]  # 'the way back' names no task
         if r.best is not None and r.best != recent and self.scorer.names_task(r.text, said, r.best):
             return None  # 'what about booking a hotel?' ('savings' is a value, not 'save a payee')
         return r.result("start", flow=recent, labels=labels, rejected=rejected, refers_back=True)
