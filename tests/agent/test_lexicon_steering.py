@@ -149,3 +149,22 @@ def test_the_way_back_asks_the_last_task_again(said: str) -> None:
 @pytest.mark.parametrize("said", ["actually I'm good, thanks anyway", "we're all set, thank you", "I'm fine for now"])
 def test_being_fine_without_more_is_a_closing(said: str) -> None:
     assert lx.is_closing(said)
+
+
+@pytest.mark.parametrize("said", ["no thanks, I'll sort it out later, bye", "nah I'm done for today"])
+def test_putting_it_off_or_being_done_is_a_closing(said: str) -> None:
+    assert lx.is_closing(said)
+
+
+@pytest.mark.parametrize("said", ["oh never mind then", "ah forget it, my wife will call you"])
+def test_a_stop_word_with_a_trailing_then_or_someone_calling_back_is_a_plain_stop(said: str) -> None:
+    assert lx.CANCEL.match(said)
+
+
+@pytest.mark.parametrize("said", ["hmm can we do the 16th instead?", "actually can we do 11 instead of 10?"])
+def test_can_we_after_a_filler_is_a_request(said: str) -> None:
+    assert lx.REQUEST_ANYWHERE.search(said)
+
+
+def test_cancel_it_after_a_yes_word_is_no_yes() -> None:
+    assert not lx.AFFIRM.match("great, please cancel it") and lx.AFFIRM.match("yes please, move it")

@@ -421,8 +421,9 @@ _ABOUT_THE_TALK = re.compile(
     r"\s*(?:(?:lol|haha+|hehe+|hah|ugh|meh|yay|wow)\b|(?:(?:oops|sorry|my bad|whoops|no)[\s,.!]+)*i (?:meant|mean)\b)", re.IGNORECASE)
 
 
-def not_a_value(text: str) -> bool:
-    """A question, yes/no, thanks, goodbye or small talk: never the answer a free-text slot keeps."""
+def not_a_value(text: str, remark_ok: bool = False) -> bool:
+    """A question, yes/no, thanks, goodbye or small talk: never the answer a free-text slot keeps
+    (``remark_ok``: a remark about oneself is the answer, as to 'what's the reason for the visit?')."""
     stripped = text.strip()
     if not stripped:
         return True
@@ -431,7 +432,7 @@ def not_a_value(text: str) -> bool:
     if lx.AFFIRM.match(stripped) or lx.DENY.match(stripped) or lx.SMALL_TALK.match(stripped) \
             or lx.NO_PREFERENCE.match(stripped):
         return True  # 'any doctor is fine' says any value would do; it is none
-    if lx.is_closing(stripped) or lx.REMARK.match(stripped):
+    if lx.is_closing(stripped) or lx.REMARK.match(stripped) and not remark_ok:
         return True
     if _ABOUT_THE_TALK.match(stripped):
         return True  # 'oops sorry, I meant at 10:30', 'haha I can't wait': about the talk, not a value

@@ -34,7 +34,8 @@ _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sur
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
              r"that'?s (?:ok|okay|good)|all good|works for me|book (?:it|that)|go ahead and book (?:it|that)|"
-             r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)")
+             r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)|"
+             r"(?:move|change|do|send|book|reserve) (?:it|that|them)|do so|book (?:me|her|him|us|them) in")
 AFFIRM = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
@@ -44,7 +45,8 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"not yet|i don'?t|i do not|that'?s (?:ok|okay|fine)|that would be all|that will be all|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
             r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
             r"i'?m ok|we'?re good|" + r"leave it(?: (?:as it is|be))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
-            r"keep it|actually|(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer")
+            r"(?:i'?ll |we'?ll |i want to |i'd rather |let'?s )?keep it(?: actually)?|actually|"
+            r"(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer")
 DENY = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
     r"no thanks|no thank you|don't|do not|n|negative|"
@@ -77,9 +79,10 @@ NO_PREFERENCE = re.compile(
 )
 # "forget it, I'll call back later", "drop it, I'll sort it out later", "scrap that, I'll ring back":
 # putting it off, after a stop word
-LATER_TAIL = (r"(?:(?:i|we)(?:'ll| will| can| could)|maybe i'?ll|let me)\s+(?:[a-z']+\s+){0,4}?"
+LATER_TAIL = (r"(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|maybe i'?ll|let me)\s+(?:[a-z']+\s+){0,4}?"
               r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself"
-              r"|(?:call|ring|phone|get|come|check)(?: (?:you|u|in|it))? back(?: to (?:it|you))?)(?: then)?")
+              r"|(?:call|ring|phone|get|come|check)(?: (?:you|u|in|it))? back(?: to (?:it|you))?"
+              r"|(?:call|ring|phone) (?:you|u|instead)|sort it(?: out)?(?: myself)?)(?: then)?(?:[\s,.!]+(?:bye|goodbye|thanks))*")
 # "no, leave it", "no, never mind": a no that lets the whole thing go, not only the question asked
 LET_IT_BE = re.compile(
     r"\b(?:leave it|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
@@ -93,7 +96,7 @@ CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
     r"cancel (?:it|that|this)|stop (?:it|that|this)|no longer needed|not needed any ?more)\b"
-    r"(?:\s*[,;:.!-]+\s*" + LATER_TAIL + r")?[\s.!,]*$",
+    r"(?:\s+(?:then|after all|anyway|anyways))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL + r")?[\s.!,]*$",
     re.IGNORECASE,
 )
 # "forget it, it works again": a stop word first, then a clause that starts nothing new
@@ -171,13 +174,14 @@ QUESTION_START = re.compile(
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
-    r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe)\s+)(?:please\s+)?"
+    r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe|hmm+|um+|ok|okay|well|oh)\s+)(?:please\s+)?"
     r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|a [a-z]+)"
     r"|any chance (?:that )?(?:you|u) (?:could|can|would))\s+(?:please\s+)?"
     r"(?!tell\b|let me know\b|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
     r"check (?:if|whether)\b)\w+"
     # 'can I get a table?' asks for something; 'can I bring pets?' asks whether it is allowed
-    r"|(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|ok|okay)\s+)(?:can|could|may|shall|should) (?:i|we) (?:please )?"
+    r"|(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|ok|okay|hmm+|um+|well|oh|actually|wait|but)\s+)"
+    r"(?:can|could|may|shall|should) (?:i|we) (?:please )?"
     r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
     r"|\b(?:i|we)(?:'d| would| want| wanna| need)\b|\b(?:please|let'?s|go ahead and)\s+\w+"
     r"|(?:^|[.!?,;]\s*)(?:how|what) about \w+ing\b"  # 'how about booking the restaurant now?'
@@ -229,7 +233,8 @@ CLOSING = re.compile(
     r"(?: for (?:now|today))?|(?:good ?)?bye(?: for now)?|see you(?: later)?|have a (?:good|great|nice) (?:day|one|night)|"
     r"i'?m (?:all set|done|good|fine|ok|okay)|(?:we'?re|we are) (?:all set|done|good|fine)|nothing else|no,? that's it|"
     r"all good|see you(?: later| soon)?)"
-    r"(?:[\s,.!]+(?:thanks|thank you|thanks again|thanks anyway|thank you anyway|bye|goodbye|cheers|for now))*[\s.!]*$",
+    r"(?:[\s,.!]+(?:thanks|thank you|thanks again|thanks anyway|thank you anyway|bye|goodbye|cheers|for now|"
+    r"for today|for the day))*[\s.!]*$",
     re.IGNORECASE,
 )
 # A closing in one's own words ('No, thank you. That is all the assistance I need right now',
@@ -250,10 +255,15 @@ _GRATEFUL = frozenset({"thanks", "thank", "thankful", "grateful", "appreciate", 
                        "good", "well", "fine"})
 
 
+# 'no thanks, I'll sort it out later, bye': declining and putting it off
+_PUTS_OFF = re.compile(r"^\s*(?:(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+)[\s,.!]+)+" + LATER_TAIL
+                       + r"[\s,.!]*(?:(?:bye|goodbye|thanks|thank you)[\s,.!]*)*$", re.IGNORECASE)
+
+
 def is_closing(text: str) -> bool:
     """The user is done: 'no thanks, that's all', 'thanks, bye', 'No. I am all set. Thanks.' (a
     thanks alone, mid-task, is not a goodbye)."""
-    if CLOSING.match(text):
+    if CLOSING.match(text) or _PUTS_OFF.match(text):
         return True
     words = tokens(text)
     if not words or len(words) > 16 or words[0] in ("is", "are", "was", "do", "does", "have", "has") \

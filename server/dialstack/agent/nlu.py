@@ -258,7 +258,7 @@ class Understander:
     def answers_resume_offer(self, r: Reading) -> Understanding | None:
         """'to Denver please' to 'continue booking your flight?': resume it and fill it."""
         offered = r.view.offered
-        if offered is None or lx.DENY.match(r.text) or lx.CANCEL.match(r.text) \
+        if offered is None or lx.DENY.match(r.text) or lx.CANCEL.match(r.text) or lx.is_closing(r.text) \
                 or not (r.best in (None, offered.name) or not r.strong or not lx.REQUEST_ANYWHERE.search(r.text)):
             return None
         # 'Lena Fischer', 'a rash on my neck': the answer to the question resuming would ask next (a
@@ -283,8 +283,9 @@ class Understander:
                 or not (lx.AFFIRM.match(r.text) or lx.TAKES_IT.search(r.text)):
             return None
         follow = self.follow_up(r.view.recent)
-        if follow is None:
-            return None
+        verb = self.scorer.verb_flow(r.text)
+        if follow is None or verb is not None and verb != follow:
+            return None  # 'great, please move it' after a look-up asks for another task than its next step
         spec = self.domain.flow(follow)  # 'I'll take one for 4 days': the values said go with it ('one' is none)
         taken = lx.TAKES_IT.search(r.text)
         text = mask(r.text, [taken.span()]) if taken else r.text
@@ -310,7 +311,7 @@ class Understander:
         """'forget it', 'scrap that'; 'ok, cancel it' right after a check cancels what was checked."""
         if not lx.CANCEL.match(r.text):
             return None
-        undo = self.scorer.verbs.get(lx.opener(r.text) or "") if r.active is None and r.view.recent else None
+        undo = self.scorer.verb_flow(r.text) if r.active is None and r.view.recent else None  # 'hmm, on second thought, cancel it'
         if undo is not None and lx.REFERS_BACK.search(r.text):
             return r.result("start", flow=undo, labels={})
         return r.result("cancel", flow=r.active.name if r.active else None)
@@ -482,6 +483,8 @@ class Understander:
 
     def says_goodbye(self, r: Reading) -> Understanding | None:
         """'no thanks, that's all I needed', 'thanks, bye' with nothing in progress: the user is done."""
+        if r.active is None and r.view.offered is not None and lx.is_closing(r.text):
+            return r.result("cancel", flow=r.view.offered.flow_id)  # 'nah I'm done for today' to 'continue ...?'
         if r.active is None and (lx.is_closing(r.text) or lx.DENY.match(r.text) and not r.view.pending_offer):
             return r.result("close")
         # 'that's all, thanks' with a task open, or 'no thanks' to a value it cannot do without: it is dropped

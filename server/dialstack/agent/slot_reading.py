@@ -105,6 +105,10 @@ class SlotReader:
             if slot_spec.params.get("confirmation") and slot_spec.name in labels and len(labels) > 1 \
                     and not lx.YES_NO_LEAD.match(text):
                 del labels[slot_spec.name]  # 'make that Main Street, not Oak Park' changes a value, it answers nothing
+        if waiting and isinstance(slots.get(waiting), FreeTextSlot) and not lx.CORRECTION.search(text) \
+                and "reason" in roles_of(spec.slot(waiting) or slots[waiting]).roles:
+            # 'flu symptoms since the weekend' to 'the reason?': a day in the story moves no day given
+            labels = {n: c for n, c in labels.items() if n == waiting or not slots[n].filled}
         for name, cand in hour_repairs(slots, text, ctx).items():
             if name not in labels:
                 labels[name] = cand  # 'sorry I meant 11, not 10': the hour of the time already given
@@ -113,7 +117,8 @@ class SlotReader:
         if named is not None:
             labels[named[0]] = named[1]
             taken.append((named[1].start, named[1].end))
-        if waiting and waiting not in labels and isinstance(slots.get(waiting), FreeTextSlot) and not not_a_value(text):
+        if waiting and waiting not in labels and isinstance(slots.get(waiting), FreeTextSlot) \
+                and not not_a_value(text, remark_ok="reason" in roles_of(spec.slot(waiting) or slots[waiting]).roles):
             # the answer to the question asked: what it says besides other values and its lead-in
             # ('Dune, at Harbor'; 'I'd like Hotel Iris please' -> 'Hotel Iris')
             waited = spec.slot(waiting) or slots[waiting]
@@ -174,7 +179,8 @@ PLACE_ROLES = frozenset({"place", "origin", "destination"})
 
 # 'I meant 11, not 10', 'make it 3 instead of 2', 'no wait, 10:30': a bare hour said to correct a time
 _HOUR_REPAIR = re.compile(
-    r"\b(?:meant|mean|make it|change it to|actually|wait|rather)\s+(?:at\s+)?(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?"
+    r"\b(?:meant|mean|make it|change it to|actually|wait|rather|do|how about|what about)\s+(?:at\s+)?"
+    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?"
     r"(?:\s*(?P<half>am|pm|a\.m\.|p\.m\.))?(?:\s*,?\s*(?:not|instead of)\s+(?:at\s+)?(?P<old>\d{1,2})(?::\d{2})?)?"
     r"(?![\w:/-])", re.IGNORECASE)
 _ISO_TIME = re.compile(r"^(?P<day>\d{4}-\d{2}-\d{2}T)?(?P<hour>\d{2}):(?P<minute>\d{2})")
