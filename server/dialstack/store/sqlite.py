@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -354,12 +355,30 @@ def _connect(path: str, busy_timeout: float) -> sqlite3.Connection:
         # 4 KiB pages (a new file only): a commit writes fewer bytes to the WAL than with 8 KiB
         # (~8 % faster commits, ~1 % larger files with states stored against bases)
         conn.execute("PRAGMA page_size=4096")
-        conn.execute("PRAGMA journal_mode=WAL")
+        _use_wal(conn, busy_timeout)
         conn.execute("PRAGMA synchronous=NORMAL")
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise _bad_database(path, exc) from exc
     return conn
+
+
+def _use_wal(conn: sqlite3.Connection, busy_timeout: float) -> None:
+    """Switch a file to WAL. Another process opening the same new file at the same moment holds
+    the lock the switch needs, and SQLite reports 'database is locked' at once instead of waiting
+    (the busy handler is not used for a change of journal mode): wait for it, up to the timeout."""
+    deadline = time.monotonic() + busy_timeout
+    pause = 0.005
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
 
 
 def _bad_database(path: str, exc: sqlite3.DatabaseError) -> StoreError:
