@@ -222,7 +222,8 @@ class Understander:
             unasked = asks is not None and (asks != "lookup" or not self.scorer.names_task(text, spans, active.name))
             own_labels = {k: c for k, c in own_labels.items()
                           if not (isinstance(active.slots[k], FreeTextSlot) or unasked and k == view.waiting_for_slot)}
-        ranked = self.prefer_reading(self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None), text)
+        ranked = self.prefer_reading(
+            self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None), text)
         best, best_score = ranked[0] if ranked else (None, 0.0)
         best_spec = self.domain.flow(best) if best else None
         # the flow in focus keeps it unless another is clearly better, not merely a little
@@ -311,7 +312,8 @@ class Understander:
         """'forget it', 'scrap that'; 'ok, cancel it' right after a check cancels what was checked."""
         if not lx.CANCEL.match(r.text):
             return None
-        undo = self.scorer.verb_flow(r.text) if r.active is None and r.view.recent else None  # 'hmm, on second thought, cancel it'
+        # 'hmm, on second thought, cancel it' right after a booking: its verb, past the fillers
+        undo = self.scorer.verb_flow(r.text) if r.active is None and r.view.recent else None
         if undo is not None and lx.REFERS_BACK.search(r.text):
             return r.result("start", flow=undo, labels={})
         return r.result("cancel", flow=r.active.name if r.active else None)
