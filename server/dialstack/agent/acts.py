@@ -194,7 +194,7 @@ class ActHandler:
         elif not another_item:
             carry_place(turn, flow, set(u.values))
         if u.later:  # never a part dropped in silence
-            turn.replies.append(turn.template("later_parts", phrase=flow.label, parts="; ".join(f"'{p}'" for p in u.later)))
+            turn.replies.append(turn.template("later_parts", phrase=flow.label, parts="; ".join(u.later)))
         return True
 
     def refuse(self, turn: Turn, exc: StackFullError, u: StartFlow) -> bool:

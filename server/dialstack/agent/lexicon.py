@@ -473,6 +473,7 @@ _SYNONYM_GROUPS = (
     "rent hire lease",
     "reschedule postpone push",
     "hour hrs",
+    "baggage bag luggage suitcase",
     "movie film flick",
     "doctor physician doc",
     "flight plane airfare",

@@ -417,7 +417,9 @@ class Understander:
         first, words = parts[0]
         spec = self.domain.flow(first)
         labels, rejected = self.reader.read(spec, self._fresh_slots(spec), words, r.ctx, None)
-        return r.result("start", flow=first, labels=labels, rejected=rejected, later=tuple(w for _, w in parts[1:]))
+        # each part left for later is named by its task and by the user's words
+        later = tuple(f"{self.domain.flow(name).label} ('{w}')" for name, w in parts[1:])
+        return r.result("start", flow=first, labels=labels, rejected=rejected, later=later)
 
     def _two_requests(self, r: Reading) -> list[str]:
         """'cancel BK-31337 and set me up a price alert': two requests joined by 'and', the first
