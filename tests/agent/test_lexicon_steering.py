@@ -168,3 +168,11 @@ def test_can_we_after_a_filler_is_a_request(said: str) -> None:
 
 def test_cancel_it_after_a_yes_word_is_no_yes() -> None:
     assert not lx.AFFIRM.match("great, please cancel it") and lx.AFFIRM.match("yes please, move it")
+
+
+@pytest.mark.parametrize(("said", "done"), [("could u check if I have anything booked", "booked"),
+                                           ("what have I got booked at the moment?", "booked"),
+                                           ("I already reserved it", "reserved"), ("book me a flight", None)])
+def test_a_thing_already_done_is_no_request_to_do_it(said: str, done: str | None) -> None:
+    m = lx.ALREADY_DONE.search(said)
+    assert (m["done"] if m else None) == done

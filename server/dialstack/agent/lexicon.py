@@ -222,6 +222,11 @@ PART_BREAK = re.compile(
     r"and later|as well as)\b\s*",
     re.IGNORECASE,
 )
+# 'have I got anything booked?', 'what I've reserved': a thing already done, not a request to do it
+ALREADY_DONE = re.compile(
+    r"\b(?:have|has|had|got|'ve|already|anything|something|what)\b(?:\s+\w+){0,2}?\s+(?P<done>[a-z]+ed)\b",
+    re.IGNORECASE,
+)
 # 'an appointment', 'another flight', 'a new booking', 'a dermatology appointment': asking for a new one
 INDEFINITE = re.compile(r"\b(?:a|an|another|one more)\s+(?:new\s+)?([a-z]+)(?:\s+([a-z]+))?", re.IGNORECASE)
 AND_BREAK = re.compile(r"\s*,?\s+and\s+(?:also\s+)?(?:can you\s+|could you\s+|please\s+)?", re.IGNORECASE)

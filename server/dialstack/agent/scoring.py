@@ -226,6 +226,7 @@ class FlowScorer:
             self.mask_example_values(ctx)
         keys, spans = self.values_in(text, ctx)
         ignore = [*ignore, *self.own_slot_words(text)]
+        done = {lx.stem(m["done"]) for m in lx.ALREADY_DONE.finditer(text)}  # 'have I got anything booked?'
         plain = self.stems(mask(text, ignore))
         # values are not words for a flow, unless a flow lists the whole value as a keyword ('vegetarian')
         spans = [(a, b) for a, b in spans if not lx.content_stems(text[a:b]) <= self.keywords]
@@ -250,6 +251,8 @@ class FlowScorer:
                 words *= UNHELD_VALUE  # 'when does my BK-20481 flight leave?' asks about what it names
             if semantic is not None and words > 0:
                 words += SEMANTIC_WEIGHT * max(0.0, float(semantic[index]) - SEMANTIC_FLOOR)
+            if done & profile.name and name not in self.readers:
+                words *= UNHELD_VALUE  # what was already booked is looked up, not booked again
             if name == verb_of:
                 words += VERB_BONUS  # 'i need to bok a flite': the verb alone, mended, names the task
             scores.append((name, words + evidence if words > 0 or values_alone else 0.0))
