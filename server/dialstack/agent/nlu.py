@@ -223,7 +223,7 @@ class Understander:
             own_labels = {k: c for k, c in own_labels.items()
                           if not (isinstance(active.slots[k], FreeTextSlot) or unasked and k == view.waiting_for_slot)}
         ranked = self.prefer_reading(
-            self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None), text)
+            self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None), text, ctx)
         best, best_score = ranked[0] if ranked else (None, 0.0)
         best_spec = self.domain.flow(best) if best else None
         # the flow in focus keeps it unless another is clearly better, not merely a little
@@ -580,7 +580,8 @@ class Understander:
             return None
         return "lookup" if lx.EXISTENTIAL.search(text) else "detail"
 
-    def prefer_reading(self, ranked: list[tuple[str, float]], text: str = "") -> list[tuple[str, float]]:
+    def prefer_reading(self, ranked: list[tuple[str, float]], text: str = "",
+                       ctx: SlotContext | None = None) -> list[tuple[str, float]]:
         """Between nearly equal readings the flow that only reads goes first: a misread search
         costs a question, a misread booking costs a real booking (and is confirmed first)."""
         if len(ranked) < 2:
@@ -589,6 +590,9 @@ class Understander:
         if new is not None:
             return new
         if ranked[0][0] in self.scorer.readers:
+            held = self._look_up_of_what_is_named(ranked, text, ctx)
+            if held is not None:
+                return held
             # two look-ups tie: the one that needs nothing more answers at once ('what have I got
             # booked?' lists; checking one booking would ask which)
             (first, top), (second, score) = ranked[0], ranked[1]
@@ -603,6 +607,21 @@ class Understander:
             return ranked
         return [(reader[0], top)] + [pair for pair in ranked if pair[0] != reader[0]]
 
+
+    def _look_up_of_what_is_named(self, ranked: list[tuple[str, float]], text: str,
+                                  ctx: SlotContext | None) -> list[tuple[str, float]] | None:
+        """'what day is my trip on bk-12345?': a look-up that takes the reference said goes before a
+        look-up that takes nothing said, when it scores at least half as much."""
+        if ctx is None or not text:
+            return None
+        keys = self.scorer.values_in(text, ctx)[0] & self.scorer.rare_or_identifying_keys
+        first, top = ranked[0]
+        if not keys or self.scorer.profiles[first].value_keys & keys:
+            return None
+        for name, score in ranked[1:3]:
+            if name in self.scorer.readers and self.scorer.profiles[name].value_keys & keys and score >= top / 2:
+                return [(name, top), *((n, v) for n, v in ranked if n != name)]
+        return None
 
     def _asks_for_a_new_one(self, ranked: list[tuple[str, float]], text: str) -> list[tuple[str, float]] | None:
         """'I'd like an appointment': a task's noun said with 'a', 'an', 'another' asks for a new

@@ -151,6 +151,8 @@ class FlowScorer:
         self.value_weights = {k: math.log(1 + count / n) / top for k, n in holders.items()}
         # kinds of value few flows hold (a booking reference): naming one points away from the rest
         self.rare_keys = frozenset(k for k, n in holders.items() if n <= RARE_SHARE * count)
+        # values that name one thing (a reference matched by its own pattern): which look-up they are for
+        self.rare_or_identifying_keys = self.rare_keys | frozenset(k for k in holders if k.startswith("ExactSlot{"))
         verbs: dict[str, list[str]] = {}
         for name, profile in self.profiles.items():
             if profile.verb:
