@@ -176,3 +176,8 @@ def test_cancel_it_after_a_yes_word_is_no_yes() -> None:
 def test_a_thing_already_done_is_no_request_to_do_it(said: str, done: str | None) -> None:
     m = lx.ALREADY_DONE.search(said)
     assert (m["done"] if m else None) == done
+
+
+@pytest.mark.parametrize("said", ["is Sydney somewhere you fly?", "is Lima a place you go to?"])
+def test_whether_a_place_is_somewhere_the_service_goes_is_a_service_question(said: str) -> None:
+    assert lx.SERVICE_QUESTION.match(said)

@@ -312,7 +312,10 @@ YES_NO_LEAD = re.compile(
 # 'do you fly to Honolulu?', 'does your airline go to Lima?': whether the service covers something
 SERVICE_QUESTION = re.compile(
     r"^\s*(?:(?:hmm+|um+|so|and|oh|wait|also|quick question)[\s,]+)*(?:do|does) (?:you|u|y'all|your \w+|the \w+)\s+"
-    r"(?!know\b|remember\b|think\b|mind\b|want\b|need\b)\w+",
+    r"(?!know\b|remember\b|think\b|mind\b|want\b|need\b)\w+"
+    # 'is Sydney somewhere you fly?', 'is Lima a place you go to?'
+    r"|^\s*(?:is|are)\b.*\b(?:somewhere|anywhere|a (?:place|city|destination)|one of the (?:places|cities))\s+"
+    r"(?:that\s+)?(?:you|u|y'all)\s+(?:fly|go|travel|serve|cover|operate)\b",
     re.IGNORECASE,
 )
 EXISTENTIAL = re.compile(

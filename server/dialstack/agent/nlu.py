@@ -380,7 +380,10 @@ class Understander:
         # 'do you fly to Honolulu?', 'do you have flights out of Vancouver?': whether the service
         # covers one thing, not a request that gives a task its details
         if lx.SERVICE_QUESTION.match(r.text) and len(self.scorer.values_in(r.text, r.ctx)[1]) <= 1:
-            answers = next((n for n, score in r.ranked if score > 0 and self.domain.flow(n).metadata.digression), None)
+            # the side task whose own examples ask such questions, else the one that scores at all
+            answers = next((n for n, score in r.ranked if self.domain.flow(n).metadata.digression
+                            and any(lx.SERVICE_QUESTION.match(e) for e in self.domain.flow(n).examples)), None) \
+                or next((n for n, score in r.ranked if score > 0 and self.domain.flow(n).metadata.digression), None)
             if answers is not None:
                 return r.result("digress", flow=answers, digression_type="question", confident=False)
         return None
