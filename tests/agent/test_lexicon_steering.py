@@ -181,3 +181,14 @@ def test_a_thing_already_done_is_no_request_to_do_it(said: str, done: str | None
 @pytest.mark.parametrize("said", ["is Sydney somewhere you fly?", "is Lima a place you go to?"])
 def test_whether_a_place_is_somewhere_the_service_goes_is_a_service_question(said: str) -> None:
     assert lx.SERVICE_QUESTION.match(said)
+
+
+@pytest.mark.parametrize(("said", "agrees"), [("that sounds good to me", True), ("yes that all looks right", True),
+                                             ("ok that sounds good, thanks", True), ("that looks wrong", False)])
+def test_agreeing_in_ones_own_words_answers_shall_i_go_ahead(said: str, agrees: bool) -> None:
+    assert bool(lx.AGREES.match(said)) is agrees
+
+
+@pytest.mark.parametrize("said", ["no no, leave it as it is", "ahh scrap that"])
+def test_a_doubled_no_or_a_long_ah_still_lets_the_task_go(said: str) -> None:
+    assert lx.LET_IT_BE.search(said) and (lx.DENY.match(said) or lx.CANCEL.match(said))

@@ -40,6 +40,14 @@ AFFIRM = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
+# to 'shall I go ahead?' only: 'that sounds good to me', 'yes that all looks right' (after a
+# look-up the same words judge what was found, and ask for nothing)
+AGREES = re.compile(
+    r"^\s*(?:(?:yes|yeah|yep|ok|okay|oh|well|hmm+)[\s,]+)*(?:that|it|everything)?\s*(?:all\s+)?"
+    r"(?:sounds|looks|seems|is)\s+(?:good|great|fine|perfect|right|correct|ok|okay)(?:\s+to me)?"
+    r"(?:[\s,.!-]+(?:thanks|thank you|please|go ahead|book it|do it))*[\s.!]*$",
+    re.IGNORECASE,
+)
 _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|thanks for (?:the|your|all the) (?:help|assistance)|"
             r"thank you for (?:the|your|all the) (?:help|assistance)|not (?:right )?now|not at (?:the|this) (?:moment|time)|"
             r"not yet|i don'?t|i do not|that'?s (?:ok|okay|fine)|that would be all|that will be all|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
@@ -48,7 +56,7 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"(?:i'?ll |we'?ll |i want to |i'd rather |let'?s )?keep it(?: actually)?|actually|"
             r"(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer")
 DENY = re.compile(
-    r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah|no)[\s,]+)?(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
     r"no thanks|no thank you|don't|do not|n|negative|"
     r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it)|not quite|not exactly)\b"
     r"(?:[\s,.!-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
@@ -91,7 +99,7 @@ LET_IT_BE = re.compile(
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
 _FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|well|you know what|on second thought|"
-                r"ah|sorry|oops)[\s,.!-]+)*")
+                r"ah+|sorry|oops)[\s,.!-]+)*")
 CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"

@@ -249,12 +249,14 @@ class Understander:
         """'no, keep it' to 'Cancel BK-20481?': a yes/no question being answered fills its slot."""
         if r.waiting is None or r.view.waiting_for_slot not in r.own_labels:
             return None
-        if lx.AFFIRM.match(r.text) or lx.DENY.match(r.text) or self._answers_yes_no(r.text, r.waiting, r.ranked, r.active):
+        if lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text) or lx.DENY.match(r.text) \
+                or self._answers_yes_no(r.text, r.waiting, r.ranked, r.active):
             return r.result("fill", flow=r.active.name, labels=r.own_labels)
         return None
 
     def accepts_offer(self, r: Reading) -> Understanding | None:
-        return r.result("affirm") if r.view.pending_offer and lx.AFFIRM.match(r.text) else None
+        agrees = lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text)
+        return r.result("affirm") if r.view.pending_offer and agrees else None
 
     def answers_resume_offer(self, r: Reading) -> Understanding | None:
         """'to Denver please' to 'continue booking your flight?': resume it and fill it."""
