@@ -122,6 +122,13 @@ def test_thanks_alone_a_no_with_a_request_or_a_question_is_not_a_closing(said: s
 
 # -- the two ends of a range, and remarks ------------------------------------------------------
 
+def _end_wins(text: str, value: str, start_slot: SlotSpec, end_slot: SlotSpec) -> bool:
+    """Whether the words around ``value`` in ``text`` point at the end of the range more than its start."""
+    at = text.index(value)
+    cand = Candidate(value, value, at, at + len(value), 1.0)
+    return cue_score(text, cand, end_slot, None) > cue_score(text, cand, start_slot, None)
+
+
 @pytest.mark.parametrize(("text", "value", "end"), [
     ("I need the car from the 4th until the 10th", "the 10th", True),
     ("I need the car from the 4th until the 10th", "the 4th", False),
@@ -129,11 +136,9 @@ def test_thanks_alone_a_no_with_a_request_or_a_question_is_not_a_closing(said: s
     ("checking in on the 3rd and returning on the 9th", "the 9th", True),
 ])
 def test_until_and_returning_point_at_the_end_of_a_range_from_at_its_start(text: str, value: str, end: bool) -> None:
-    start = text.index(value)
-    cand = Candidate(value, value, start, start + len(value), 1.0)
     pickup = SlotSpec(name="pickup_date", type="DateSlot", description="The date the car is picked up")
     dropoff = SlotSpec(name="dropoff_date", type="DateSlot", description="The date the car is returned")
-    assert (cue_score(text, cand, dropoff, None) > cue_score(text, cand, pickup, None)) is end
+    assert _end_wins(text, value, pickup, dropoff) is end
 
 
 @pytest.mark.parametrize(("text", "value", "end"), [
@@ -143,11 +148,9 @@ def test_until_and_returning_point_at_the_end_of_a_range_from_at_its_start(text:
     ("leave today and come back home on the 6th", "the 6th", True),
 ])
 def test_words_further_back_in_the_clause_say_which_end_of_a_trip_a_date_is(text: str, value: str, end: bool) -> None:
-    start = text.index(value)
-    cand = Candidate(value, value, start, start + len(value), 1.0)
     out = SlotSpec(name="departure_date", type="DateSlot", description="Start date of the trip")
     back = SlotSpec(name="return_date", type="DateSlot", description="Date of the return flight")
-    assert (cue_score(text, cand, back, None) > cue_score(text, cand, out, None)) is end
+    assert _end_wins(text, value, out, back) is end
 
 
 @pytest.mark.parametrize(("text", "value", "end"), [
@@ -158,11 +161,9 @@ def test_words_further_back_in_the_clause_say_which_end_of_a_trip_a_date_is(text
     ("book it up to March 13th", "March 13th", True),
 ])
 def test_a_stay_is_left_at_its_end_and_its_own_name_points_at_a_date(text: str, value: str, end: bool) -> None:
-    start = text.index(value)
-    cand = Candidate(value, value, start, start + len(value), 1.0)
     check_in = SlotSpec(name="check_in_date", type="DateSlot", description="Start date of the stay")
     check_out = SlotSpec(name="check_out_date", type="DateSlot", description="End date of the stay")
-    assert (cue_score(text, cand, check_out, None) > cue_score(text, cand, check_in, None)) is end
+    assert _end_wins(text, value, check_in, check_out) is end
 
 
 @pytest.mark.parametrize("said", ["I wish to pick it up from SFO.", "I plan to fly out of Denver", "we are going to Paris"])

@@ -105,8 +105,10 @@ class SlotReader:
             if slot_spec.params.get("confirmation") and slot_spec.name in labels and len(labels) > 1 \
                     and not lx.YES_NO_LEAD.match(text):
                 del labels[slot_spec.name]  # 'make that Main Street, not Oak Park' changes a value, it answers nothing
-        if waiting and isinstance(slots.get(waiting), FreeTextSlot) and not lx.CORRECTION.search(text) \
-                and "reason" in roles_of(spec.slot(waiting) or slots[waiting]).roles:
+        # a free-text question about why ('the reason for the visit?') is answered with a story
+        asks_why = bool(waiting) and isinstance(slots.get(waiting), FreeTextSlot) \
+            and "reason" in roles_of(spec.slot(waiting) or slots[waiting]).roles
+        if asks_why and not lx.CORRECTION.search(text):
             # 'flu symptoms since the weekend' to 'the reason?': a day in the story moves no day given
             labels = {n: c for n, c in labels.items() if n == waiting or not slots[n].filled}
         for name, cand in hour_repairs(slots, text, ctx).items():
@@ -118,7 +120,7 @@ class SlotReader:
             labels[named[0]] = named[1]
             taken.append((named[1].start, named[1].end))
         if waiting and waiting not in labels and isinstance(slots.get(waiting), FreeTextSlot) \
-                and not not_a_value(text, remark_ok="reason" in roles_of(spec.slot(waiting) or slots[waiting]).roles):
+                and not not_a_value(text, remark_ok=asks_why):
             # the answer to the question asked: what it says besides other values and its lead-in
             # ('Dune, at Harbor'; 'I'd like Hotel Iris please' -> 'Hotel Iris')
             waited = spec.slot(waiting) or slots[waiting]
