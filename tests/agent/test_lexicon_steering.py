@@ -192,3 +192,30 @@ def test_agreeing_in_ones_own_words_answers_shall_i_go_ahead(said: str, agrees: 
 @pytest.mark.parametrize("said", ["no no, leave it as it is", "ahh scrap that"])
 def test_a_doubled_no_or_a_long_ah_still_lets_the_task_go(said: str) -> None:
     assert lx.LET_IT_BE.search(said) and (lx.DENY.match(said) or lx.CANCEL.match(said))
+
+
+@pytest.mark.parametrize(("said", "asks"), [("is Melbourne on your route map?", True), ("is Nice on the list?", True),
+                                           ("is my booking on the list?", True), ("is it on sale?", False)])
+def test_whether_a_place_is_on_the_services_map_is_a_service_question(said: str, asks: bool) -> None:
+    assert bool(lx.SERVICE_QUESTION.match(said)) is asks
+
+
+@pytest.mark.parametrize(("said", "turns_away"), [("one moment - which appointments are under Maria Lopez?", True),
+                                                 ("just a minute, what's on my list", True),
+                                                 ("I'll do it in a minute", False), ("a moment ago I said Boston", False)])
+def test_asking_for_a_moment_turns_away_from_the_task(said: str, turns_away: bool) -> None:
+    assert bool(lx.SHIFT.search(said)) is turns_away
+
+
+@pytest.mark.parametrize(("said", "corrects"), [("oh wait, I'm leaving from Boston, not Chicago", True),
+                                               ("the window seat, not the aisle", True), ("not now", False),
+                                               ("book Boston to Chicago, not sure of the date yet, maybe Friday", False)])
+def test_a_value_then_not_the_old_one_is_a_correction(said: str, corrects: bool) -> None:
+    assert bool(lx.CORRECTION.search(said)) is corrects
+
+
+@pytest.mark.parametrize(("said", "asks"), [("my daughter has a fever, can a children's doctor see her tomorrow?", True),
+                                           ("could one of your nurses call me back?", True),
+                                           ("is the children's doctor in today?", False)])
+def test_whether_someone_can_see_or_call_the_user_is_a_request(said: str, asks: bool) -> None:
+    assert bool(lx.REQUEST_ANYWHERE.search(said)) is asks

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -118,3 +119,18 @@ def test_a_new_day_said_alone_keeps_the_time_when_extracted() -> None:
 def test_a_single_digit_hour_from_1_to_6_without_am_pm_is_in_the_afternoon() -> None:
     assert [t.strftime("%H:%M") for t, _, _ in find_times("2:30, 02:30, 2:30 am, 7:15, 6:45")] == [
         "14:30", "02:30", "02:30", "07:15", "18:45"]
+
+
+@pytest.mark.parametrize(("said", "hour"), [("saturday 10", 10), ("saturday 10 then", 10), ("tomorrow 9", 9), ("monday 3", 15)])
+def test_a_bare_hour_right_after_a_day_is_that_days_hour(said: str, hour: int) -> None:
+    assert [t.hour for t, _, _ in find_times(said)] == [hour]
+
+
+@pytest.mark.parametrize("said", ["Friday 12 December", "friday 12th", "friday 25/12", "friday 2 people"])
+def test_a_day_of_the_month_or_a_count_after_a_day_is_no_hour(said: str) -> None:
+    assert find_times(said) == []
+
+
+def test_a_day_and_a_bare_hour_fill_a_slot_that_needs_a_time() -> None:
+    when = slot(time="required")
+    assert [c.value for c in when.extract("saturday 10 then", CTX)] == ["2026-12-05T10:00"]

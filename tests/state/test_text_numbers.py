@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dialstack.state.text import find_numbers, parse_number
+from dialstack.state.text import find_numbers, parse_number, people_listed
 
 
 @pytest.mark.parametrize(("text", "value"), [("on the 31st", 31), ("the 2nd", 2), ("by the 23rd", 23), ("12th", 12)])
@@ -28,3 +28,15 @@ def test_digits_inside_a_code_or_a_word_are_not_numbers(text: str) -> None:
 
 def test_a_plain_amount_and_a_negative_number_are_still_numbers() -> None:
     assert [f.value for f in find_numbers("$250 or -3")] == [250, -3]
+
+
+@pytest.mark.parametrize(("said", "count"), [("for me, my wife and our two kids", 4), ("me and my husband", 2),
+                                            ("my wife, my son and me", 3), ("me plus 2 friends", 3),
+                                            ("me, my brother, and his 3 friends", 5), ("myself and three colleagues", 4)])
+def test_people_named_one_by_one_are_counted(said: str, count: int) -> None:
+    assert [f.value for f in people_listed(said)] == [count]
+
+
+@pytest.mark.parametrize("said", ["for me and my kids", "book it for my wife", "just me", "Tom and me"])
+def test_a_list_of_people_that_cannot_be_counted_gives_no_count(said: str) -> None:
+    assert people_listed(said) == []

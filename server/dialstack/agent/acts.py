@@ -62,6 +62,16 @@ def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
     labels.update(reversed_trip(turn.text, _typed(flow), (_typed(f) for f in recent), said))
     if labels:
         flow.fill_slots_by_label(labels, turn.slot_ctx, source="carried")
+        # 'book me in for 9:30 that day': what the turn says completes a value carried in part
+        completed = {}
+        for name in labels:
+            slot = flow.slots.get(name)
+            if slot is not None and slot.value is not None and not slot.filled:
+                found = slot.extract(turn.text, turn.slot_ctx)
+                if found and found[0].score >= 0.5:
+                    completed[name] = found[0].value
+        if completed:
+            flow.fill_slots_by_label(completed, turn.slot_ctx, source="user")
 
 
 def carry_place(turn: Turn, flow: BaseFlow, said: set[str]) -> None:

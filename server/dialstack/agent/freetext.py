@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..domain.models import SlotSpec
 from ..state.slots import Candidate
+from ..state.text import KIN
 from . import lexicon as lx
 
 # A role a free-text slot can play, the words in a slot's name or description that give it
@@ -44,13 +45,16 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
     "maker": ("by",),
     "venue": ("at",),
     "reason": ("because of", "because of a", "because of an", "because", "due to", "due to a", "has a", "have a",
-               "has an", "have an", "has got a", "'s got a", "suffering from", "complaining of", "problem with",
+               "has an", "have an", "has got a", "'s got a", "has had a", "have had a", "'s had a", "suffering from", "complaining of", "problem with",
                "trouble with", "pain in"),
     "recipient": ("to",),
-    "person": ("for", "under", "i'm", "i am", "this is", "it's for", "it is for", "name is", "name's"),
+    "person": ("for", "under", "i'm", "i am", "this is", "it's for", "its for", "it is for", "name is", "name's"),
 }
+# 'for my daughter Emma Lee', 'it's for my mum, Rosa Delgado': who the person is, before the name
+_KIN_LEAD = re.compile(rf"(?:my|our|his|her|their)\s+(?:(?:little|older|younger|baby|elderly|best)\s+)?(?:{KIN})s?\s*,?\s+",
+                       re.IGNORECASE)
 # cues that point at a person only when a name with a capital follows ('for Eva Roth', not 'for two')
-_PERSON_ONLY = frozenset({"for", "under", "i'm", "i am", "this is", "it's for", "it is for", "to"})
+_PERSON_ONLY = frozenset({"for", "under", "i'm", "i am", "this is", "it's for", "its for", "it is for", "to"})
 _CUE = re.compile(
     r"\b(?P<cue>" + "|".join(sorted({re.escape(c) for cues in ROLE_CUES.values() for c in cues},
                                     key=len, reverse=True)) + r")\s+",
@@ -112,8 +116,10 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
         cue = m["cue"].lower()
         role = next((r for r in roles.roles if cue in ROLE_CUES[r]), None)
         person = role in ("person", "recipient") and cue in _PERSON_ONLY
+        kin = _KIN_LEAD.match(text, m.end()) if role == "person" else None
         # a name in lower case ('from san jose') only where the cue cannot start a verb ('to fly')
-        span = _span_after(text, m.end(), taken, lower_ok=role == "reason" or asked and cue != "to" and not person)
+        span = _span_after(text, kin.end() if kin else m.end(), taken,
+                           lower_ok=role == "reason" or asked and cue != "to" and not person)
         if span is None or person and not text[span[0]:span[0] + 1].isupper():
             continue
         start, end = span

@@ -25,11 +25,11 @@ STOPWORDS = frozenset(
 
 _YES = (r"yes|yeah|yep|yup|ya|yea|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
         r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
-        r"that's right|that is right|that's correct|perfect|great|lovely|excellent|let's do it|let's do that|"
-        r"let's go|go on|carry on|keep going|continue|let's continue|let's carry on|let's keep going|let's finish(?: it)?|"
+        r"that's right|that is right|that's correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
+        r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine")
-_YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sure|let's (?:do it|do that|go|continue|"
+_YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sure|let'?s (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that's right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
@@ -56,7 +56,7 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"(?:i'?ll |we'?ll |i want to |i'd rather |let'?s )?keep it(?: actually)?|actually|"
             r"(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer")
 DENY = re.compile(
-    r"^\s*(?:(?:oh|well|um+|hmm+|ah|no)[\s,]+)?(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah|no|actually|sorry|erm+|uh+)[\s,]+)?(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
     r"no thanks|no thank you|don't|do not|n|negative|"
     r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it)|not quite|not exactly)\b"
     r"(?:[\s,.!-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
@@ -87,7 +87,7 @@ NO_PREFERENCE = re.compile(
 )
 # "forget it, I'll call back later", "drop it, I'll sort it out later", "scrap that, I'll ring back":
 # putting it off, after a stop word
-LATER_TAIL = (r"(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|maybe i'?ll|let me)\s+(?:[a-z']+\s+){0,4}?"
+LATER_TAIL = (r"(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|ill|maybe i'?ll|let me)\s+(?:[a-z']+\s+){0,4}?"
               r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself"
               r"|(?:call|ring|phone|get|come|check)(?: (?:you|u|in|it))? back(?: to (?:it|you))?"
               r"|(?:call|ring|phone) (?:you|u|instead)|sort it(?: out)?(?: myself)?)(?: then)?(?:[\s,.!]+(?:bye|goodbye|thanks))*")
@@ -139,12 +139,15 @@ RESUME_TASK = re.compile(
 )
 SHIFT = re.compile(
     r"\b(actually|instead|wait|hold on|hang on|one sec(?:ond)?|just a sec(?:ond)?|quick question|by the way|first|"
+    r"(?<!in )(?:just )?(?:a|one) (?:moment|min|minute|mo|tick)\b(?! ago)|"
     r"before (?:i|we|you) do|"
     r"rather|switch|before that|let me|change of plans?|on second thought)\b",
     re.IGNORECASE,
 )
 CORRECTION = re.compile(
-    r"\b(actually|make it|change (?:it|that)|i meant|i mean|sorry|correction|not .+ but|instead)\b|^\s*no,",
+    r"\b(actually|make it|change (?:it|that)|i meant|i mean|sorry|correction|not .+ but|instead)\b|^\s*no,"
+    r"|,\s*(?:and\s+)?not\s+(?:the\s+)?\w+(?:\s+\w+)?\s*[.!]*$",  # 'leaving from Boston, not Chicago'
+
     re.IGNORECASE,
 )
 # 'book that one', 'cancel it', 'the same for Friday', 'reserve a table there': a task before this one
@@ -183,7 +186,7 @@ REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
     r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe|hmm+|um+|ok|okay|well|oh)\s+)(?:please\s+)?"
-    r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|a [a-z]+)"
+    r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|one of your) [a-z']+(?: [a-z]+)?(?= \w+ (?:me|us|him|her|them)\b)|a [a-z]+)"
     r"|any chance (?:that )?(?:you|u) (?:could|can|would))\s+(?:please\s+)?"
     r"(?!tell\b|let me know\b|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
     r"check (?:if|whether)\b)\w+"
@@ -323,7 +326,9 @@ SERVICE_QUESTION = re.compile(
     r"(?!know\b|remember\b|think\b|mind\b|want\b|need\b)\w+"
     # 'is Sydney somewhere you fly?', 'is Lima a place you go to?'
     r"|^\s*(?:is|are)\b.*\b(?:somewhere|anywhere|a (?:place|city|destination)|one of the (?:places|cities))\s+"
-    r"(?:that\s+)?(?:you|u|y'all)\s+(?:fly|go|travel|serve|cover|operate)\b",
+    r"(?:that\s+)?(?:you|u|y'all)\s+(?:fly|go|travel|serve|cover|operate)\b"
+    # 'is Melbourne on your route map?', 'is Nice on the list of places you serve?'
+    r"|^\s*(?:is|are)\b.*\b(?:on|in) (?:your|the) (?:\w+ )?(?:map|list|network|routes?|destinations)\b",
     re.IGNORECASE,
 )
 EXISTENTIAL = re.compile(
@@ -455,7 +460,8 @@ I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've", "im", "id"})
 # lead-ins before the request itself ("I'd like to book ..."), beside the stopwords
 LEAD_INS = frozenset({"i'd", "id", "we'd", "i'll", "we'll", "love", "kindly", "quickly"})
 # fillers before a request's verb ("hmm, actually cancel it"): the request opens after them
-OPENING_FILLERS = frozenset({"hmm", "hmmm", "um", "umm", "uh", "oh", "well", "actually", "alright"})
+OPENING_FILLERS = frozenset({"hmm", "hmmm", "um", "umm", "uh", "oh", "well", "actually", "alright",
+                             "nice", "great", "cool", "perfect", "awesome", "lovely", "brilliant", "excellent", "sweet"})
 
 
 def tokens(text: str) -> list[str]:
@@ -489,6 +495,7 @@ _SYNONYM_GROUPS = (
     "rent hire lease",
     "reschedule postpone push",
     "hour hrs",
+    "close shut",
     "baggage bag luggage suitcase",
     "movie film flick",
     "doctor physician doc",

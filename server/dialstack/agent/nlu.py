@@ -282,11 +282,14 @@ class Understander:
     def takes_the_next_step(self, r: Reading) -> Understanding | None:
         """'yes please' right after a look-up finished: go on to the task it prepares (the flow that
         changes something and shares most of the look-up's slots: search, then book it)."""
-        if r.active is not None or r.view.pending_offer or r.view.recent is None \
-                or not (lx.AFFIRM.match(r.text) or lx.TAKES_IT.search(r.text)):
+        if r.active is not None or r.view.pending_offer or r.view.recent is None:
             return None
         follow = self.follow_up(r.view.recent)
         verb = self.scorer.verb_flow(r.text)
+        # 'nice, book that one': the next step's own verb, pointing back at what was found
+        named = verb is not None and verb == follow and lx.REFERS_BACK.search(r.text)
+        if not (lx.AFFIRM.match(r.text) or lx.TAKES_IT.search(r.text) or named):
+            return None
         if follow is None or verb is not None and verb != follow:
             return None  # 'great, please move it' after a look-up asks for another task than its next step
         spec = self.domain.flow(follow)  # 'I'll take one for 4 days': the values said go with it ('one' is none)
@@ -436,7 +439,9 @@ class Understander:
         ranked = self.rank(pieces[1], (), r.ctx, values_alone=False)
         if first is None or not ranked or ranked[0][1] < self.threshold or ranked[0][0] == first:
             return []
-        return pieces
+        # 'for me, my wife and our two kids, boston to miami': values and people, no second task named
+        values = self.scorer.values_in(pieces[1], r.ctx)[1]
+        return pieces if self.scorer.names_task(pieces[1], values, ranked[0][0]) else []
 
     def asks_the_same_again(self, r: Reading) -> Understanding | None:
         """'same for savings', 'what about Oakland?' right after a task ended: that task again with
@@ -464,8 +469,11 @@ class Understander:
         fills_waiting = r.view.waiting_for_slot in r.own_labels or r.free_answer is not None
         # values for the task in progress keep the turn in it unless another is asked for clearly
         answers = fills_waiting or (bool(r.own_labels) and r.best_score < r.held + ANSWER_MARGIN)
+        # 'oh and cancel AP-20417 while you're at it' to 'the patient's name?': a request opening
+        # with the other task's own verb is no answer
         shifting = bool(lx.SHIFT.search(r.text)) or not active or not answers or (
-            r.best_score >= 2 * self.threshold and bool(lx.REQUEST_ANYWHERE.search(r.text)))
+            r.best_score >= 2 * self.threshold and (bool(lx.REQUEST_ANYWHERE.search(r.text))
+                                                    or self.scorer.verb_flow(r.text) == r.best))
         if cancel_other or not shifting:
             return None
         labels, rejected = self.reader.read(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
@@ -591,7 +599,7 @@ class Understander:
         costs a question, a misread booking costs a real booking (and is confirmed first)."""
         if len(ranked) < 2:
             return ranked
-        new = self._asks_for_a_new_one(ranked, text)
+        new = self._asks_for_a_new_one(ranked, text, ctx)
         if new is not None:
             return new
         if ranked[0][0] in self.scorer.readers:
@@ -628,16 +636,19 @@ class Understander:
                 return [(name, top), *((n, v) for n, v in ranked if n != name)]
         return None
 
-    def _asks_for_a_new_one(self, ranked: list[tuple[str, float]], text: str) -> list[tuple[str, float]] | None:
-        """'I'd like an appointment': a task's noun said with 'a', 'an', 'another' asks for a new
-        one, so the flow that makes it goes before a look-up that nearly ties with it (unless the
-        request opens with a verb: 'find a restaurant' looks one up)."""
+    def _asks_for_a_new_one(self, ranked: list[tuple[str, float]], text: str,
+                            ctx: SlotContext | None = None) -> list[tuple[str, float]] | None:
+        """'I'd like an appointment', 'need a GP appointment saturday at 10': a task's noun said
+        with 'a', 'an', 'another' (and values) asks for a new one, so the flow that makes it goes
+        before a look-up that nearly ties with it (unless the request opens with a verb: 'find a
+        restaurant' looks one up)."""
         first, top = ranked[0]
         if first not in self.scorer.readers or not text or self.scorer.verb_flow(text) is not None:
             return None
         spec = self.domain.flow(first)
         if not {lx.stem(w) for w in lx.tokens(f"{spec.label} {spec.description}")} & _OWN_THINGS:
             return None  # a look-up of options ('find a rental car') is the way to a new one
+        text = mask(text, self.scorer.values_in(text, ctx)[1]) if ctx is not None else text
         said = {lx.stem(w) for m in lx.INDEFINITE.finditer(text) for w in m.groups() if w}
         if not said or not lx.content_stems(text) - lx.LEAD_INS <= said | _COURTESY:
             return None  # only the thing asked for ('I'd like an appointment please'), no verb of a look-up

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ..domain.models import SlotSpec
 from ..state.slots import Candidate
-from ..state.text import parse_number
+from ..state.text import parse_number, people_listed
 from . import lexicon as lx
 
 # words in a yes/no slot's name that say nothing about what it is ('is_unisex', 'has_live_music')
@@ -91,6 +91,10 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
     """'for two people', 'a group of 12', 'three tickets'; a bare number only when it was asked."""
     allowed = {int(str(o)) for o in options} if options else None
     units = count_units(spec)
+    if units & PEOPLE_STEMS:  # 'for me, my wife and our two kids'
+        for party in people_listed(text):
+            if allowed is None or party.value in allowed:
+                return Candidate(str(party.value), str(party.value), party.start, party.end, 0.85)
     for m in _GROUP.finditer(text):
         unit = (m["unit"] or "").lower()
         said = (m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["alone"] or "").lower()

@@ -257,7 +257,9 @@ class FlowScorer:
                 words *= UNHELD_VALUE  # what was already booked is looked up, not booked again
             if name == verb_of:
                 words += VERB_BONUS  # 'i need to bok a flite': the verb alone, mended, names the task
-            scores.append((name, words + evidence if words > 0 or values_alone else 0.0))
+            # 'did BK-12345 go through ok?': a question about the one thing it names needs no other word
+            about = question and bool(profile.value_keys & named & self.rare_or_identifying_keys)
+            scores.append((name, words + evidence if words > 0 or values_alone or about else 0.0))
         scores.sort(key=lambda pair: pair[1], reverse=True)
         return scores
 
@@ -354,7 +356,8 @@ class FlowScorer:
                 slots = {lx.stem(t) for s in spec.slots for t in s.name.split("_")}
                 named = profile.name | lx.content_stems(spec.label)  # 'buy event tickets': its own name is its task
                 said = named | profile.keywords | profile.description
-                cached = frozenset((said - (slots - named)) | self.task_words(name))
+                words = (said - (slots - named)) | self.task_words(name)
+                cached = frozenset(w for w in words if parse_number(w) is None)  # 'between two cities': no task
             self._declared[name] = cached
         return cached
 

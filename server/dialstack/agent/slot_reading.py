@@ -42,6 +42,7 @@ class SlotReader:
         correcting = last_filled if last_filled and lx.CORRECTION.search(text) else None
         found: list[tuple[float, str, Candidate]] = []
         ruled_out: set[str] = set()
+        denied: set[object] = set()  # values ruled out in this very turn ('..., sorry I meant Denver not Chicago')
         property_questions = asking_spans(text)
         for slot_spec in spec.slots:
             slot = slots.get(slot_spec.name)
@@ -77,12 +78,13 @@ class SlotReader:
                 if negated(text, cand):
                     if slot.filled and cand.value == slot.value:
                         ruled_out.add(slot_spec.name)  # 'I meant Rome, not Paris': Paris's slot changes
+                    denied.add(_hashable(cand.value))
                     continue
                 score = cue_score(text, cand, slot_spec, waiting, slot.label)
                 if slot_spec.name == correcting and slot_spec.name != waiting:
                     score += 1.5  # "actually make it Boston": the value just given, not the question asked
                 found.append((score, slot_spec.name, cand))
-        found = repaired(found, ruled_out, text)
+        found = repaired(found, ruled_out, text, denied)
         # best (cue score, span length, parser score) first; each span and each slot used once
         # best cue first; among equally cued values the one said first ("Rome London": Rome is the
         # origin), and at one position the longer reading ("New York" over "York")
@@ -219,11 +221,16 @@ def hour_repairs(slots: Mapping[str, BaseSlot], text: str, ctx: SlotContext) -> 
 _TRAILING = re.compile(r"\s*(?:[,;.!?]|$)")
 
 
+def _hashable(value: object) -> object:
+    return value if isinstance(value, (str, int, float, bool)) or value is None else repr(value)
+
+
 def repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
-              text: str) -> list[tuple[float, str, Candidate]]:
+              text: str, denied: set[object] = frozenset()) -> list[tuple[float, str, Candidate]]:
     """Self-repairs: the slot whose value the user rules out ('Rome, not Paris') takes the new
     value; after 'no wait' / 'I mean' the value said last replaces the one said before it
-    ('from Chicago - no wait, from Boston')."""
+    ('from Chicago - no wait, from Boston'), or the one it names as ``denied`` ('boston to chicago
+    on the 14th, sorry I meant denver not chicago')."""
     marker = None
     for m in lx.SELF_REPAIR.finditer(text):
         if not _TRAILING.match(text, m.end()) or not m.group().lower().startswith("i mean"):
@@ -232,6 +239,10 @@ def repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
     # 'to Miami, wait, make that Atlanta': the value said just before the repair is the one replaced
     before = [(c.end, score, n) for score, n, c in found if marker and c.end <= marker.start()]
     replaced = max(before)[2] if before else None
+    taken_back = [(score, n) for score, n, c in found
+                  if marker and c.end <= marker.start() and _hashable(c.value) in denied]
+    if taken_back:
+        replaced = max(taken_back)[1]  # the slot the denied value was read into, by its cue
     out = []
     for score, name, cand in found:
         if name in ruled_out:

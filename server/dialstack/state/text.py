@@ -223,3 +223,40 @@ def _sample_class(items: list[tuple[object, object]], index: int) -> str | None:
         sample = _CATEGORY_SAMPLES[arg]
         return sample[index % len(sample)]
     return None
+
+
+# ---------------------------------------------------------------- people listed
+
+# the words for the people one books for: 'my wife', 'our two kids', 'his mum'
+
+KIN = (r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|son|daughter|kid|child|baby|toddler|mum|mom|mother|"
+        r"dad|father|brother|sister|friend|buddy|mate|colleague|coworker|co-worker|boss|grandma|grandmother|grandpa|"
+        r"grandfather|granddaughter|grandson|aunt|uncle|niece|nephew|cousin|neighbou?r|roommate|flatmate|carer")
+_MEMBER = (rf"(?:me|myself|i|(?:my|our|his|her|their)\s+(?:(?:little|older|younger|baby|elderly|best|two|three|four|five|six|\d)\s+)?(?:{KIN})s?|"
+           rf"(?:a|one|two|three|four|five|six|\d)\s+(?:(?:other|more|of my|of our)\s+)?(?:{KIN}|adult|people|person|guest)s?)")
+_PARTY = re.compile(rf"(?<![\w'-]){_MEMBER}(?:\s*(?:,\s*(?:and\s+|plus\s+)?|\s+and\s+|\s+plus\s+|\s*&\s*|\s*\+\s*){_MEMBER})+(?![\w'-])",
+                    re.IGNORECASE)
+_COUNTED_MEMBER = re.compile(rf"(?:(?:my|our|his|her|their)\s+)?(?:(?:little|older|younger|baby|elderly|best)\s+)?"
+                             rf"(?P<n>two|three|four|five|six|a|one|\d)?\s*(?:(?:other|more|of my|of our)\s+)?"
+                             rf"(?P<who>me|myself|i|{KIN}|adult|people|person|guest)(?P<plural>s)?$", re.IGNORECASE)
+
+
+def people_listed(text: str) -> list[Found]:
+    """'me, my wife and our two kids' -> 4: people named one by one, with how many they are; a
+    plural without a number ('my kids') cannot be counted, so the list gives nothing."""
+    found = []
+    for m in _PARTY.finditer(text):
+        members = [p for p in re.split(r"\s*(?:,|\band\b|\bplus\b|&|\+)\s*", m.group(), flags=re.IGNORECASE) if p.strip()]
+        total = 0
+        for member in members:
+            one = _COUNTED_MEMBER.search(member.strip())
+            if one is None:
+                break
+            number = one["n"]
+            if number is None and one["plural"] and one["who"].lower() not in ("people",):
+                break  # 'our kids': how many?
+            total += 1 if number is None or number.lower() in ("a", "one") else int(parse_number(number) or 0)
+        else:
+            if total >= 2:
+                found.append(Found(total, m.group(), m.start(), m.end()))
+    return found

@@ -35,6 +35,12 @@ _TIME = re.compile(
 _COUNTED = r"(?:people|persons|guests|adults|children|kids|of\b|passengers|tickets|seats|nights|days|weeks|months|minutes|hours|years)"
 _NOT_AFTER = rf"(?![\w:]|\.\d|\s*(?:[ap]\.?m\b|o'?clock\b)|\s+{_COUNTED})"
 _BARE_HOUR = re.compile(rf"\b(?:at|around|about|by)\s+(?P<hour>{_H}){_NOT_AFTER}", re.IGNORECASE)
+# 'saturday 10', 'tomorrow 9': a bare hour in digits right after a day is that day's hour (not 'Friday
+# 12 December', 'Friday 12th')
+_DAY_HOUR = re.compile(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today|tmrw)\s+(?P<hour>\d{1,2})"
+    rf"(?!\s*(?:st|nd|rd|th)\b|\s*[/.-]\d|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b){_NOT_AFTER}",
+    re.IGNORECASE)
 _OCLOCK = re.compile(rf"(?<![\w:])(?P<hour>{_H})\s*o'?clock\b", re.IGNORECASE)
 _HOUR_DAYPART = re.compile(rf"(?<![\w:])(?<!for\s)(?<!of\s)(?P<hour>{_H})\s+{_DAYPART}\b", re.IGNORECASE)
 _DAYPART_HOUR = re.compile(rf"\b(?:morning|afternoon|evening|night|tonight)\s+(?:at\s+|around\s+|about\s+)?(?P<hour>{_H}){_NOT_AFTER}",
@@ -110,7 +116,7 @@ def find_times(text: str) -> list[tuple[time, int, int]]:
         moment = _read_time(m, text)
         if moment is not None:
             found.append((moment, m.start(), m.end()))
-    for pattern in (_HOUR_DAYPART, _DAYPART_HOUR, _OCLOCK, _BARE_HOUR):
+    for pattern in (_HOUR_DAYPART, _DAYPART_HOUR, _OCLOCK, _BARE_HOUR, _DAY_HOUR):
         for m in pattern.finditer(text):
             if any(start <= m.start("hour") < end for _, start, end in found):
                 continue
@@ -119,6 +125,6 @@ def find_times(text: str) -> list[tuple[time, int, int]]:
             hour = _hour(m.group("hour"))
             part = _part_of_day(text, m.start(), m.end())
             moment = _with_part(hour, 0, part) if part else time(_office_hour(hour) % 24, 0)
-            start = m.start("hour") if pattern in (_BARE_HOUR, _OCLOCK, _HOUR_DAYPART) else m.start()
+            start = m.start("hour") if pattern in (_BARE_HOUR, _OCLOCK, _HOUR_DAYPART, _DAY_HOUR) else m.start()
             found.append((moment, start, m.end()))
     return sorted(found, key=lambda item: item[1])

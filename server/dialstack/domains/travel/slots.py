@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...state.slots import BaseSlot, Candidate, CategorySlot, Check, LevelSlot, SlotContext
-from ...state.text import parse_number
+from ...state.text import parse_number, people_listed
 from .cities import CITIES
 from .places import fold as _fold
 from ...state.dates import find_dates, parse_date, spoken
@@ -50,6 +50,7 @@ class DateSlot(BaseSlot):
 FUZZY_CUTOFF = 0.85
 _LEAD = re.compile(r"^(?:i(?:'d| would)? (?:like to )?(?:fly|go|travel)\s+)?(?:from|to|in|at|out of|into)\s+", re.IGNORECASE)
 _WORD_AFTER = re.compile(r"\b(?:from|to|out of|into)\s+(?P<place>[A-Za-z][a-z'.-]{3,})\b")
+_WORD_BEFORE = re.compile(r"(?<![\w'-])(?P<place>[A-Za-z][a-z'.-]{3,})\s+(?:to|-)\s+[A-Za-z]")  # 'seatle to boston'
 _PLACE_AFTER = re.compile(r"\b(?:from|to)\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})")
 
 
@@ -177,7 +178,8 @@ class LocationSlot(CategorySlot):
         for m in codes.finditer(text):
             if not any(m.start() < e and s < m.end() for _, s, e, _ in found):
                 found.append((by_code[m.group()], m.start(), m.end(), 0.8))
-        for m in _WORD_AFTER.finditer(text):  # 'from bostn to chicgo': a misspelt city after its cue
+        # 'from bostn to chicgo', 'seatle to san fran': a misspelt city after its cue, or before 'to'
+        for m in (*_WORD_AFTER.finditer(text), *_WORD_BEFORE.finditer(text)):
             start, end = m.span("place")
             if any(start < e and s < end for _, s, e, _ in found):
                 continue
@@ -348,6 +350,9 @@ class PassengerCountSlot(LevelSlot):
         out: list[Candidate] = []
         for pattern, value in ((_ALONE, 1), (_PAIR, 2)):
             out += [Candidate(value, self.format(value), m.start(), m.end(), 0.8) for m in pattern.finditer(text)]
+        for party in people_listed(text):  # 'me, my wife and our two kids'
+            ok = self.check(party.value, ctx).ok
+            out.append(Candidate(party.value, str(party.value), party.start, party.end, 0.85 if ok else 0.3))
         for m in _COUNTED.finditer(text):
             number = parse_number(next(g for g in m.groups() if g))
             if number is not None:
