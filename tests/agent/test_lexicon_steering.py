@@ -219,3 +219,37 @@ def test_a_value_then_not_the_old_one_is_a_correction(said: str, corrects: bool)
                                            ("is the children's doctor in today?", False)])
 def test_whether_someone_can_see_or_call_the_user_is_a_request(said: str, asks: bool) -> None:
     assert bool(lx.REQUEST_ANYWHERE.search(said)) is asks
+
+
+@pytest.mark.parametrize(("said", "verbs"), [("hi, I can't make my physio appointment on friday, can you cancel it", {"cancel"}),
+                                            ("please just move it to monday", {"move"}), ("I want to book a table", {"book"}),
+                                            ("my flight is on friday", set())])
+def test_the_verb_a_request_asks_for_is_found_anywhere_in_the_turn(said: str, verbs: set[str]) -> None:
+    assert lx.requested_verbs(said) == verbs
+
+
+@pytest.mark.parametrize(("said", "asks"), [("My husband and I would like to know whether our reservation is confirmed", True),
+                                           ("I was wondering if you fly to Lima", True), ("I'd like to book a flight", False)])
+def test_a_question_asked_in_a_statement_is_a_question(said: str, asks: bool) -> None:
+    assert lx.is_question(said) is asks
+
+
+def test_wanting_to_know_is_no_request_but_wanting_a_thing_is() -> None:
+    assert not lx.REQUEST_ANYWHERE.search("we would like to know whether it is confirmed")
+    assert lx.REQUEST_ANYWHERE.search("we would like a table for two")
+
+
+@pytest.mark.parametrize(("said", "asks"), [("can you let me know when new york to london gets under 500 bucks", True),
+                                           ("can you let me know what time it leaves", False)])
+def test_let_me_know_when_something_happens_asks_for_an_alert(said: str, asks: bool) -> None:
+    assert bool(lx.REQUEST_ANYWHERE.search(said)) is asks
+
+
+@pytest.mark.parametrize("said", ["yes thats right", "thats fine", "yes lets carry on", "actually no, leave it"])
+def test_yes_and_no_are_read_without_their_apostrophes_or_with_a_lead_in(said: str) -> None:
+    assert lx.AFFIRM.match(said) or lx.DENY.match(said)
+
+
+@pytest.mark.parametrize("said", ["my daughter has a fever, can she see a doctor today??", "can he get an appointment on friday"])
+def test_asking_whether_someone_can_see_a_doctor_is_a_request(said: str) -> None:
+    assert lx.REQUEST_ANYWHERE.search(said)

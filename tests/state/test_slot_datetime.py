@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dialstack.state.dates import find_dates
 from dialstack.state.slot_datetime import DateTimeSlot, find_times
 from dialstack.state.slots import UNIVERSAL_SLOTS, SlotContext
 
@@ -134,3 +135,10 @@ def test_a_day_of_the_month_or_a_count_after_a_day_is_no_hour(said: str) -> None
 def test_a_day_and_a_bare_hour_fill_a_slot_that_needs_a_time() -> None:
     when = slot(time="required")
     assert [c.value for c in when.extract("saturday 10 then", CTX)] == ["2026-12-05T10:00"]
+
+
+@pytest.mark.parametrize(("said", "days"), [("jan 8.. oh wait no the 9th", ["2027-01-08", "2027-01-09"]),
+                                           ("jan 8, no sorry the 7th", ["2027-01-08", "2027-01-07"]),
+                                           ("Dec 20 to the 3rd", ["2026-12-20", "2027-01-03"])])
+def test_a_bare_day_after_a_date_keeps_its_month_or_ends_in_the_next(said: str, days: list[str]) -> None:
+    assert [d.isoformat() for d, _, _ in find_dates(said, NOW.date())] == days

@@ -141,3 +141,16 @@ def test_passenger_count_rejects_out_of_range_with_a_reason(raw: Any, reason: st
 def test_passenger_count_extracts_counted_travellers_not_dates() -> None:
     found = PassengerCountSlot("passengers", {"min": 1, "max": 9}).extract("3 tickets on Dec 15 for two", CTX)
     assert sorted(c.value for c in found) == [2, 3]
+
+
+@pytest.mark.parametrize(("said", "cities"), [("get me a ticket boston to nyc on the 6th", ["Boston", "New York"]),
+                                             ("how much r flights seatle to san fran", ["Seattle", "San Francisco"]),
+                                             ("i want to go to sea", []), ("a ticket from den", [])])
+def test_a_city_code_in_lower_case_after_a_cue_and_a_misspelt_city_before_to_are_read(said: str, cities: list[str]) -> None:
+    found = [c.value for c in LocationSlot("origin", {"vocabulary": "cities"}).extract(said, CTX) if c.score >= 0.5]
+    assert found == cities
+
+
+@pytest.mark.parametrize(("said", "count"), [("for me, my wife and our two kids", 4), ("me and my husband and our son", 3)])
+def test_passengers_named_one_by_one_are_counted(said: str, count: int) -> None:
+    assert PassengerCountSlot("passengers", {}).extract(said, CTX)[0].value == count

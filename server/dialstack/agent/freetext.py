@@ -299,7 +299,8 @@ def bare_answer(answer: Candidate | None, text: str, whole: bool,
             return answer if not _overlaps(answer.start, answer.end, taken) and not names_nothing(answer.value) \
                 else None
         named = name_run(text, start, end)
-        if named is not None and named.start > start:  # 'I plan to visit Los Angeles'; not 'Rite Aid on Elm Street'
+        # 'I plan to visit Los Angeles'; not 'Rite Aid on Elm Street', nor the dose of 'sertraline 50mg'
+        if named is not None and named.start > start and named.value[:1].isupper():
             return Candidate(named.value, named.display, named.start, named.end, answer.score)
         value = text[start:end]
         if names_nothing(value):

@@ -25,12 +25,12 @@ STOPWORDS = frozenset(
 
 _YES = (r"yes|yeah|yep|yup|ya|yea|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
         r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
-        r"that's right|that is right|that's correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
+        r"that'?s right|that is right|that'?s correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine")
 _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sure|let'?s (?:do it|do that|go|continue|"
-             r"keep going|carry on|finish it)|carry on|keep going|continue|that's right|that is right|sounds good|"
+             r"keep going|carry on|finish it)|carry on|keep going|continue|that'?s right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
              r"that'?s (?:ok|okay|good)|all good|works for me|book (?:it|that)|go ahead and book (?:it|that)|"
@@ -186,15 +186,16 @@ REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
     r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe|hmm+|um+|ok|okay|well|oh)\s+)(?:please\s+)?"
-    r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|one of your) [a-z']+(?: [a-z]+)?(?= \w+ (?:me|us|him|her|them)\b)|a [a-z]+)"
+    r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|one of your) [a-z']+(?: [a-z]+)?(?= \w+ (?:me|us|him|her|them)\b)|a [a-z]+"
+    r"|(?:she|he|they|my (?:son|daughter|wife|husband|mum|mom|dad|kid|child|partner))(?= (?:see|get|have|come|be seen)\b))"
     r"|any chance (?:that )?(?:you|u) (?:could|can|would))\s+(?:please\s+)?"
-    r"(?!tell\b|let me know\b|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
+    r"(?!tell\b|let me know\b(?!\s+(?:when|once|as soon as)\b)|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
     r"check (?:if|whether)\b)\w+"
     # 'can I get a table?' asks for something; 'can I bring pets?' asks whether it is allowed
     r"|(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|ok|okay|hmm+|um+|well|oh|actually|wait|but)\s+)"
     r"(?:can|could|may|shall|should) (?:i|we) (?:please )?"
     r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
-    r"|\b(?:i|we)(?:'d| would| want| wanna| need)\b|\b(?:please|let'?s|go ahead and)\s+\w+"
+    r"|\b(?:i|we)(?:'d| would| want| wanna| need)\b(?!\s+(?:like\s+)?to\s+know\b)|\b(?:please|let'?s|go ahead and)\s+\w+"
     r"|(?:^|[.!?,;]\s*)(?:how|what) about \w+ing\b"  # 'how about booking the restaurant now?'
     r"|(?:^|[.!?]\s+)(?:(?:ok|okay|great|sure|yes|so|now|then|and|also)[\s,]+)*"
     r"(?:get|book|reserve|find|buy|make|add|schedule|search|look|show|check|purchase|order|arrange|set up|call)\b",
@@ -345,10 +346,18 @@ _TAG_QUESTION = re.compile(
 )
 
 
+# 'we'd like to know whether our reservation is confirmed', 'I was wondering if ...': asked in a statement
+_INDIRECT_QUESTION = re.compile(
+    r"\b(?:(?:would|'d) like to know|want(?:ed)? to know|need to know|wondering|wonder|not sure)\s+"
+    r"(?:whether|if|when|what|where|how|which|who|why)\b", re.IGNORECASE)
+
+
 def is_question(text: str) -> bool:
-    """A question: a question mark, a question word first, or a tag question at the end."""
+    """A question: a question mark, a question word first, a tag question at the end, or one
+    asked in a statement ('I'd like to know whether ...')."""
     stripped = text.strip()
-    if stripped.endswith("?") or QUESTION_START.match(stripped) or _TAG_QUESTION.search(stripped):
+    if stripped.endswith("?") or QUESTION_START.match(stripped) or _TAG_QUESTION.search(stripped) \
+            or _INDIRECT_QUESTION.search(stripped):
         return True
     # 'just browsing - what are the fares like', 'ok, how much is it': a later clause asks
     return any(QUESTION_START.match(c) and not _EXCLAIMS.match(c) and not REQUEST_ANYWHERE.search(c)
@@ -387,6 +396,17 @@ ACT_PHRASES = re.compile(
 def shift_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` turns away ('before that', 'hold on', 'actually'): no task word in them."""
     return [m.span() for m in SHIFT.finditer(text)]
+
+
+# 'hi, I can't make it on friday, can you cancel it': the verb a request asks for, anywhere in the turn
+_REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|please|pls|(?:i|we)(?:'d| would) like to|"
+                        r"(?:i|we) (?:want|need|wanna) to|(?:i|we) wanna)\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b",
+                        re.IGNORECASE)
+
+
+def requested_verbs(text: str) -> set[str]:
+    """The verbs the turn asks for after 'can you', 'please', 'I want to': 'cancel'."""
+    return {m["verb"].lower() for m in _REQUESTED.finditer(text)}
 
 
 def act_spans(text: str) -> list[tuple[int, int]]:

@@ -351,14 +351,22 @@ class Understander:
         if r.best_score >= self.threshold and r.best_spec is not None and r.best != (r.active.name if r.active else None):
             paused = next((i for i, name in reversed(r.view.paused) if name == r.best), None)
             if paused is not None:
-                return r.result("resume", flow=paused)
+                return self._resumes_with_values(r, paused, r.best)
             scores = dict(r.ranked)
             clearly = all(r.best_score >= scores.get(name, 0.0) + SWITCH_MARGIN for _, name in r.view.paused)
             if clearly and r.best_spec.intent != "Plan" and not r.best_spec.metadata.digression \
                     and lx.RESUME_TASK.search(r.text):
                 labels, rejected = self.reader.read(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
                 return r.result("start", flow=r.best, labels=labels, rejected=rejected, refers_back=True)
+        if len(r.view.paused) == 1:
+            return self._resumes_with_values(r, *r.view.paused[0])
         return r.result("resume") if r.view.paused else None
+
+    def _resumes_with_values(self, r: Reading, flow_id: str, name: str) -> Understanding:
+        """'ok back to my booking, make it jan 5': the paused task resumes with what the turn says of it."""
+        spec = self.domain.flow(name)
+        labels, rejected = self.reader.read(spec, self._fresh_slots(spec), r.text, r.ctx, None) if spec else ({}, {})
+        return r.result("resume", flow=flow_id, labels=labels, rejected=rejected)
 
     def asks_for_help(self, r: Reading) -> Understanding | None:
         if lx.HELP.match(r.text):
@@ -484,7 +492,9 @@ class Understander:
         active = r.active
         if not active or r.asks == "detail":  # 'do you go to Lisbon?' names a value; it gives none
             return None
-        if r.own_labels and r.free_answer is not None:
+        corrects = any(active.slots[k].filled for k in r.own_labels) and lx.CORRECTION.search(r.text)
+        if r.own_labels and r.free_answer is not None and not corrects:
+            # ('oh sorry can it be the physio instead of the GP' to 'the patient's name?' gives no name)
             return r.result("fill", flow=active.name, labels={**r.own_labels, r.view.waiting_for_slot: r.free_answer},
                             rejected=r.own_rejected)
         if r.own_labels:
@@ -576,7 +586,11 @@ class Understander:
             # 'are you open on saturdays?': a look-up that needs no detail of any task is about none
             or not self.domain.flow(best).slots
             or (incumbent in self.scorer.readers and score >= (held or 0.0) + DETAIL_MARGIN
-                and self.scorer.names_task(text, spans, best)))
+                and self.scorer.names_task(text, spans, best))
+            # 'are my blood test results back yet?' while moving an appointment: a question in another
+            # task's own words, none of the task in focus, is not about it
+            or (score >= (held or 0.0) + OTHER_TASK_MARGIN and self.scorer.names_task(text, spans, best)
+                and incumbent is not None and not self.scorer.names_task(text, spans, incumbent)))
 
     def _names_its_value(self, text: str, spans: Sequence[tuple[int, int]], name: str, ctx: SlotContext) -> bool:
         """Whether ``text`` holds a value of flow ``name``'s slots beyond those already read."""
@@ -738,6 +752,7 @@ NEW_ONE_MARGIN = 0.25  # 'an appointment': within this, the flow that makes one 
 ANSWER_MARGIN = 1.0  # a turn that gives the task in progress values leaves it only for a flow this much better
 CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
 DETAIL_MARGIN = 0.5  # a question about a detail moves the focus only to a look-up this much better
+OTHER_TASK_MARGIN = 1.5  # a question in only another task's words moves the focus to it when this much better
 
 def _refines(r: Reading) -> dict[str, bool]:
     """'one with wifi', 'what else do you have?' right after that very task ended: the same task

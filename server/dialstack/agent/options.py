@@ -91,10 +91,6 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
     """'for two people', 'a group of 12', 'three tickets'; a bare number only when it was asked."""
     allowed = {int(str(o)) for o in options} if options else None
     units = count_units(spec)
-    if units & PEOPLE_STEMS:  # 'for me, my wife and our two kids'
-        for party in people_listed(text):
-            if allowed is None or party.value in allowed:
-                return Candidate(str(party.value), str(party.value), party.start, party.end, 0.85)
     for m in _GROUP.finditer(text):
         unit = (m["unit"] or "").lower()
         said = (m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["alone"] or "").lower()
@@ -108,6 +104,10 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
         if n is None or (allowed is not None and int(n) not in allowed):
             continue
         return Candidate(str(int(n)), str(int(n)), m.start(), m.end(), 0.85)
+    if units & PEOPLE_STEMS:  # 'for me, my wife and our two kids' (a total said outright goes first)
+        for party in people_listed(text):
+            if allowed is None or party.value in allowed:
+                return Candidate(str(party.value), str(party.value), party.start, party.end, 0.85)
     if asked:
         bare = re.fullmatch(r"\s*(?:just |only )?" + _NUMBER.format("n") + r"(?:\s+please)?[.!]?\s*", text, re.IGNORECASE)
         if bare:

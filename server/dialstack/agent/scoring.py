@@ -237,6 +237,7 @@ class FlowScorer:
         left_text = mask(text, [*ignore, *spans])
         semantic = self.semantic(left_text)
         verb_of = self.verb_flow(text)
+        asked_for = {self.verbs[v] for v in lx.requested_verbs(text) if v in self.verbs}  # 'can you cancel it
         named = keys if question else keys & self.rare_keys  # values that say which flows a turn is about
         scores = []
         for index, (name, profile) in enumerate(self.profiles.items()):
@@ -249,8 +250,10 @@ class FlowScorer:
                 words += READ_BONUS
             values = sum(self.value_weights[k] for k in profile.value_keys & keys)
             evidence = VALUE_WEIGHT * min(values, 1.5) * (2.0 if question else 1.0)
-            if named and not profile.value_keys & named:
-                words *= UNHELD_VALUE  # 'when does my BK-20481 flight leave?' asks about what it names
+            if named and not profile.value_keys & named and name not in asked_for:
+                # 'when does my BK-20481 flight leave?' asks about what it names (but 'I can't make
+                # my physio appointment on friday, can you cancel it' asks for its own task)
+                words *= UNHELD_VALUE
             if semantic is not None and words > 0:
                 words += SEMANTIC_WEIGHT * max(0.0, float(semantic[index]) - SEMANTIC_FLOOR)
             if done & profile.name and name not in self.readers:

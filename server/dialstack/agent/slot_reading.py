@@ -99,7 +99,7 @@ class SlotReader:
         for score, name, cand in found:
             if name in labels or not free(cand):
                 continue
-            if name in guessing and score <= 0 and sum(1 for _, n, c in found if n == name and free(c)) > 1:
+            if name in guessing and score <= 0 and len({_hashable(c.value) for _, n, c in found if n == name and free(c)}) > 1:
                 continue  # several un-cued values left: an optional slot must not guess among them
             labels[name] = cand
             taken.append((cand.start, cand.end))

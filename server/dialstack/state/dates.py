@@ -214,6 +214,10 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
     return None  # pragma: no cover - every pattern kind is handled above
 
 
+_MONTH_KINDS = frozenset({"iso", "numeric", "month_day", "day_month"})
+_REPAIR = re.compile(r"\b(?:no|not|wait|sorry|meant|mean|actually|rather|make it|oops)\b", re.IGNORECASE)
+
+
 def find_dates(text: str, today: date) -> list[tuple[date, int, int]]:
     """Every date in ``text`` as ``(date, start, end)``, in order; overlapping matches keep the first pattern.
 
@@ -233,7 +237,20 @@ def find_dates(text: str, today: date) -> list[tuple[date, int, int]]:
                 found.append((day, m.start(), m.end(), kind))
     found.sort(key=lambda f: f[1])
     merged: list[tuple[date, int, int]] = []
+    # 'jan 8.. oh wait no the 9th': a bare day keeps the month said before it; 'Dec 20 to the 3rd'
+    # ends in the month after, unless the day is taken back ('no, the 7th')
+    said: tuple[date, int] | None = None
     for i, (day, start, end, kind) in enumerate(found):
+        if kind == "day_only" and said is not None:
+            try:
+                moved = said[0].replace(day=day.day)
+                if moved < said[0] and not _REPAIR.search(spelled, said[1], start):
+                    moved = add_months(moved, 1)
+                day = moved
+            except ValueError:
+                pass
+        if kind in _MONTH_KINDS:
+            said = (day, end)
         if merged and kind in CALENDAR_KINDS and found[i - 1][3] == "weekday" \
                 and re.fullmatch(r"[\s,]*", spelled[found[i - 1][2]:start]):
             start = merged.pop()[1]

@@ -234,7 +234,8 @@ KIN = (r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|son|daugh
         r"grandfather|granddaughter|grandson|aunt|uncle|niece|nephew|cousin|neighbou?r|roommate|flatmate|carer")
 _MEMBER = (rf"(?:me|myself|i|(?:my|our|his|her|their)\s+(?:(?:little|older|younger|baby|elderly|best|two|three|four|five|six|\d)\s+)?(?:{KIN})s?|"
            rf"(?:a|one|two|three|four|five|six|\d)\s+(?:(?:other|more|of my|of our)\s+)?(?:{KIN}|adult|people|person|guest)s?)")
-_PARTY = re.compile(rf"(?<![\w'-]){_MEMBER}(?:\s*(?:,\s*(?:and\s+|plus\s+)?|\s+and\s+|\s+plus\s+|\s*&\s*|\s*\+\s*){_MEMBER})+(?![\w'-])",
+_PARTY = re.compile(rf"(?<![\w'-]){_MEMBER}(?:\s*(?:,\s*(?:and\s+|plus\s+)?|\s+and\s+|\s+plus\s+|\s*&\s*|\s*\+\s*"
+                    rf"|\s+(?=(?:my|our)\s)){_MEMBER})+(?![\w'-])",
                     re.IGNORECASE)
 _COUNTED_MEMBER = re.compile(rf"(?:(?:my|our|his|her|their)\s+)?(?:(?:little|older|younger|baby|elderly|best)\s+)?"
                              rf"(?P<n>two|three|four|five|six|a|one|\d)?\s*(?:(?:other|more|of my|of our)\s+)?"
@@ -246,7 +247,8 @@ def people_listed(text: str) -> list[Found]:
     plural without a number ('my kids') cannot be counted, so the list gives nothing."""
     found = []
     for m in _PARTY.finditer(text):
-        members = [p for p in re.split(r"\s*(?:,|\band\b|\bplus\b|&|\+)\s*", m.group(), flags=re.IGNORECASE) if p.strip()]
+        members = [p for p in re.split(r"\s*(?:,|\band\b|\bplus\b|&|\+)\s*|\s+(?=(?:my|our)\s)", m.group(), flags=re.IGNORECASE)
+                   if p.strip()]
         total = 0
         for member in members:
             one = _COUNTED_MEMBER.search(member.strip())
