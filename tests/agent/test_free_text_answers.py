@@ -340,3 +340,30 @@ def test_a_bare_hour_said_to_correct_moves_the_time_already_given(said: str, hel
 def test_what_someone_has_is_the_reason_for_a_visit(text: str, value: str) -> None:
     reason = SlotSpec(name="reason", type="FreeTextSlot", description="The reason for the visit")
     assert value in [c.value for _, c in cued_values(reason, text)]
+
+
+PATIENT = SlotSpec(name="patient_name", type="FreeTextSlot", description="The full name of the patient")
+
+
+@pytest.mark.parametrize(("said", "name"), [("book my son Tom Becker in with the paediatrician", "Tom Becker"),
+                                           ("an appointment for my daughter Emma Lee on Friday", "Emma Lee"),
+                                           ("its for my mum, Rosa Delgado", "Rosa Delgado"),
+                                           ("whats booked for tom becker", "tom becker")])
+def test_a_patient_is_named_after_who_they_are_or_in_lower_case_at_the_end(said: str, name: str) -> None:
+    assert name in [c.value for _, c in cued_values(PATIENT, said)]
+
+
+@pytest.mark.parametrize("said", ["can i book a slot for next friday please", "a table for two", "book it for the morning"])
+def test_plain_words_after_for_are_no_patient(said: str) -> None:
+    assert cued_values(PATIENT, said) == []
+
+
+def test_a_value_said_then_taken_back_goes_to_no_slot_and_the_repairs_own_cue_says_the_slot() -> None:
+    text = "from Chicago to Paris - no wait, from Boston"
+    found = [(3.0, "origin", Candidate("Chicago", "Chicago", 5, 12, 0.9)), (-1.0, "destination", Candidate("Chicago", "Chicago", 5, 12, 0.9)),
+             (-1.0, "origin", Candidate("Paris", "Paris", 16, 21, 0.9)), (3.0, "destination", Candidate("Paris", "Paris", 16, 21, 0.9)),
+             (3.0, "origin", Candidate("Boston", "Boston", 38, 44, 0.9)), (-1.0, "destination", Candidate("Boston", "Boston", 38, 44, 0.9))]
+    out = repaired(found, set(), text)
+    best = {name: max((s, c.value) for s, n, c in out if n == name)[1] for name in ("origin", "destination")}
+    assert best == {"origin": "Boston", "destination": "Paris"}
+    assert "Chicago" not in [c.value for _, _, c in out]

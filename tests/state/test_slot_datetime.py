@@ -127,7 +127,8 @@ def test_a_bare_hour_right_after_a_day_is_that_days_hour(said: str, hour: int) -
     assert [t.hour for t, _, _ in find_times(said)] == [hour]
 
 
-@pytest.mark.parametrize("said", ["Friday 12 December", "friday 12th", "friday 25/12", "friday 2 people"])
+@pytest.mark.parametrize("said", ["Friday 12 December", "friday 12th", "friday 25/12", "friday 2 people", "tomorrow 3 bags",
+                                  "saturday 14", "friday 30 mins"])
 def test_a_day_of_the_month_or_a_count_after_a_day_is_no_hour(said: str) -> None:
     assert find_times(said) == []
 
@@ -139,6 +140,18 @@ def test_a_day_and_a_bare_hour_fill_a_slot_that_needs_a_time() -> None:
 
 @pytest.mark.parametrize(("said", "days"), [("jan 8.. oh wait no the 9th", ["2027-01-08", "2027-01-09"]),
                                            ("jan 8, no sorry the 7th", ["2027-01-08", "2027-01-07"]),
-                                           ("Dec 20 to the 3rd", ["2026-12-20", "2027-01-03"])])
+                                           ("Dec 20 to the 3rd", ["2026-12-20", "2027-01-03"]),
+                                           ("my last visit was jan 8, can I come back on the 20th", ["2027-01-08", "2026-12-20"])])
 def test_a_bare_day_after_a_date_keeps_its_month_or_ends_in_the_next(said: str, days: list[str]) -> None:
     assert [d.isoformat() for d, _, _ in find_dates(said, NOW.date())] == days
+
+
+@pytest.mark.parametrize(("said", "day"), [("fri 11th at 9:30", "2026-12-11"), ("wed 2nd at 4pm", "2026-12-02"),
+                                          ("on tue 15th", "2026-12-15")])
+def test_a_weekday_and_an_ordinal_name_the_day_of_the_month_that_falls_on_it(said: str, day: str) -> None:
+    assert [d.isoformat() for d, _, _ in find_dates(said, NOW.date())] == [day]
+
+
+@pytest.mark.parametrize("said", ["a rash since sunday", "coughing since last friday", "ever since Dec 2"])
+def test_since_a_day_tells_when_a_story_began_and_names_no_day(said: str) -> None:
+    assert find_dates(said, NOW.date()) == []

@@ -32,11 +32,13 @@ def test_a_plain_amount_and_a_negative_number_are_still_numbers() -> None:
 
 @pytest.mark.parametrize(("said", "count"), [("for me, my wife and our two kids", 4), ("me and my husband", 2),
                                             ("my wife, my son and me", 3), ("me plus 2 friends", 3),
-                                            ("me, my brother, and his 3 friends", 5), ("myself and three colleagues", 4)])
+                                            ("me, my brother, and his 3 friends", 5), ("myself and three colleagues", 4),
+                                            ("2 adults and 3 children", 5), ("my wife and I", 2)])
 def test_people_named_one_by_one_are_counted(said: str, count: int) -> None:
     assert [f.value for f in people_listed(said)] == [count]
 
 
-@pytest.mark.parametrize("said", ["for me and my kids", "book it for my wife", "just me", "Tom and me"])
+@pytest.mark.parametrize("said", ["for me and my kids", "book it for my wife", "just me", "Tom and me",
+                                  "booking for my daughter, I need a window seat"])
 def test_a_list_of_people_that_cannot_be_counted_gives_no_count(said: str) -> None:
     assert people_listed(said) == []

@@ -53,6 +53,27 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
 # 'for my daughter Emma Lee', 'it's for my mum, Rosa Delgado': who the person is, before the name
 _KIN_LEAD = re.compile(rf"(?:my|our|his|her|their)\s+(?:(?:little|older|younger|baby|elderly|best)\s+)?(?:{KIN})s?\s*,?\s+",
                        re.IGNORECASE)
+# 'for tom becker', 'under maria lopez': two or three plain words closing the sentence, read as a
+# person's name in lower case, unless a word of them names a time, a count or a thing ('for two',
+# 'for friday night', 'for six people', 'for lunch tomorrow')
+_LOWER_NAME = re.compile(r"(?P<name>[a-z]{2,}(?:\s+[a-z]{2,}){1,2})\s*[?.!]*\s*$")
+_NOT_NAMES = frozenset("""
+    now later soon sure real ever next last this that these those tomorrow today tonight tmrw morning afternoon evening
+    night noon midnight lunch dinner breakfast brunch week weekend month year day days hour hours minute minutes
+    people person persons guests adults kids children us them him her me everyone
+    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
+    january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec
+    one two three four five six seven eight nine ten eleven twelve
+    test tests checkup check appointment appointments booking bookings visit visits please thanks
+""".split())
+
+
+def _lower_name(text: str, at: int) -> tuple[int, int] | None:
+    m = _LOWER_NAME.match(text, _skip_space(text, at))
+    if m is None or any(w in _NOT_NAMES or w in lx.STOPWORDS for w in m["name"].split()):
+        return None
+    return m.span("name")
 # cues that point at a person only when a name with a capital follows ('for Eva Roth', not 'for two')
 _PERSON_ONLY = frozenset({"for", "under", "i'm", "i am", "this is", "it's for", "its for", "it is for", "to"})
 _CUE = re.compile(
@@ -116,22 +137,29 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
         cue = m["cue"].lower()
         role = next((r for r in roles.roles if cue in ROLE_CUES[r]), None)
         person = role in ("person", "recipient") and cue in _PERSON_ONLY
-        kin = _KIN_LEAD.match(text, m.end()) if role == "person" else None
         # a name in lower case ('from san jose') only where the cue cannot start a verb ('to fly')
-        span = _span_after(text, kin.end() if kin else m.end(), taken,
-                           lower_ok=role == "reason" or asked and cue != "to" and not person)
-        if span is None or person and not text[span[0]:span[0] + 1].isupper():
+        span = _span_after(text, m.end(), taken, lower_ok=role == "reason" or asked and cue != "to" and not person)
+        lower = _lower_name(text, m.end()) if person and cue in ("for", "under") else None
+        weight = 2.0
+        if lower is not None and (span is None or not text[span[0]:span[0] + 1].isupper()):
+            span, weight = lower, 1.0  # 'whats booked for tom becker': a name to the end, in lower case
+        elif span is None or person and not text[span[0]:span[0] + 1].isupper():
             continue
         start, end = span
         value = text[start:end]
         words = {lx.stem(w) for w in lx.tokens(value)}
-        score = 2.0 if role else 0.0
+        score = weight if role else 0.0
         if role == "place" and cue == "at" and roles.city:
             score = 1.0  # 'at CineLux Almaden' names a venue more than the city it is in
         if roles.name_words and words & roles.name_words:
             score += 2.5  # 'at Hotel Iris' for the hotel's name: the value says what it is (more than 'at' says a place)
         if score > 0:
             out.append((score, Candidate(value, value, start, end, 0.7)))
+    if "person" in roles.roles:  # 'book my son Tom Becker in with ...': a relative, then the name
+        for m in _KIN_LEAD.finditer(text):
+            span = _span_after(text, m.end(), taken)
+            if span is not None and text[span[0]:span[0] + 1].isupper():
+                out.append((2.0, Candidate(text[span[0]:span[1]], text[span[0]:span[1]], span[0], span[1], 0.7)))
     own = _own_cue(spec)
     for m in own.finditer(text) if own is not None else ():
         value = _NEXT_CLAUSE.split(m["value"], maxsplit=1)[0].strip()

@@ -23,7 +23,7 @@ STOPWORDS = frozenset(
     """.split()
 )
 
-_YES = (r"yes|yeah|yep|yup|ya|yea|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
+_YES = (r"(?:yes|yeah|yep|yup|yea|ya),? (?:please )?cancel (?:it|that)|yes|yeah|yep|yup|ya|yea|ye|yah|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
         r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
         r"that'?s right|that is right|that'?s correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
@@ -33,7 +33,8 @@ _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sur
              r"keep going|carry on|finish it)|carry on|keep going|continue|that'?s right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
-             r"that'?s (?:ok|okay|good)|all good|works for me|book (?:it|that)|go ahead and book (?:it|that)|"
+             r"(?:that'?s|that is|it'?s|it is|thats)(?: all)? (?:ok|okay|good|great|perfect|correct|right|fine|lovely|spot on)|"
+             r"all good|works for me|thank you so much|thanks so much|thanks a lot|cheers|ok|okay|alright|sure|book (?:it|that)|go ahead and book (?:it|that)|"
              r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)|"
              r"(?:move|change|do|send|book|reserve) (?:it|that|them)|do so|book (?:me|her|him|us|them) in")
 AFFIRM = re.compile(
@@ -45,7 +46,8 @@ AFFIRM = re.compile(
 AGREES = re.compile(
     r"^\s*(?:(?:yes|yeah|yep|ok|okay|oh|well|hmm+)[\s,]+)*(?:that|it|everything)?\s*(?:all\s+)?"
     r"(?:sounds|looks|seems|is)\s+(?:good|great|fine|perfect|right|correct|ok|okay)(?:\s+to me)?"
-    r"(?:[\s,.!-]+(?:thanks|thank you|please|go ahead|book it|do it))*[\s.!]*$",
+    r"(?:[\s,.!-]+(?:thanks|thank you|thanks so much|thank you so much|thanks a lot|cheers|please|go ahead|book it|do it))*"
+    r"[\s.!]*$",
     re.IGNORECASE,
 )
 _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|thanks for (?:the|your|all the) (?:help|assistance)|"
@@ -98,11 +100,11 @@ LET_IT_BE = re.compile(
     re.IGNORECASE,
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
-_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|well|you know what|on second thought|"
+_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|well|you know what|on second thought|nvm|"
                 r"ah+|sorry|oops)[\s,.!-]+)*")
 CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
-    r"never ?mind|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
+    r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
     r"cancel (?:it|that|this)|stop (?:it|that|this)|no longer needed|not needed any ?more)\b"
     r"(?:\s+(?:then|after all|anyway|anyways))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL + r")?[\s.!,]*$",
     re.IGNORECASE,
@@ -139,15 +141,17 @@ RESUME_TASK = re.compile(
 )
 SHIFT = re.compile(
     r"\b(actually|instead|wait|hold on|hang on|one sec(?:ond)?|just a sec(?:ond)?|quick question|by the way|first|"
-    r"(?<!in )(?:just )?(?:a|one) (?:moment|min|minute|mo|tick)\b(?! ago)|"
+    r"(?:just|give me|wait|hold on|hang on)\s+(?:a|one) (?:moment|min|minute|mo|tick)\b|^\s*(?:a|one) (?:moment|min|minute)\b(?! ago)|"
+    r"\bone moment\b|"
     r"before (?:i|we|you) do|"
     r"rather|switch|before that|let me|change of plans?|on second thought)\b",
     re.IGNORECASE,
 )
 CORRECTION = re.compile(
     r"\b(actually|make it|change (?:it|that)|i meant|i mean|sorry|correction|not .+ but|instead)\b|^\s*no,"
-    r"|,\s*(?:and\s+)?not\s+(?:the\s+)?\w+(?:\s+\w+)?\s*[.!]*$",  # 'leaving from Boston, not Chicago'
-
+    # 'leaving from Boston, not Chicago' (not 'for two, not too late', 'not sure when')
+    r"|,\s*(?:and\s+)?not\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|very|at all|bad|great)\b)"
+    r"(?:the\s+)?\w+(?:\s+\w+)?\s*[.!]*$",
     re.IGNORECASE,
 )
 # 'book that one', 'cancel it', 'the same for Friday', 'reserve a table there': a task before this one
@@ -177,26 +181,25 @@ SELF_REPAIR = re.compile(
     r"correction|oops|my (?:bad|mistake))\b",
     re.IGNORECASE,
 )
-QUESTION_START = re.compile(
-    r"^\s*(what|which|where|when|why|how|who|whose|do you|does|did you|can you|could you|are you|is there|"
-    r"is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my)\b",
-    re.IGNORECASE,
-)
+_QUESTION_WORDS = (r"(what|which|where|when|why|how|who|whose|do you|does|did you|can you|could you|are you|is there|"
+                   r"is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my)\b")
+QUESTION_START = re.compile(r"^\s*" + _QUESTION_WORDS, re.IGNORECASE)
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
     r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe|hmm+|um+|ok|okay|well|oh)\s+)(?:please\s+)?"
     r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|one of your) [a-z']+(?: [a-z]+)?(?= \w+ (?:me|us|him|her|them)\b)|a [a-z]+"
-    r"|(?:she|he|they|my (?:son|daughter|wife|husband|mum|mom|dad|kid|child|partner))(?= (?:see|get|have|come|be seen)\b))"
+    r"|(?:she|he|my (?:son|daughter|wife|husband|mum|mom|dad|kid|child|partner))(?= (?:see|get|come|be seen)\b))"
     r"|any chance (?:that )?(?:you|u) (?:could|can|would))\s+(?:please\s+)?"
     r"(?!tell\b|let me know\b(?!\s+(?:when|once|as soon as)\b)|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
     r"check (?:if|whether)\b)\w+"
     # 'can I get a table?' asks for something; 'can I bring pets?' asks whether it is allowed
     r"|(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|ok|okay|hmm+|um+|well|oh|actually|wait|but)\s+)"
     r"(?:can|could|may|shall|should) (?:i|we) (?:please )?"
-    r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
+    r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b(?!\s+in\b)|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
     r"|\b(?:i|we)(?:'d| would| want| wanna| need)\b(?!\s+(?:like\s+)?to\s+know\b)|\b(?:please|let'?s|go ahead and)\s+\w+"
     r"|(?:^|[.!?,;]\s*)(?:how|what) about \w+ing\b"  # 'how about booking the restaurant now?'
+    r"|\b(?:wondering|wonder|hoping|hope) (?:if|whether) (?:i|we|you|u|someone) (?:could|can|might|may)\s+\w+"
     r"|(?:^|[.!?]\s+)(?:(?:ok|okay|great|sure|yes|so|now|then|and|also)[\s,]+)*"
     r"(?:get|book|reserve|find|buy|make|add|schedule|search|look|show|check|purchase|order|arrange|set up|call)\b",
     re.IGNORECASE,
@@ -245,7 +248,8 @@ AND_BREAK = re.compile(r"\s*,?\s+and\s+(?:also\s+)?(?:can you\s+|could you\s+|pl
 # "thanks, that's all I needed", "bye for now": the user is done
 CLOSING = re.compile(
     r"^\s*(?:(?:ok|okay|great|perfect|cool|awesome|alright|no|nope|nah|thanks|thank you(?: (?:so|very) much)?|"
-    r"thanks a lot|that's great|wonderful|all good|ok cheers|cheers|actually|well|oh|hmm+|um+)[\s,.!]+)*"
+    r"thanks a lot|that's great|wonderful|all good|ok cheers|cheers|actually|well|oh|hmm+|um+|nvm|never ?mind|anyway|"
+    r"anyways)[\s,.!]+)*"
     r"(?:(?:that's|that is|that was|that'll be|that will be) (?:all|it|everything)(?: (?:i|we) (?:need|needed|wanted|want))?"
     r"(?: for (?:now|today))?|(?:good ?)?bye(?: for now)?|see you(?: later)?|have a (?:good|great|nice) (?:day|one|night)|"
     r"i'?m (?:all set|done|good|fine|ok|okay)|(?:we'?re|we are) (?:all set|done|good|fine)|nothing else|no,? that's it|"
@@ -273,7 +277,11 @@ _GRATEFUL = frozenset({"thanks", "thank", "thankful", "grateful", "appreciate", 
 
 
 # 'no thanks, I'll sort it out later, bye': declining and putting it off
-_PUTS_OFF = re.compile(r"^\s*(?:(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+)[\s,.!]+)+" + LATER_TAIL
+# 'hmm let me talk to my wife first, I'll come back to this another time': what must happen first
+_FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i want to)\s+(?:talk|speak|check|think|ask|"
+          r"discuss|run it by|see|look)\b[^,.;!?]*[,.;!-]+\s*")
+_OFF_LEAD = r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+)[\s,.!]+"
+_PUTS_OFF = re.compile(r"^\s*(?:(?:" + _OFF_LEAD + r")+|(?:" + _OFF_LEAD + r")*" + _FIRST + r")" + LATER_TAIL
                        + r"[\s,.!]*(?:(?:bye|goodbye|thanks|thank you)[\s,.!]*)*$", re.IGNORECASE)
 
 
@@ -329,7 +337,7 @@ SERVICE_QUESTION = re.compile(
     r"|^\s*(?:is|are)\b.*\b(?:somewhere|anywhere|a (?:place|city|destination)|one of the (?:places|cities))\s+"
     r"(?:that\s+)?(?:you|u|y'all)\s+(?:fly|go|travel|serve|cover|operate)\b"
     # 'is Melbourne on your route map?', 'is Nice on the list of places you serve?'
-    r"|^\s*(?:is|are)\b.*\b(?:on|in) (?:your|the) (?:\w+ )?(?:map|list|network|routes?|destinations)\b",
+    r"|^\s*(?:is|are)\s+(?!my\b|our\b|his\b|her\b|their\b).*\b(?:on|in) (?:your|the) (?:\w+ )?(?:map|list|network|routes?|destinations)\b",
     re.IGNORECASE,
 )
 EXISTENTIAL = re.compile(
@@ -346,18 +354,36 @@ _TAG_QUESTION = re.compile(
 )
 
 
+# 'i need chicago to boston on the 13th': asking to have something, not whether it exists
+WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*(?:i|we)\s*(?:'d like|would like|need|want|"
+                   r"wanna|'m after|am after)\b", re.IGNORECASE)
+# 'what flights have I got coming up?', 'which appointments do we have': asking about one's own things
+OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s+(?:already\s+|currently\s+)?have\b(?!\s+to\b)|"
+                   r"\b(?:i|we)(?:'ve|\s+have)\s+got\b(?!\s+to\b)", re.IGNORECASE)
 # 'we'd like to know whether our reservation is confirmed', 'I was wondering if ...': asked in a statement
 _INDIRECT_QUESTION = re.compile(
-    r"\b(?:(?:would|'d) like to know|want(?:ed)? to know|need to know|wondering|wonder|not sure)\s+"
-    r"(?:whether|if|when|what|where|how|which|who|why)\b", re.IGNORECASE)
+    r"\b(?:(?:would|'d) like to know|want(?:ed)? to know|need to know|wondering|wonder)\s+"
+    r"(?:whether|if|when|what|where|how|which|who|why)\b(?!\s+(?:i|we|you|u|someone)\s+(?:could|can|might|may)\b)",
+    re.IGNORECASE)  # ('I was wondering if I could book ...' asks for something)
+
+
+# 'if i cancel my flight do i get my money back': a condition, then the question
+_CONDITIONAL_QUESTION = re.compile(
+    r"^\s*(?:and\s+|so\s+|but\s+)?if\s+\w+\s+\w+[^?,]*?\s(?:do|does|can|will|is|are|am|should)\s+"
+    r"(?:i|we|you|u|it|they|there|my|the)\s+\w+", re.IGNORECASE)
+
+
+# 'hmm how long is the wait at old town right now? maybe i'll just walk in': a question first, then a remark
+_ASKED_FIRST = re.compile(r"^\s*(?:(?:hmm+|um+|uh+|oh|ok|okay|so|and|well|quick question)[\s,]+)*"
+                          + _QUESTION_WORDS + r"[^?]*\?\s+\S", re.IGNORECASE)
 
 
 def is_question(text: str) -> bool:
     """A question: a question mark, a question word first, a tag question at the end, or one
     asked in a statement ('I'd like to know whether ...')."""
     stripped = text.strip()
-    if stripped.endswith("?") or QUESTION_START.match(stripped) or _TAG_QUESTION.search(stripped) \
-            or _INDIRECT_QUESTION.search(stripped):
+    if stripped.endswith("?") or _ASKED_FIRST.match(stripped) or QUESTION_START.match(stripped) or _TAG_QUESTION.search(stripped) \
+            or _INDIRECT_QUESTION.search(stripped) or _CONDITIONAL_QUESTION.match(stripped):
         return True
     # 'just browsing - what are the fares like', 'ok, how much is it': a later clause asks
     return any(QUESTION_START.match(c) and not _EXCLAIMS.match(c) and not REQUEST_ANYWHERE.search(c)

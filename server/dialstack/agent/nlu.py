@@ -46,6 +46,7 @@ class ActiveView:
     slots: Mapping[str, BaseSlot]
     last_filled: str | None = None
     flow_id: str | None = None
+    next_question: str | None = None  # the slot the flow asks for next (for a paused flow offered back)
 
 
 @dataclass(frozen=True)
@@ -220,10 +221,14 @@ class Understander:
         if active and (asks is not None or lx.REMARK.match(text)):  # 'are there hotels near Paris?' gives no address
             # nor answers 'where to?', unless it looks up this very task ('are there buses to Fresno?')
             unasked = asks is not None and (asks != "lookup" or not self.scorer.names_task(text, spans, active.name))
+            # ('how long is the wait at old town?' while booking at Old Town: a value restated changes nothing)
             own_labels = {k: c for k, c in own_labels.items()
-                          if not (isinstance(active.slots[k], FreeTextSlot) or unasked and k == view.waiting_for_slot)}
+                          if not (isinstance(active.slots[k], FreeTextSlot) or unasked and k == view.waiting_for_slot
+                                  or active.slots[k].filled and active.slots[k].value == c.value)}
         ranked = self.prefer_reading(
             self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None), text, ctx)
+        if active is None and view.recent is not None and lx.REFERS_BACK.search(text):
+            ranked = self._takes_what_was_found(ranked, view.recent)
         best, best_score = ranked[0] if ranked else (None, 0.0)
         best_spec = self.domain.flow(best) if best else None
         # the flow in focus keeps it unless another is clearly better, not merely a little
@@ -246,8 +251,17 @@ class Understander:
 
     # -- the rules, in the order they are tried (RULES below) -----------------------------------
     def answers_yes_no_slot(self, r: Reading) -> Understanding | None:
-        """'no, keep it' to 'Cancel BK-20481?': a yes/no question being answered fills its slot."""
-        if r.waiting is None or r.view.waiting_for_slot not in r.own_labels:
+        """'no, keep it' to 'Cancel BK-20481?': a yes/no question being answered fills its slot
+        ('go on then' too, in words its options do not list)."""
+        if r.waiting is None:
+            return None
+        if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation"):
+            said = "yes" if lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text) else "no" if lx.DENY.match(r.text) else None
+            check = r.waiting.check(said, r.ctx) if said else None
+            if check is not None and check.ok:
+                answer = Candidate(check.value, check.display, 0, len(r.text), 0.8)
+                return r.result("fill", flow=r.active.name, labels={r.waiting.name: answer})
+        if r.view.waiting_for_slot not in r.own_labels:
             return None
         if lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text) or lx.DENY.match(r.text) \
                 or self._answers_yes_no(r.text, r.waiting, r.ranked, r.active):
@@ -267,7 +281,7 @@ class Understander:
         # 'Lena Fischer', 'a rash on my neck': the answer to the question resuming would ask next (a
         # free-text answer only when the turn is nothing but a name or a short phrase that judges
         # nothing and asks for no task: 'That house sounds good' answers another question)
-        nxt = None if r.is_question else _next_question(offered)
+        nxt = None if r.is_question else offered.next_question
         if nxt is not None and isinstance(offered.slots[nxt], FreeTextSlot):
             said = r.text.strip().rstrip(".!")
             run = name_run(said)
@@ -365,7 +379,7 @@ class Understander:
     def _resumes_with_values(self, r: Reading, flow_id: str, name: str) -> Understanding:
         """'ok back to my booking, make it jan 5': the paused task resumes with what the turn says of it."""
         spec = self.domain.flow(name)
-        labels, rejected = self.reader.read(spec, self._fresh_slots(spec), r.text, r.ctx, None) if spec else ({}, {})
+        labels, rejected = self.reader.read(spec, self._fresh_slots(spec), r.text, r.ctx, None)
         return r.result("resume", flow=flow_id, labels=labels, rejected=rejected)
 
     def asks_for_help(self, r: Reading) -> Understanding | None:
@@ -383,13 +397,13 @@ class Understander:
     def asks_a_side_question(self, r: Reading) -> Understanding | None:
         """'do you fly to Honolulu?': a question a digression flow answers; nothing is stored."""
         if r.starts_other and r.best_spec.metadata.digression and (r.is_question or not r.active):
-            return r.result("digress", flow=r.best, digression_type="question")
+            return self._digresses(r, r.best)
         if r.is_question and r.active and not r.own_labels and r.best_spec is not None \
                 and r.best_spec.metadata.digression:
-            return r.result("digress", flow=r.best, digression_type="question", confident=r.strong)
+            return self._digresses(r, r.best, confident=r.strong)
         asked = self._digression_asked(r.text, r.ranked) if r.is_question else None
         if asked is not None and not r.starts_other:
-            return r.result("digress", flow=asked, digression_type="question", confident=False)
+            return self._digresses(r, asked, confident=False)
         # 'do you fly to Honolulu?', 'do you have flights out of Vancouver?': whether the service
         # covers one thing, not a request that gives a task its details
         if lx.SERVICE_QUESTION.match(r.text) and len(self.scorer.values_in(r.text, r.ctx)[1]) <= 1:
@@ -398,8 +412,20 @@ class Understander:
                             and any(lx.SERVICE_QUESTION.match(e) for e in self.domain.flow(n).examples)), None) \
                 or next((n for n, score in r.ranked if score > 0 and self.domain.flow(n).metadata.digression), None)
             if answers is not None:
-                return r.result("digress", flow=answers, digression_type="question", confident=False)
+                return self._digresses(r, answers, confident=False)
         return None
+
+    def _digresses(self, r: Reading, name: str, confident: bool = True) -> Understanding:
+        """A side question answered by digression flow ``name`` with the values it names ('how long
+        is the wait at harbour st?'); one that lacks a value it needs is started, so it asks."""
+        spec = self.domain.flow(name)
+        fresh = self._fresh_slots(spec)
+        labels, rejected = self.reader.read(spec, fresh, r.text, r.ctx, None)
+        missing = [s.name for s in spec.slots if s.priority == "required" and s.name not in labels
+                   and not isinstance(fresh.get(s.name), FreeTextSlot) and s.default is None]
+        if missing:
+            return r.result("start", flow=name, labels=labels, rejected=rejected, confident=confident)
+        return r.result("digress", flow=name, labels=labels, digression_type="question", confident=confident)
 
     def splits_into_parts(self, r: Reading) -> Understanding | None:
         """'Boston to Denver on Dec 10, then Denver to Seattle on Dec 14': several tasks in one
@@ -533,7 +559,7 @@ class Understander:
 
     def asks_what_a_digression_answers(self, r: Reading) -> Understanding | None:
         if r.is_question and r.best_spec is not None and r.best_spec.metadata.digression:
-            return r.result("digress", flow=r.best, digression_type="question", confident=False)
+            return self._digresses(r, r.best, confident=False)
         return None
 
     def answers_the_question(self, r: Reading) -> Understanding | None:
@@ -577,11 +603,13 @@ class Understander:
         # 'actually, first show me my bookings': turning away first, a task named as strongly as the
         # one in focus takes it
         margin = 0.0 if lx.SHIFT.search(text) and self.scorer.names_task(text, spans, best) else SWITCH_MARGIN
-        if score < held + margin or (live and not self.scorer.names_task(text, spans, best)):
+        # 'oh hold on, is my BK-20481 still on?' mid-search: the thing it names only the other task holds
+        other_thing = self._names_what_only_it_holds(text, best, incumbent, ctx)
+        if score < held + margin or (live and not self.scorer.names_task(text, spans, best) and not other_thing):
             return False
         # 'hold on, what's the status of INC004512?': a question that turns away first, or names
         # something only the other flow can look up, looks elsewhere
-        return asks is None or best in self.scorer.readers and (
+        return asks is None or other_thing or best in self.scorer.readers and (
             asks == "lookup" or bool(lx.SHIFT.search(text)) or self._names_its_value(text, spans, best, ctx)
             # 'are you open on saturdays?': a look-up that needs no detail of any task is about none
             or not self.domain.flow(best).slots
@@ -591,6 +619,13 @@ class Understander:
             # task's own words, none of the task in focus, is not about it
             or (score >= (held or 0.0) + OTHER_TASK_MARGIN and self.scorer.names_task(text, spans, best)
                 and incumbent is not None and not self.scorer.names_task(text, spans, incumbent)))
+
+    def _names_what_only_it_holds(self, text: str, best: str, incumbent: str | None, ctx: SlotContext) -> bool:
+        """Whether ``text`` names one thing (a reference) that flow ``best`` holds and the flow in
+        focus cannot."""
+        keys = self.scorer.values_in(text, ctx)[0] & self.scorer.rare_or_identifying_keys
+        held = self.scorer.profiles[incumbent].value_keys if incumbent in self.scorer.profiles else frozenset()
+        return bool(keys & self.scorer.profiles[best].value_keys) and not keys & held
 
     def _names_its_value(self, text: str, spans: Sequence[tuple[int, int]], name: str, ctx: SlotContext) -> bool:
         """Whether ``text`` holds a value of flow ``name``'s slots beyond those already read."""
@@ -609,13 +644,29 @@ class Understander:
 
     def prefer_reading(self, ranked: list[tuple[str, float]], text: str = "",
                        ctx: SlotContext | None = None) -> list[tuple[str, float]]:
-        """Between nearly equal readings the flow that only reads goes first: a misread search
-        costs a question, a misread booking costs a real booking (and is confirmed first)."""
+        """Between nearly equal readings the flow that only reads goes first (a misread search
+        costs a question, a misread booking costs a real booking, confirmed first), unless the turn
+        says otherwise: it asks for a new one ('I'd like an appointment'), asks what one has ('what
+        have I got'), or wants a thing named by its values alone ('i need chicago to boston')."""
         if len(ranked) < 2:
             return ranked
         new = self._asks_for_a_new_one(ranked, text, ctx)
         if new is not None:
             return new
+        own = self._asks_about_own(ranked, text, ctx)
+        if own is not None:
+            return own
+        top = ranked[0][1]
+        tied = [pair for pair in ranked if top - pair[1] < TIE_MARGIN]
+        if len(tied) > 1 and lx.WANTS.match(text) and ctx is not None \
+                and not lx.content_stems(mask(text, self.scorer.values_in(text, ctx)[1])):
+            # 'i need chicago to boston on the 13th': wanting a thing, said with values alone, asks
+            # for the task that gets it (a booking is read back before it is made)
+            maker = next((n for n, _ in tied if n not in self.scorer.readers and not self.domain.flow(n).metadata.digression
+                          and self.domain.flow(n).intent not in ("Plan", "Internal", "Converse")), None)
+            if maker is not None:
+                return [(maker, top), *((n, v) for n, v in ranked if n != maker)]
+
         if ranked[0][0] in self.scorer.readers:
             held = self._look_up_of_what_is_named(ranked, text, ctx)
             if held is not None:
@@ -627,8 +678,6 @@ class Understander:
                     and self._required(first):
                 return [(second, top), (first, score), *ranked[2:]]
             return ranked
-        top = ranked[0][1]
-        tied = [pair for pair in ranked if top - pair[1] < TIE_MARGIN]
         reader = next((pair for pair in tied if pair[0] in self.scorer.readers), None)
         if reader is None:
             return ranked
@@ -674,6 +723,47 @@ class Understander:
             if said & ({lx.stem(w) for w in name.split("_")} | lx.content_stems(spec.label)):
                 return [(name, top), *((n, v) for n, v in ranked if n != name)]
         return None
+
+    def _takes_what_was_found(self, ranked: list[tuple[str, float]], recent: str) -> list[tuple[str, float]]:
+        """'email that to me at lou@example.com' right after a check: of two near readings, the task
+        that can take what the task before found or held (its booking) goes first."""
+        if len(ranked) < 2 or ranked[0][1] - ranked[1][1] >= REFER_MARGIN:
+            return ranked
+        before = self.domain.flow(recent)
+        found = {s.name for s in before.slots} | set(before.outputs)
+        (first, top), (second, score) = ranked[0], ranked[1]
+        takes = {name: bool(found & {s.name for s in self.domain.flow(name).slots}) for name in (first, second)}
+        if takes[second] and not takes[first]:
+            return [(second, top), (first, score), *ranked[2:]]
+        return ranked
+
+    def _asks_about_own(self, ranked: list[tuple[str, float]], text: str,
+                        ctx: SlotContext | None) -> list[tuple[str, float]] | None:
+        """'what flights have I got coming up?': asking what one has goes to the look-up of one's own
+        things (its words say 'my', 'existing', 'upcoming'), when it is near the best."""
+        if not text or not lx.OWNED.search(text):
+            return None
+        first, top = ranked[0]
+        if first in self.scorer.readers and self._of_own_things(first):
+            # 'what bookings do I already have?': a look-up that needs a value not said gives way to
+            # the one that needs nothing ('which one?' would be asked of someone who asks what they have)
+            if ctx is not None and self._required(first) and not self._names_its_value(text, [], first, ctx):
+                plain = next((n for n, score in ranked[1:3] if top - score < OWN_MARGIN and n in self.scorer.readers
+                              and self._of_own_things(n) and not self._required(n)), None)
+                if plain is not None:
+                    return [(plain, top), *((n, v) for n, v in ranked if n != plain)]
+            return None
+        for name, score in ranked[:3]:
+            if top - score >= OWN_MARGIN:
+                break
+            if name in self.scorer.readers and self._of_own_things(name):
+                return [(name, top), *((n, v) for n, v in ranked if n != name)]
+        return None
+
+    def _of_own_things(self, name: str) -> bool:
+        spec = self.domain.flow(name)
+        words = {lx.stem(w) for w in lx.tokens(" ".join([spec.label, spec.description, *spec.keywords]))}
+        return bool(words & (_OWN_THINGS | {"my"}))
 
     def _required(self, name: str) -> bool:
         return any(s.priority == "required" for s in self.domain.flow(name).slots)
@@ -752,6 +842,8 @@ NEW_ONE_MARGIN = 0.25  # 'an appointment': within this, the flow that makes one 
 ANSWER_MARGIN = 1.0  # a turn that gives the task in progress values leaves it only for a flow this much better
 CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
 DETAIL_MARGIN = 0.5  # a question about a detail moves the focus only to a look-up this much better
+OWN_MARGIN = 0.75  # 'what have I got': within this, the look-up of one's own things goes first
+REFER_MARGIN = 0.5  # 'email that to me': within this, the task that takes what was just found goes first
 OTHER_TASK_MARGIN = 1.5  # a question in only another task's words moves the focus to it when this much better
 
 def _refines(r: Reading) -> dict[str, bool]:
@@ -773,12 +865,6 @@ def _approval_answer(text: str, view: NLUView) -> Understanding | None:
 # a look-up of the user's own things ('looking up your appointments', 'an existing booking')
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "thanks", "today", "soon", "possible"))
-
-
-def _next_question(flow: ActiveView) -> str | None:
-    """The slot a flow asks for next: its first required one still empty."""
-    return next((s.name for s in flow.spec.slots if s.priority == "required" and not s.params.get("confirmation")
-                 and s.name in flow.slots and not flow.slots[s.name].filled), None)
 
 
 def _stray_approval(text: str, view: NLUView) -> Understanding | None:

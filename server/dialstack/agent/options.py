@@ -91,7 +91,10 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
     """'for two people', 'a group of 12', 'three tickets'; a bare number only when it was asked."""
     allowed = {int(str(o)) for o in options} if options else None
     units = count_units(spec)
+    parties = people_listed(text) if units & PEOPLE_STEMS else []
     for m in _GROUP.finditer(text):
+        if any(p.start <= m.start() < p.end for p in parties):
+            continue  # '2 adults and 3 children': a part of a list of people, counted with it below
         unit = (m["unit"] or "").lower()
         said = (m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["alone"] or "").lower()
         if m["unit"] is not None and lx.stem(unit) not in units:
@@ -104,10 +107,9 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
         if n is None or (allowed is not None and int(n) not in allowed):
             continue
         return Candidate(str(int(n)), str(int(n)), m.start(), m.end(), 0.85)
-    if units & PEOPLE_STEMS:  # 'for me, my wife and our two kids' (a total said outright goes first)
-        for party in people_listed(text):
-            if allowed is None or party.value in allowed:
-                return Candidate(str(party.value), str(party.value), party.start, party.end, 0.85)
+    for party in parties:  # 'for me, my wife and our two kids' (a total said outright goes first)
+        if allowed is None or party.value in allowed:
+            return Candidate(str(party.value), str(party.value), party.start, party.end, 0.85)
     if asked:
         bare = re.fullmatch(r"\s*(?:just |only )?" + _NUMBER.format("n") + r"(?:\s+please)?[.!]?\s*", text, re.IGNORECASE)
         if bare:

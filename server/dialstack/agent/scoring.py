@@ -237,7 +237,8 @@ class FlowScorer:
         left_text = mask(text, [*ignore, *spans])
         semantic = self.semantic(left_text)
         verb_of = self.verb_flow(text)
-        asked_for = {self.verbs[v] for v in lx.requested_verbs(text) if v in self.verbs}  # 'can you cancel it
+        # 'can you cancel it', 'can u cancle it'
+        asked_for = {self.verbs.get(v) or self.verbs.get(self.mend(v)) for v in lx.requested_verbs(text)} - {None}
         named = keys if question else keys & self.rare_keys  # values that say which flows a turn is about
         scores = []
         for index, (name, profile) in enumerate(self.profiles.items()):

@@ -8,9 +8,10 @@ self-repairs decide between values ('I meant Rome, not Paris'), and each span fe
 
 from __future__ import annotations
 
+import difflib
 import re
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set as AbstractSet
 from typing import Any
 
 from ..domain.models import FlowSpec
@@ -82,27 +83,31 @@ class SlotReader:
                     continue
                 score = cue_score(text, cand, slot_spec, waiting, slot.label)
                 if slot_spec.name == correcting and slot_spec.name != waiting:
-                    score += 1.5  # "actually make it Boston": the value just given, not the question asked
+                    score += CORRECTING  # "actually make it Boston": the value just given, not the question asked
                 found.append((score, slot_spec.name, cand))
-        found = repaired(found, ruled_out, text, denied)
+        found = repaired(found, ruled_out, text, denied, correcting if correcting != waiting else None)
         # best (cue score, span length, parser score) first; each span and each slot used once
         # best cue first; among equally cued values the one said first ("Rome London": Rome is the
         # origin), and at one position the longer reading ("New York" over "York")
-        found.sort(key=lambda f: (-f[0], f[2].start, -(f[2].end - f[2].start), -f[2].score))
+        # (a value the parser doubts, like an unknown place, after the sure ones: 'to Disney ... to Orlando')
+        found.sort(key=lambda f: (-f[0], f[2].score < DOUBTED, f[2].start, -(f[2].end - f[2].start), -f[2].score))
         labels: dict[str, Candidate] = {}
         taken: list[tuple[int, int]] = []
+        told: list[tuple[int, int]] = []  # the spans of stories ('a rash on her tummy'), which typed values may share
+        stories = {s.name for s in spec.slots if isinstance(slots.get(s.name), FreeTextSlot) and "reason" in roles_of(s).roles}
         guessing = {s.name for s in spec.slots if s.priority == "optional" and s.name != waiting}
 
-        def free(c: Candidate) -> bool:
-            return not any(c.start < e and s < c.end for s, e in taken)
+        def free(c: Candidate, name: str = "") -> bool:
+            spans = taken if name and not isinstance(slots.get(name), FreeTextSlot) else [*taken, *told]
+            return not any(c.start < e and s < c.end for s, e in spans)
 
         for score, name, cand in found:
-            if name in labels or not free(cand):
+            if name in labels or not free(cand, name):
                 continue
-            if name in guessing and score <= 0 and len({_hashable(c.value) for _, n, c in found if n == name and free(c)}) > 1:
+            if name in guessing and score <= 0 and len({_hashable(c.value) for _, n, c in found if n == name and free(c, n)}) > 1:
                 continue  # several un-cued values left: an optional slot must not guess among them
             labels[name] = cand
-            taken.append((cand.start, cand.end))
+            (told if name in stories else taken).append((cand.start, cand.end))
         for slot_spec in spec.slots:
             if slot_spec.params.get("confirmation") and slot_spec.name in labels and len(labels) > 1 \
                     and not lx.YES_NO_LEAD.match(text):
@@ -116,6 +121,9 @@ class SlotReader:
         for name, cand in hour_repairs(slots, text, ctx).items():
             if name not in labels:
                 labels[name] = cand  # 'sorry I meant 11, not 10': the hour of the time already given
+        said = [(c.start, c.end) for c in labels.values()]
+        for name, cand in name_repairs(spec, slots, mask(text, said)).items():
+            labels.setdefault(name, cand)  # 'oops i meant Tom Okafor' after 'Tom Okafer': the name given, spelt again
         taken = [(c.start, c.end) for c in labels.values()]
         named = self._name_said(spec, slots, labels, text, taken, waiting)
         if named is not None:
@@ -129,9 +137,14 @@ class SlotReader:
             whole = holds_whole_request(spec, waited)
             # 'Something in San Francisco' to 'which cuisine?': what a place cue points at is a place
             places = [] if whole or set(roles_of(waited).roles) & PLACE_ROLES else place_spans(text)
-            answer = Candidate(text, text, 0, len(text), 0.5) if whole and not taken \
-                else bare_answer(remainder(text, [*taken, *places, *lx.act_spans(text)], frozenset()), text, whole,
-                                 [*taken, *places])
+            if asks_why and not lx.SELF_REPAIR.search(text) and not lx.YES_NO_LEAD.match(text):
+                # 'mole on my back i want checked', 'his ears again, the follow up': the story is the answer
+                said = text.strip().rstrip(".!")
+                answer = Candidate(said, said, 0, len(said), 0.5) if said else None
+            else:
+                answer = Candidate(text, text, 0, len(text), 0.5) if whole and not taken \
+                    else bare_answer(remainder(text, [*taken, *places, *lx.act_spans(text)], frozenset()), text, whole,
+                                     [*taken, *places])
             if answer is not None:
                 labels[waiting] = answer
         for slot_spec in spec.slots:
@@ -218,6 +231,24 @@ def hour_repairs(slots: Mapping[str, BaseSlot], text: str, ctx: SlotContext) -> 
     return {name: Candidate(check.value, check.display, m.start("hour"), m.end(), 0.9)}
 
 
+_SPELT_AGAIN = 0.75  # how alike a name said again must be to the one it corrects
+
+
+def name_repairs(spec: FlowSpec, slots: Mapping[str, BaseSlot], text: str) -> dict[str, Candidate]:
+    """'oops i meant Tom Okafor': a correction naming a name close in spelling to the one a
+    name slot holds ('Tom Okafer') replaces it."""
+    if not lx.SELF_REPAIR.search(text):
+        return {}
+    run = name_run(text)
+    if run is None or len(lx.tokens(run.value)) < 2:
+        return {}
+    named = {s.name for s in spec.slots if {"name", "person"} & set(roles_of(s).roles)}
+    alike = [(difflib.SequenceMatcher(None, str(slot.value).lower(), run.value.lower()).ratio(), name)
+             for name, slot in slots.items() if name in named and slot.filled and slot.value != run.value]
+    best = max(alike, default=(0.0, ""))
+    return {best[1]: run} if best[0] >= _SPELT_AGAIN else {}
+
+
 _TRAILING = re.compile(r"\s*(?:[,;.!?]|$)")
 
 
@@ -225,8 +256,14 @@ def _hashable(value: object) -> object:
     return value if isinstance(value, (str, int, float, bool)) or value is None else repr(value)
 
 
+CORRECTING = 1.5  # what a correction weighs for the slot filled last
+DOUBTED = 0.5  # a parser score below this is a guess ('to Disney': no city we know)
+STRONG_CUE = 3.0  # a value's own cue ('from Boston') at least this strong says its slot
+
+
 def repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
-              text: str, denied: set[object] = frozenset()) -> list[tuple[float, str, Candidate]]:
+              text: str, denied: AbstractSet[object] = frozenset(), correcting: str | None = None,
+              ) -> list[tuple[float, str, Candidate]]:
     """Self-repairs: the slot whose value the user rules out ('Rome, not Paris') takes the new
     value; after 'no wait' / 'I mean' the value said last replaces the one said before it
     ('from Chicago - no wait, from Boston'), or the one it names as ``denied`` ('boston to chicago
@@ -236,13 +273,26 @@ def repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
         if not _TRAILING.match(text, m.end()) or not m.group().lower().startswith("i mean"):
             marker = m  # 'to Rome I mean,': an 'I mean' after the value looks back, it opens nothing
     repair = marker.end() if marker else None
+    if marker and correcting and any(c.end <= marker.start() for _, _, c in found):
+        # 'vancouver.. oh wait no i meant montreal' to 'where to?': the repair takes back what this
+        # turn said, not the slot filled last
+        found = [(score - CORRECTING if name == correcting else score, name, c) for score, name, c in found]
     # 'to Miami, wait, make that Atlanta': the value said just before the repair is the one replaced
     before = [(c.end, score, n) for score, n, c in found if marker and c.end <= marker.start()]
     replaced = max(before)[2] if before else None
     taken_back = [(score, n) for score, n, c in found
                   if marker and c.end <= marker.start() and _hashable(c.value) in denied]
+    # '... to Paris - no wait, from Boston': the repair's own cue says which slot it changes
+    first = min((c.start for _, _, c in found if repair is not None and c.start >= repair), default=None)
+    cued = [(score, n) for score, n, c in found if c.start == first and score >= STRONG_CUE]
+    if cued:
+        replaced = max(cued)[1]
     if taken_back:
         replaced = max(taken_back)[1]  # the slot the denied value was read into, by its cue
+    # said, then taken back (what the slot would have taken before the repair): it goes to no slot at all
+    earlier = [(score, c.start, c.end) for score, n, c in found if repair is not None and c.start < repair and n == replaced]
+    again = any(n == replaced and c.start >= repair for _, n, c in found)
+    retracted = {max(earlier)[1:]} if earlier and again else set()
     out = []
     for score, name, cand in found:
         if name in ruled_out:
@@ -250,8 +300,8 @@ def repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
         if repair is not None:
             if cand.start >= repair:
                 score += 4.0 if name == replaced else 0.75
-            elif name == replaced and any(n == name and c.start >= repair for _, n, c in found):
-                continue  # said, then taken back
+            elif (cand.start, cand.end) in retracted:
+                continue
         out.append((score, name, cand))
     return out
 
@@ -332,6 +382,7 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
 
 
 _GUESSED_WORDS = 3  # a value guessed from what a request leaves over is short, unless it is a name
+_MAX_GUESSED = 8  # ... and a longer one needs a capital inside it, not only a number
 _SHORT_REQUEST = 4  # ... and in lower case only from a request this short ('is dune available')
 
 
@@ -339,9 +390,10 @@ def _names_something(value: str, text: str) -> bool:
     """'Dune', 'is the hobbit in', 'Red Joan Of Arc': a capitalised name, or the rest of a short
     request; not 'wondering if you could help' or 'looking' (what a longer request leaves over is
     its own wording, not a value)."""
-    if has_name(value):
-        return True
-    return len(lx.tokens(value)) <= _GUESSED_WORDS and len(lx.tokens(text)) <= _SHORT_REQUEST
+    words = lx.tokens(value)
+    if has_name(value) and (len(words) <= _MAX_GUESSED or any(w[:1].isupper() for w in value.split()[1:])):
+        return True  # a long stretch with only a number in it ('for like 5 days ...') is a story, not a name
+    return len(words) <= _GUESSED_WORDS and len(lx.tokens(text)) <= _SHORT_REQUEST
 
 
 def _sole_required(spec: FlowSpec, name: str) -> bool:

@@ -26,7 +26,9 @@ def _offered(state: Any) -> ActiveView | None:
     flow = state.stack.find(offer.flow_id) if offer else None
     if flow is None or flow.state is not FlowState.PAUSED:
         return None
-    return ActiveView(flow.name, flow.spec, flow.slots, flow_id=flow.flow_id)
+    asks = next((s.name for s in flow.spec.slots if s.priority == "required" and not s.params.get("confirmation")
+                 and s.name in flow.slots and not flow.slots[s.name].filled), None)
+    return ActiveView(flow.name, flow.spec, flow.slots, flow_id=flow.flow_id, next_question=asks)
 
 
 class Interpreter:

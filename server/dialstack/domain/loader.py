@@ -91,7 +91,7 @@ def inspect_domain(
     if not flows_file.is_file():
         return None, [_no_such_domain(name, root, bundled=not pack)]
 
-    problems: list[Problem] = []
+    problems: list[Problem] = _shadowed_modules(root) if pack else []
     ontology, flows_doc = _parse(flows_file, root, Ontology, problems)
     manifest, manifest_doc = _parse(manifest_file, root, Manifest, problems)
     if ontology is None or manifest is None or flows_doc is None or manifest_doc is None:
@@ -380,6 +380,28 @@ def _reference_problem(value: Any, slots: list[str], inputs: list[str], outputs:
     if kind == "outputs" and name not in outputs:
         return f"reference to output {name!r} that no earlier step maps" + did_you_mean(name, outputs)
     return None
+
+
+def _shadowed_modules(root: Path) -> list[Problem]:
+    """A pack's Python module whose name another pack in this process already loaded: its
+    ``module:attr`` targets would resolve to the other pack's code."""
+    out = []
+    for source in sorted(root.glob("*.py")):
+        loaded = sys.modules.get(source.stem)
+        where = getattr(loaded, "__file__", None)
+        if where and Path(where).resolve() != source.resolve() and not _same_bytes(Path(where), source):
+            out.append(Problem(source.name, "", f"a module named {source.stem!r} is already loaded from {where}, so "
+                               f"'{source.stem}:...' targets would use that one", "a module name nothing else uses: "
+                               "rename this file and the module:attr targets that name it"))
+    return out
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    """Two copies of one module (generated packs share their handlers) are not a clash."""
+    try:
+        return a.read_bytes() == b.read_bytes()
+    except OSError:
+        return False
 
 
 def _import_problem(target: str) -> str | None:

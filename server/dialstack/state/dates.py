@@ -40,7 +40,7 @@ ORDINALS.update({"tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "
                  "thirtieth": 30, "thirty-first": 31})
 ORDINALS.update({f"twenty-{word}": 20 + i for i, word in enumerate(_UNITS, 1)})
 AMBIGUOUS_DAYS = frozenset({"sat", "sun", "mon", "wed"})  # also English words: a day only when capitalized or cued
-CALENDAR_KINDS = frozenset({"iso", "numeric", "month_day", "day_month", "day_only"})
+CALENDAR_KINDS = frozenset({"iso", "numeric", "month_day", "day_month", "day_only", "weekday_day"})
 _CUE = re.compile(r"\b(?:on|by|for|until|till|from|the|before|after|due|" + "|".join(WEEKDAYS) + r")[\s,]*$", re.IGNORECASE)
 
 
@@ -74,6 +74,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("weekday_week", rf"(?:the\s+)?{_WEEKDAY}\s+(?:week|after\s+next)"),
     ("next_unit", r"(?P<which>next|this\s+coming)\s+(?P<unit>week|month|weekend)"),
     ("weekend", r"(?P<which>this\s+)?weekend"),
+    ("weekday_day", rf"(?:on\s+)?{_WEEKDAY}\s+(?:the\s+)?(?P<day>\d{{1,2}}(?:st|nd|rd|th))"),  # 'fri 11th', 'wed 2nd'
     ("weekday", rf"(?:(?P<which>next|this|coming|this\s+coming|last|on)\s+)?{_WEEKDAY}"),
     ("day_only", rf"(?:on\s+)?the\s+{_LATE_DAY}"),
 ))
@@ -200,6 +201,19 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
             back = (today.weekday() - WEEKDAYS[name]) % 7
             return today - timedelta(days=back or 7)
         return _next_weekday(name, today)
+    if kind == "weekday_day":  # the next such day of the month that falls on that weekday, else the next one
+        day, weekday = _day_number(g["day"]), WEEKDAYS[g["weekday"].lower().rstrip(".")]
+        fallback = None
+        for months in range(12):
+            try:
+                candidate = add_months(today.replace(day=1), months).replace(day=day)
+            except ValueError:
+                continue
+            if candidate >= today:
+                fallback = fallback or candidate
+                if candidate.weekday() == weekday:
+                    return candidate
+        return fallback
     if kind == "day_only":
         day = _day_number(g["day"])
         for months in (0, 1):
@@ -214,8 +228,12 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
     return None  # pragma: no cover - every pattern kind is handled above
 
 
+_SINCE = re.compile(r"\bsince\s+(?:last\s+|this\s+(?:past\s+)?)?$", re.IGNORECASE)
 _MONTH_KINDS = frozenset({"iso", "numeric", "month_day", "day_month"})
-_REPAIR = re.compile(r"\b(?:no|not|wait|sorry|meant|mean|actually|rather|make it|oops)\b", re.IGNORECASE)
+_REPAIR = re.compile(r"\b(?:no|wait|sorry|meant|mean|actually|rather|make it|oops)\b", re.IGNORECASE)
+# between a date and a bare day that goes with it: a repair or a range, nothing else
+_LINKED = re.compile(r"(?:[\s,.!-]|\b(?:no|oh|wait|sorry|i|meant|mean|actually|rather|make it|oops|to|till|until|through|"
+                     r"or|and|back|return(?:ing)?|on|the)\b)*", re.IGNORECASE)
 
 
 def find_dates(text: str, today: date) -> list[tuple[date, int, int]]:
@@ -229,6 +247,8 @@ def find_dates(text: str, today: date) -> list[tuple[date, int, int]]:
         for m in pattern.finditer(spelled):
             if any(m.start() < end and start < m.end() for _, start, end, _ in found):
                 continue
+            if _SINCE.search(spelled, 0, m.start()):
+                continue  # 'a rash since sunday': when a story began, never a day to come
             try:
                 day = _resolve(kind, m, today)
             except (ValueError, IndexError):
@@ -242,11 +262,11 @@ def find_dates(text: str, today: date) -> list[tuple[date, int, int]]:
     said: tuple[date, int] | None = None
     for i, (day, start, end, kind) in enumerate(found):
         if kind == "day_only" and said is not None:
+            between = spelled[said[1]:start]
             try:
-                moved = said[0].replace(day=day.day)
-                if moved < said[0] and not _REPAIR.search(spelled, said[1], start):
-                    moved = add_months(moved, 1)
-                day = moved
+                if _LINKED.fullmatch(between):  # not 'my last visit was on jan 8, can I come back on the 20th'
+                    moved = said[0].replace(day=day.day)
+                    day = add_months(moved, 1) if moved < said[0] and not _REPAIR.search(between) else moved
             except ValueError:
                 pass
         if kind in _MONTH_KINDS:

@@ -12,7 +12,8 @@ from .text import Found, find_phrases, join_options, split_list
 
 # -- options: shared by CategorySlot, ChecklistSlot and GroupSlot ------------------
 
-_YES = ("yes", "yeah", "yep", "yup", "sure", "ok", "okay", "please do", "go ahead", "of course",
+_YES = ("yes", "yeah", "yep", "yup", "yea", "ya", "ye", "yah", "yass", "sure", "ok", "okay", "k", "alright", "all right",
+        "certainly", "please do", "go ahead", "of course",
         "absolutely", "definitely", "correct", "confirm", "do it", "sounds good", "y",
         # not objecting is agreeing: these win over the 'don't' / 'no' / 'not' inside them
         "don't mind", "dont mind", "do not mind", "no problem", "not a problem", "why not", "fine by me")

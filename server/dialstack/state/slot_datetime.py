@@ -13,6 +13,7 @@ relative to ``ctx.now`` (never a clock of its own). The value is ISO: ``YYYY-MM-
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, time
 from typing import Any
 
@@ -105,7 +106,7 @@ class DateTimeSlot(BaseSlot):
 
     def extract(self, text: str, ctx: SlotContext) -> list[Candidate]:
         today = ctx.now.date()
-        times = find_times(text)
+        times = _unrepaired(find_times(text), text)
         known_day, known_time = self._known()
         if times and known_day is not None and not find_dates(text, today):
             checked = self._accept(known_day, times[0][0], ctx)
@@ -124,6 +125,14 @@ class DateTimeSlot(BaseSlot):
             else:
                 out.append(Candidate(day.isoformat(), spoken(day, today), start, end, 0.4))
         return out
+
+
+_REPAIR = re.compile(r"\b(?:no|wait|sorry|actually|meant|mean|make (?:it|that)|rather|oops)\b", re.IGNORECASE)
+
+
+def _unrepaired(times: list[tuple[time, int, int]], text: str) -> list[tuple[time, int, int]]:
+    """'thursday at 3pm, no wait, 4pm': a time taken back by the one said after a repair is dropped."""
+    return [t for i, t in enumerate(times) if i + 1 == len(times) or not _REPAIR.search(text, t[2], times[i + 1][1])]
 
 
 def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:

@@ -32,13 +32,14 @@ _TIME = re.compile(
 # "at 11", "around 4": a bare hour after a cue is a time of day, read as office hours
 # (7 to 11 in the morning, 12 noon, 1 to 6 in the afternoon) unless a part of the day is said
 # next to it ("at 8 in the evening", "Friday evening around 8"); other hours need am/pm.
-_COUNTED = r"(?:people|persons|guests|adults|children|kids|of\b|passengers|tickets|seats|nights|days|weeks|months|minutes|hours|years)"
+_COUNTED = (r"(?:people|persons|guests|adults|children|kids|of\b|passengers|tickets|seats|nights|days|weeks|months|minutes|"
+            r"mins?\b|hours|hrs?\b|years|bags|rooms|items|pieces|tables|cars)")
 _NOT_AFTER = rf"(?![\w:]|\.\d|\s*(?:[ap]\.?m\b|o'?clock\b)|\s+{_COUNTED})"
 _BARE_HOUR = re.compile(rf"\b(?:at|around|about|by)\s+(?P<hour>{_H}){_NOT_AFTER}", re.IGNORECASE)
 # 'saturday 10', 'tomorrow 9': a bare hour in digits right after a day is that day's hour (not 'Friday
 # 12 December', 'Friday 12th')
 _DAY_HOUR = re.compile(
-    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today|tmrw)\s+(?P<hour>\d{1,2})"
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today|tmrw)\s+(?P<hour>1[0-2]|0?[1-9])"
     rf"(?!\s*(?:st|nd|rd|th)\b|\s*[/.-]\d|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b){_NOT_AFTER}",
     re.IGNORECASE)
 _OCLOCK = re.compile(rf"(?<![\w:])(?P<hour>{_H})\s*o'?clock\b", re.IGNORECASE)

@@ -50,11 +50,14 @@ class DateSlot(BaseSlot):
 FUZZY_CUTOFF = 0.85
 _LEAD = re.compile(r"^(?:i(?:'d| would)? (?:like to )?(?:fly|go|travel)\s+)?(?:from|to|in|at|out of|into)\s+", re.IGNORECASE)
 _WORD_AFTER = re.compile(r"\b(?:from|to|out of|into)\s+(?P<place>[A-Za-z][a-z'.-]{3,})\b")
+_TWO_AFTER = re.compile(r"\b(?:from|to|out of|into)\s+(?P<place>[A-Za-z][a-z'.-]{1,}\s+[A-Za-z][a-z'.-]{2,})\b")  # 'new yrok'
 _WORD_BEFORE = re.compile(r"(?<![\w'-])(?P<place>[A-Za-z][a-z'.-]{3,})\s+(?:to|-)\s+[A-Za-z]")  # 'seatle to boston'
 # 'to nyc', 'from sfo': a code in lower case counts only right after a travel cue, and not when
 # it is an everyday word ('to sea', 'from den', 'to mad', 'to was')
-_CODE_AFTER = re.compile(r"\b(?:from|to|into|out of|via)\s+(?P<code>[a-z]{3})\b")
-_CODE_WORDS = frozenset("sea den mad was lin mel mil rom sin cia dal del sha sel sao sto bom dub cai fra par lon hou ".split())
+_CODE_AFTER = re.compile(r"\b(?:from|to|into|out of|via)\s+(?P<code>[a-z]{2,3})\b")
+_CODE_BEFORE = re.compile(r"(?<![\w'-])(?P<code>[a-z]{2,3})\s+(?:to|-)\s+[a-z]")  # 'book nyc to lax', 'sf - seattle'
+_CODE_WORDS = frozenset("sea den mad was lin mel mil rom sin cia dal del sha sel sao sto bom dub cai fra par lon hou "
+                        "ba hk dc".split())
 _PLACE_AFTER = re.compile(r"\b(?:from|to)\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})")
 
 
@@ -182,13 +185,13 @@ class LocationSlot(CategorySlot):
         for m in codes.finditer(text):
             if not any(m.start() < e and s < m.end() for _, s, e, _ in found):
                 found.append((by_code[m.group()], m.start(), m.end(), 0.8))
-        for m in _CODE_AFTER.finditer(text):
+        for m in (*_CODE_AFTER.finditer(text), *_CODE_BEFORE.finditer(text)):
             code = m.group("code")
             if code.upper() in by_code and code not in _CODE_WORDS \
                     and not any(m.start("code") < e and s < m.end("code") for _, s, e, _ in found):
                 found.append((by_code[code.upper()], m.start("code"), m.end("code"), 0.7))
         # 'from bostn to chicgo', 'seatle to san fran': a misspelt city after its cue, or before 'to'
-        for m in (*_WORD_AFTER.finditer(text), *_WORD_BEFORE.finditer(text)):
+        for m in (*_TWO_AFTER.finditer(text), *_WORD_AFTER.finditer(text), *_WORD_BEFORE.finditer(text)):
             start, end = m.span("place")
             if any(start < e and s < end for _, s, e, _ in found):
                 continue

@@ -18,6 +18,8 @@ _ROUND_TRIP = re.compile(r"\bround[- ]?trip\b|\b(?:and|then|fly|come|go) back\b|
 
 
 _FROM = re.compile(r"\b(?:from|leaving|out of)\s+$", re.IGNORECASE)
+_TO_NEXT = re.compile(r"\s+(?:to|-)\s+", re.IGNORECASE)
+_TO = re.compile(r"\b(?:to|into)\s+$", re.IGNORECASE)
 
 
 class TripPlanPolicy(PlanPolicy):
@@ -25,27 +27,35 @@ class TripPlanPolicy(PlanPolicy):
         booking = turn.deps.domain.flow("book_flight")
         place = turn.deps.factory.slots.make(booking.slot("destination"))
         when = turn.deps.factory.slots.make(booking.slot("date"))
-        found = place.extract(request, turn.slot_ctx)
-        home = next((c.value for c in found if _FROM.search(request[: c.start])), None)
-        cities: list[str] = []
+        found = [c for c in place.extract(request, turn.slot_ctx) if c.score >= 0.5]
+        # where the trip starts: 'from Boston ...', or 'boston to paris ...' (the first city, flown from)
+        home = next((c.value for c in found if _FROM.search(request[: c.start])), None) \
+            or next((c.value for c in found[:1] if _TO_NEXT.match(request, c.end) and not _TO.search(request[: c.start])), None)
+        stops: list[tuple[str, int]] = []  # each leg's destination and where it is said
         for cand in found:
-            if cand.value != home and (not cities or cities[-1] != cand.value):
-                cities.append(cand.value)
-        if not cities:
+            if cand.value != home and (not stops or stops[-1][0] != cand.value):
+                stops.append((cand.value, cand.start))
+        if not stops:
             return super().decompose(turn, flow, request)
         dates = when.extract(request, turn.slot_ctx)
         steps: list[Step] = []
         origin = home
-        for index, city in enumerate(cities):
+        for index, (city, at) in enumerate(stops):
             labels = {"destination": city}
             if origin:
                 labels["origin"] = origin
-            if index == 0 and dates:
-                labels["date"] = dates[0].value
+            # 'boston to paris on dec 19, then paris to rome on the 21st': each date goes with the
+            # destination said last before it (the first leg takes the first date said before any)
+            until = stops[index + 1][1] if index + 1 < len(stops) else len(request)
+            date = next((d.value for d in dates if at < d.start < until), None)
+            if date is None and index == 0 and dates and dates[0].start < at:
+                date = dates[0].value
+            if date is not None:
+                labels["date"] = date
             steps.append(Step("book_flight", labels, city))
             origin = city
         if _ROUND_TRIP.search(request):
-            back = Step("book_flight", {"origin": cities[-1]}, "return")
+            back = Step("book_flight", {"origin": stops[-1][0]}, "return")
             if home:
                 back.labels["destination"] = home
             else:
