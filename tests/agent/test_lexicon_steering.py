@@ -292,3 +292,9 @@ def test_a_question_first_then_a_remark_is_a_question(said: str, asks: bool) -> 
 @pytest.mark.parametrize("said", ["yes cancel it", "yes ok", "Yes, that is perfect, thank you so much."])
 def test_a_yes_with_its_everyday_tails_is_a_yes(said: str) -> None:
     assert lx.AFFIRM.match(said)
+
+
+@pytest.mark.parametrize(("said", "unsure"), [("hmm not sure about the date yet, i'll get back to you", True), ("i dont know", True),
+                                             ("not sure, maybe friday", False)])
+def test_not_knowing_yet_is_no_answer_and_no_request(said: str, unsure: bool) -> None:
+    assert bool(lx.UNSURE.match(said)) is unsure

@@ -196,8 +196,8 @@ def test_an_optional_slot_with_a_default_or_an_optional_argument_is_fine(tmp_pat
     assert not [p for p in problems_of(write_pack(tmp_path / "b", *_optional_color(None, []))) if "optional slot" in p]
 
 
-def errors_beside_a_loaded_pack(tmp_path: Path, name: str, same_code: bool) -> list[str]:
-    """The errors of a pack whose module has the name of one another pack already loaded."""
+def problems_beside_a_loaded_pack(tmp_path: Path, name: str, same_code: bool) -> list[str]:
+    """The problems of a pack whose module has the name of one another pack already loaded."""
     first, second = write_pack(tmp_path / "first"), write_pack(tmp_path / "second")
     for number, root in enumerate((first, second)):
         (root / f"{name}.py").write_text(f"def paint(**kw):\n    return {{'pack': {0 if same_code else number}}}\n")
@@ -205,18 +205,18 @@ def errors_beside_a_loaded_pack(tmp_path: Path, name: str, same_code: bool) -> l
     try:
         sys.path.insert(0, str(first))
         importlib.import_module(name)  # the first pack's handlers are in use in this process
-        return errors_of(second)
+        return problems_of(second)
     finally:
         sys.path[:] = paths
         for module in set(sys.modules) - loaded:
             del sys.modules[module]
 
 
-def test_a_pack_module_named_like_one_another_pack_already_loaded_is_an_error_that_says_how_to_fix_it(tmp_path: Path) -> None:
-    errors = errors_beside_a_loaded_pack(tmp_path, "paint_tools_shared_name", same_code=False)
-    assert any("already loaded" in e and "paint_tools_shared_name.py" in e and "rename" in e for e in errors)
+def test_a_pack_module_named_like_one_another_pack_already_loaded_is_a_warning_that_says_how_to_fix_it(tmp_path: Path) -> None:
+    problems = problems_beside_a_loaded_pack(tmp_path, "paint_tools_shared_name", same_code=False)
+    assert any("already loaded" in p and "paint_tools_shared_name.py" in p and "rename" in p for p in problems)
 
 
 def test_two_copies_of_one_module_in_two_packs_are_no_clash(tmp_path: Path) -> None:
-    errors = errors_beside_a_loaded_pack(tmp_path, "paint_tools_same_copy", same_code=True)
-    assert not any("already loaded" in e for e in errors)
+    problems = problems_beside_a_loaded_pack(tmp_path, "paint_tools_same_copy", same_code=True)
+    assert not any("already loaded" in p for p in problems)

@@ -107,7 +107,7 @@ def test_a_bare_hour_after_at_is_read_as_office_hours() -> None:
     assert [t for t, _, _ in find_times("nine o'clock")] == [datetime(2026, 1, 1, 9).time()]
     assert [t for t, _, _ in find_times("9 o'clock")] == [datetime(2026, 1, 1, 9).time()]
     assert find_times("a table at 4 people") == [] and find_times("about 3 days") == []
-    assert find_times("at 11.30") == []  # not 11 o'clock
+    assert [t for t, _, _ in find_times("at 11.30")] == [datetime(2026, 1, 1, 11, 30).time()]  # not 11 o'clock
 
 
 def test_a_new_day_said_alone_keeps_the_time_when_extracted() -> None:
@@ -155,3 +155,13 @@ def test_a_weekday_and_an_ordinal_name_the_day_of_the_month_that_falls_on_it(sai
 @pytest.mark.parametrize("said", ["a rash since sunday", "coughing since last friday", "ever since Dec 2"])
 def test_since_a_day_tells_when_a_story_began_and_names_no_day(said: str) -> None:
     assert find_dates(said, NOW.date()) == []
+
+
+@pytest.mark.parametrize(("said", "hour", "minute"), [("monday at 9.30am", 9, 30), ("at 9.30", 9, 30), ("9.30 pm", 21, 30)])
+def test_a_time_written_with_a_dot_is_read_where_nothing_else_is_meant(said: str, hour: int, minute: int) -> None:
+    assert [(t.hour, t.minute) for t, _, _ in find_times(said)] == [(hour, minute)]
+
+
+@pytest.mark.parametrize("said", ["4.5 stars", "$12.30", "it costs 9.99"])
+def test_a_rating_or_a_price_with_a_dot_is_no_time(said: str) -> None:
+    assert find_times(said) == []

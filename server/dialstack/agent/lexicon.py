@@ -354,6 +354,11 @@ _TAG_QUESTION = re.compile(
 )
 
 
+# 'hmm not sure about the date yet, i'll get back to you': no answer yet, and no new request
+UNSURE = re.compile(
+    r"^\s*(?:(?:hmm+|um+|uh+|well|oh|erm+)[\s,]+)*(?:i'?m\s+|i am\s+|i\s+)?(?:not sure|unsure|don'?t know|dunno|no idea)"
+    r"(?:\s+(?:about|of|on|what|which|when)\s+[^,.;!?]+)?(?:\s+yet)?"
+    r"(?:\s*[,.;!-]+\s*(?:" + LATER_TAIL + r"|let me (?:check|think|see|ask)[^,.;!?]*))?[\s.!]*$", re.IGNORECASE)
 # 'i need chicago to boston on the 13th': asking to have something, not whether it exists
 WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*(?:i|we)\s*(?:'d like|would like|need|want|"
                    r"wanna|'m after|am after)\b", re.IGNORECASE)

@@ -496,8 +496,8 @@ class Understander:
     def starts_another(self, r: Reading) -> Understanding | None:
         """A request for another task; an answer to the question asked stays in this one unless it
         also asks for another ('he's 45, and my husband will drive' answers)."""
-        if not r.starts_other or r.best_spec.metadata.digression or lx.is_closing(r.text):
-            return None  # 'No. I am all set, thanks' sets nothing up
+        if not r.starts_other or r.best_spec.metadata.digression or lx.is_closing(r.text) or lx.UNSURE.match(r.text):
+            return None  # 'No. I am all set, thanks' sets nothing up; nor does 'not sure yet, i'll get back to you'
         active = r.active
         cancel_other = lx.CANCEL_VERB.search(r.text) and r.best_score < self.threshold * 1.5 and active
         fills_waiting = r.view.waiting_for_slot in r.own_labels or r.free_answer is not None
@@ -547,7 +547,8 @@ class Understander:
         return None
 
     def makes_small_talk(self, r: Reading) -> Understanding | None:
-        if lx.SMALL_TALK.match(r.text) or (lx.SMALL_TALK_LEAD.match(r.text) and not r.strong and not r.is_question):
+        if lx.SMALL_TALK.match(r.text) or lx.UNSURE.match(r.text) \
+                or (lx.SMALL_TALK_LEAD.match(r.text) and not r.strong and not r.is_question):
             return r.result("chitchat", digression_type="small_talk")
         return None
 

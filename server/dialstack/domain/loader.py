@@ -383,16 +383,17 @@ def _reference_problem(value: Any, slots: list[str], inputs: list[str], outputs:
 
 
 def _shadowed_modules(root: Path) -> list[Problem]:
-    """A pack's Python module whose name another pack in this process already loaded: its
-    ``module:attr`` targets would resolve to the other pack's code."""
+    """A pack's Python module whose name another module in this process already has (another
+    pack's, from the same `dialstack init` template): its ``module:attr`` targets would resolve
+    to the other code. A warning: pack modules share one namespace (see docs/domain-packs.md)."""
     out = []
     for source in sorted(root.glob("*.py")):
         loaded = sys.modules.get(source.stem)
         where = getattr(loaded, "__file__", None)
         if where and Path(where).resolve() != source.resolve() and not _same_bytes(Path(where), source):
             out.append(Problem(source.name, "", f"a module named {source.stem!r} is already loaded from {where}, so "
-                               f"'{source.stem}:...' targets would use that one", "a module name nothing else uses: "
-                               "rename this file and the module:attr targets that name it"))
+                               f"'{source.stem}:...' targets would use that one in this process", "a module name nothing "
+                               "else uses: rename this file and the module:attr targets that name it", severity="warning"))
     return out
 
 

@@ -109,9 +109,14 @@ def _read_time(m: re.Match[str], text: str) -> time | None:
     return time(hour, minute)
 
 
+# '9.30am', 'at 9.30': a dot between hour and minutes, where nothing else (a price, a rating) is meant
+_DOTTED = re.compile(r"\b(\d{1,2})\.([0-5]\d)(?=\s*[ap]\.?m\b)|(?<=\bat )(\d{1,2})\.([0-5]\d)\b(?!\.\d)", re.IGNORECASE)
+
+
 def find_times(text: str) -> list[tuple[time, int, int]]:
     """Every time of day in ``text`` as ``(time, start, end)``: 15:30, 3:30 pm, 3pm, seven pm, noon,
-    half past 4, quarter to 8, 8 o'clock, 6 in the evening, at 11 (office hours), evening 6."""
+    half past 4, quarter to 8, 8 o'clock, 6 in the evening, at 11 (office hours), evening 6, 9.30am."""
+    text = _DOTTED.sub(lambda m: m.group().replace(".", ":"), text)  # same length: spans stay
     found: list[tuple[time, int, int]] = []
     for m in _TIME.finditer(text):
         moment = _read_time(m, text)
