@@ -298,3 +298,15 @@ def test_a_yes_with_its_everyday_tails_is_a_yes(said: str) -> None:
                                              ("not sure, maybe friday", False)])
 def test_not_knowing_yet_is_no_answer_and_no_request(said: str, unsure: bool) -> None:
     assert bool(lx.UNSURE.match(said)) is unsure
+
+
+@pytest.mark.parametrize(("said", "tentative"), [("tomorrow after school, like 4pm?", True), ("Paris?", True),
+                                                ("do you fly to Paris?", False), ("if i cancel do i get my money back?", False),
+                                                ("what about friday?", False)])
+def test_an_answer_said_with_a_question_mark_is_told_from_a_question(said: str, tentative: bool) -> None:
+    assert lx.is_tentative(said) is tentative
+
+
+def test_checking_with_someone_and_getting_back_later_puts_the_task_off() -> None:
+    assert lx.is_closing("Let me check with my boss about the dates and get back to you later.")
+    assert not lx.is_closing("get back to me with the price")

@@ -154,3 +154,7 @@ def test_a_city_code_in_lower_case_after_a_cue_and_a_misspelt_city_before_to_are
 @pytest.mark.parametrize(("said", "count"), [("for me, my wife and our two kids", 4), ("me and my husband and our son", 3)])
 def test_passengers_named_one_by_one_are_counted(said: str, count: int) -> None:
     assert PassengerCountSlot("passengers", {}).extract(said, CTX)[0].value == count
+
+
+def test_ppl_counts_people() -> None:
+    assert PassengerCountSlot("passengers", {}).extract("boston to denver on dec 11, 2 ppl", CTX)[0].value == 2

@@ -66,6 +66,7 @@ _NOT_NAMES = frozenset("""
     jan feb mar apr jun jul aug sep sept oct nov dec
     one two three four five six seven eight nine ten eleven twelve
     test tests checkup check appointment appointments booking bookings visit visits please thanks
+    his hers their theirs our ours your yours my mine its
 """.split())
 
 

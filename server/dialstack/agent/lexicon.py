@@ -89,7 +89,8 @@ NO_PREFERENCE = re.compile(
 )
 # "forget it, I'll call back later", "drop it, I'll sort it out later", "scrap that, I'll ring back":
 # putting it off, after a stop word
-LATER_TAIL = (r"(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|ill|maybe i'?ll|let me)\s+(?:[a-z']+\s+){0,4}?"
+LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|ill|maybe i'?ll|let me)\s+"
+              r"|(?=(?:get|come|call|ring|phone|check)\s+back\b))(?:[a-z']+\s+){0,4}?"
               r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself"
               r"|(?:call|ring|phone|get|come|check)(?: (?:you|u|in|it))? back(?: to (?:it|you))?"
               r"|(?:call|ring|phone) (?:you|u|instead)|sort it(?: out)?(?: myself)?)(?: then)?(?:[\s,.!]+(?:bye|goodbye|thanks))*")
@@ -181,8 +182,9 @@ SELF_REPAIR = re.compile(
     r"correction|oops|my (?:bad|mistake))\b",
     re.IGNORECASE,
 )
-_QUESTION_WORDS = (r"(what|which|where|when|why|how|who|whose|do you|does|did you|can you|could you|are you|is there|"
-                   r"is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my)\b")
+_ASKS = (r"what|whats|which|where|wheres|when|why|how|hows|who|whose|do you|does|did you|can you|could you|are you|is there|"
+         r"is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my")
+_QUESTION_WORDS = r"(" + _ASKS + r")\b"
 QUESTION_START = re.compile(r"^\s*" + _QUESTION_WORDS, re.IGNORECASE)
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
@@ -279,7 +281,7 @@ _GRATEFUL = frozenset({"thanks", "thank", "thankful", "grateful", "appreciate", 
 # 'no thanks, I'll sort it out later, bye': declining and putting it off
 # 'hmm let me talk to my wife first, I'll come back to this another time': what must happen first
 _FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i want to)\s+(?:talk|speak|check|think|ask|"
-          r"discuss|run it by|see|look)\b[^,.;!?]*[,.;!-]+\s*")
+          r"discuss|run it by|see|look)\b[^,.;!?]*?(?:[,.;!-]+\s*|\s+and\s+(?=(?:get|come|call|ring|phone|check)\s+back\b))")
 _OFF_LEAD = r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+)[\s,.!]+"
 _PUTS_OFF = re.compile(r"^\s*(?:(?:" + _OFF_LEAD + r")+|(?:" + _OFF_LEAD + r")*" + _FIRST + r")" + LATER_TAIL
                        + r"[\s,.!]*(?:(?:bye|goodbye|thanks|thank you)[\s,.!]*)*$", re.IGNORECASE)
@@ -381,6 +383,24 @@ _CONDITIONAL_QUESTION = re.compile(
 # 'hmm how long is the wait at old town right now? maybe i'll just walk in': a question first, then a remark
 _ASKED_FIRST = re.compile(r"^\s*(?:(?:hmm+|um+|uh+|oh|ok|okay|so|and|well|quick question)[\s,]+)*"
                           + _QUESTION_WORDS + r"[^?]*\?\s+\S", re.IGNORECASE)
+
+
+_ASKING = re.compile(r"^\s*(?:(?:hmm+|um+|uh+|oh|ok|okay|so|and|but|well|also)[\s,]+)*(?:" + _ASKS
+                     + r"|do|does|did|is|are|am|was|were|can|could|will|would|should|shall|may|might|have|has|any)\b",
+                     re.IGNORECASE)
+
+
+def is_tentative(text: str) -> bool:
+    """'tomorrow after school, like 4pm?', 'Paris?': an answer said with a question mark; no part
+    of it asks anything."""
+    stripped = text.strip()
+    return stripped.endswith("?") and not any(_ASKING.match(c) for c in _CLAUSE.split(stripped.rstrip("?")) if c.strip()) \
+        and not _ASKED_INSIDE.search(stripped)
+
+
+# 'if i cancel do i get my money back?': a question asked inside the sentence
+_ASKED_INSIDE = re.compile(r"\b(?:do|does|did|can|could|will|would|is|are|am|should)\s+(?:i|you|u|we|it|they|there|my)\b",
+                           re.IGNORECASE)
 
 
 def is_question(text: str) -> bool:
@@ -557,7 +577,7 @@ _SYNONYM_GROUPS = (
     "cab taxi",
     "song track tune",
     "restaurant eatery diner",
-    "appointment appt",
+    "appointment appt visit",
     "hotel motel inn lodging",
     "transfer wire",
 )

@@ -8,12 +8,14 @@ agent may ask System 2 (``contemplate``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..domain.models import DomainPack, FlowSpec
 from ..state.slots import BaseSlot, Candidate, FreeTextSlot, SlotContext
+from ..state.text import KIN
 from . import lexicon as lx
 from .commands import (
     Affirm,
@@ -216,6 +218,8 @@ class Understander:
                 free_answer = self._task_words_dropped(free_answer, active.name)
         is_question = lx.is_question(text)
         asks = self._asks_about(text, is_question)
+        if asks is not None and view.waiting_for_slot in own_labels and lx.is_tentative(text):
+            asks = None  # 'tomorrow after school, like 4pm?' to 'when?': an answer, said unsure
         # the active flow's values speak for no other flow, even those a question does not give it
         spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text) + lx.shift_spans(text)
         if active and (asks is not None or lx.REMARK.match(text)):  # 'are there hotels near Paris?' gives no address
@@ -397,6 +401,11 @@ class Understander:
     def asks_a_side_question(self, r: Reading) -> Understanding | None:
         """'do you fly to Honolulu?': a question a digression flow answers; nothing is stored."""
         if r.starts_other and r.best_spec.metadata.digression and (r.is_question or not r.active):
+            task = None if r.is_question else self._task_said_with_values(r)
+            if task is not None:  # 'dentist on saturday at 10 please': a request with its values, not a question
+                spec = self.domain.flow(task)
+                labels, rejected = self.reader.read(spec, self._fresh_slots(spec), r.text, r.ctx, None)
+                return r.result("start", flow=task, labels=labels, rejected=rejected)
             return self._digresses(r, r.best)
         if r.is_question and r.active and not r.own_labels and r.best_spec is not None \
                 and r.best_spec.metadata.digression:
@@ -413,6 +422,21 @@ class Understander:
                 or next((n for n, score in r.ranked if score > 0 and self.domain.flow(n).metadata.digression), None)
             if answers is not None:
                 return self._digresses(r, answers, confident=False)
+        return None
+
+    def _task_said_with_values(self, r: Reading) -> str | None:
+        """A task near the side question that ranks first, which takes at least as many of the
+        values said: a statement giving values asks for the task, not for the side answer."""
+        side = self.domain.flow(r.best)
+        side_values = self.reader.read(side, self._fresh_slots(side), r.text, r.ctx, None)[0]
+        for name, score in r.ranked[1:3]:
+            spec = self.domain.flow(name)
+            if score < self.threshold or r.best_score - score >= SIDE_MARGIN or spec.metadata.digression \
+                    or spec.intent in ("Plan", "Internal", "Converse"):
+                continue
+            values = self.reader.read(spec, self._fresh_slots(spec), r.text, r.ctx, None)[0]
+            if values and len(values) >= len(side_values):
+                return name
         return None
 
     def _digresses(self, r: Reading, name: str, confident: bool = True) -> Understanding:
@@ -688,7 +712,7 @@ class Understander:
     def _look_up_of_what_is_named(self, ranked: list[tuple[str, float]], text: str,
                                   ctx: SlotContext | None) -> list[tuple[str, float]] | None:
         """'what day is my trip on bk-12345?': a look-up that takes the reference said goes before a
-        look-up that takes nothing said, when it scores at least half as much."""
+        look-up that takes nothing said, when it scores at least ``NAMED_SHARE`` as much."""
         if ctx is None or not text:
             return None
         keys = self.scorer.values_in(text, ctx)[0] & self.scorer.rare_or_identifying_keys
@@ -696,7 +720,7 @@ class Understander:
         if not keys or self.scorer.profiles[first].value_keys & keys:
             return None
         for name, score in ranked[1:3]:
-            if name in self.scorer.readers and self.scorer.profiles[name].value_keys & keys and score >= top / 2:
+            if name in self.scorer.readers and self.scorer.profiles[name].value_keys & keys and score >= top * NAMED_SHARE:
                 return [(name, top), *((n, v) for n, v in ranked if n != name)]
         return None
 
@@ -714,14 +738,16 @@ class Understander:
             return None  # a look-up of options ('find a rental car') is the way to a new one
         text = mask(text, self.scorer.values_in(text, ctx)[1]) if ctx is not None else text
         said = {lx.stem(w) for m in lx.INDEFINITE.finditer(text) for w in m.groups() if w}
-        if not said or not lx.content_stems(text) - lx.LEAD_INS <= said | _COURTESY:
+        said |= {other for w in said for other in lx.SYNONYMS.get(w, ())}  # 'an appt'
+        # ('i need an appt for my mum': who it is for asks for nothing else)
+        if not said or not lx.content_stems(_FOR_KIN.sub(" ", text)) - lx.LEAD_INS <= said | _COURTESY:
             return None  # only the thing asked for ('I'd like an appointment please'), no verb of a look-up
         for name, score in ranked[1:3]:
             spec = self.domain.flow(name)
             if name in self.scorer.readers or top - score >= NEW_ONE_MARGIN or spec.metadata.digression \
                     or spec.intent in ("Plan", "Internal", "Converse"):
                 continue
-            if said & ({lx.stem(w) for w in name.split("_")} | lx.content_stems(spec.label)):
+            if said & ({lx.stem(w) for w in name.split("_")} | lx.content_stems(spec.label) | lx.content_stems(spec.description)):
                 return [(name, top), *((n, v) for n, v in ranked if n != name)]
         return None
 
@@ -843,6 +869,8 @@ NEW_ONE_MARGIN = 0.25  # 'an appointment': within this, the flow that makes one 
 ANSWER_MARGIN = 1.0  # a turn that gives the task in progress values leaves it only for a flow this much better
 CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
 DETAIL_MARGIN = 0.5  # a question about a detail moves the focus only to a look-up this much better
+SIDE_MARGIN = 1.0  # a task giving values this near a side question's score is what a statement asks for
+NAMED_SHARE = 0.4  # 'is my boston-chicago trip still on? it's BK-20481': the look-up of what is named, this near
 OWN_MARGIN = 0.75  # 'what have I got': within this, the look-up of one's own things goes first
 REFER_MARGIN = 0.5  # 'email that to me': within this, the task that takes what was just found goes first
 OTHER_TASK_MARGIN = 1.5  # a question in only another task's words moves the focus to it when this much better
@@ -864,6 +892,7 @@ def _approval_answer(text: str, view: NLUView) -> Understanding | None:
 
 
 # a look-up of the user's own things ('looking up your appointments', 'an existing booking')
+_FOR_KIN = re.compile(rf"\bfor\s+(?:my|our|his|her|their)\s+(?:{KIN})s?\b", re.IGNORECASE)
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "thanks", "today", "soon", "possible"))
 

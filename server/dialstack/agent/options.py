@@ -20,7 +20,7 @@ _FLAG_FILLER = frozenset(lx.stem(w) for w in (
     "is are has have allow allowed allows available serve serves offer offers include includes need needs "
     "require requires with whether can do does it the option flag enabled want wants".split()))
 # how people count people: the unit words of a group size
-PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "adults", "adult", "passengers",
+PEOPLE = frozenset({"people", "ppl", "person", "persons", "guests", "guest", "adults", "adult", "passengers",
                     "passenger", "travelers", "travellers", "riders", "rider", "pax", "individuals", "of us"})
 PEOPLE_STEMS = frozenset(lx.stem(w) for w in PEOPLE)
 _GROUP_SLOT = frozenset(lx.stem(w) for w in (

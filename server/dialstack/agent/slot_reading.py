@@ -20,7 +20,7 @@ from . import lexicon as lx
 from .freetext import (bare_answer, cued_values, has_name, name_run, not_a_value, place_spans, roles_of,
                        without_possessive)
 from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
-from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates
+from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates, value_key
 
 
 class SlotReader:
@@ -94,11 +94,21 @@ class SlotReader:
         labels: dict[str, Candidate] = {}
         taken: list[tuple[int, int]] = []
         told: list[tuple[int, int]] = []  # the spans of stories ('a rash on her tummy'), which typed values may share
+        # spans read by an option slot, with its kind: an option slot of another kind may read them too
+        # ('can i see dr okafor': the doctor, and the service the pack lists him under)
+        chosen: list[tuple[int, int, str]] = []
         stories = {s.name for s in spec.slots if isinstance(slots.get(s.name), FreeTextSlot) and "reason" in roles_of(s).roles}
+        kinds = {s.name: f"{s.type}:{value_key(s)}" for s in spec.slots
+                 if isinstance(slots.get(s.name), CategorySlot) and slots[s.name].params.get("options")}
         guessing = {s.name for s in spec.slots if s.priority == "optional" and s.name != waiting}
 
         def free(c: Candidate, name: str = "") -> bool:
-            spans = taken if name and not isinstance(slots.get(name), FreeTextSlot) else [*taken, *told]
+            if name in kinds:
+                spans = [*taken, *((a, b) for a, b, k in chosen if k == kinds[name])]
+            elif name and not isinstance(slots.get(name), FreeTextSlot):
+                spans = [*taken, *((a, b) for a, b, _ in chosen)]
+            else:
+                spans = [*taken, *told, *((a, b) for a, b, _ in chosen)]
             return not any(c.start < e and s < c.end for s, e in spans)
 
         for score, name, cand in found:
@@ -107,7 +117,10 @@ class SlotReader:
             if name in guessing and score <= 0 and len({_hashable(c.value) for _, n, c in found if n == name and free(c, n)}) > 1:
                 continue  # several un-cued values left: an optional slot must not guess among them
             labels[name] = cand
-            (told if name in stories else taken).append((cand.start, cand.end))
+            if name in kinds:
+                chosen.append((cand.start, cand.end, kinds[name]))
+            else:
+                (told if name in stories else taken).append((cand.start, cand.end))
         for slot_spec in spec.slots:
             if slot_spec.params.get("confirmation") and slot_spec.name in labels and len(labels) > 1 \
                     and not lx.YES_NO_LEAD.match(text):
