@@ -310,3 +310,13 @@ def test_an_answer_said_with_a_question_mark_is_told_from_a_question(said: str, 
 def test_checking_with_someone_and_getting_back_later_puts_the_task_off() -> None:
     assert lx.is_closing("Let me check with my boss about the dates and get back to you later.")
     assert not lx.is_closing("get back to me with the price")
+
+
+@pytest.mark.parametrize(("said", "stops"), [("hmm i dont have the number on me. nevermind", True),
+                                            ("I want to book Paris. never mind", True), ("never mind, book it for Friday", False)])
+def test_a_last_sentence_that_lets_it_go_is_a_stop(said: str, stops: bool) -> None:
+    assert bool(lx.CANCEL.match(said)) is stops
+
+
+def test_a_no_after_two_fillers_is_still_a_no() -> None:
+    assert lx.DENY.match("hmm actually no, keep it")

@@ -190,12 +190,16 @@ EDIT_WORDS = frozenset({"change", "edit", "modify", "update", "fix", "correct", 
                         "wrong", "rather", "instead", "actually", "wait", "hmm", "hold", "on"})
 
 
+_MOMENT_WORDS = frozenset(lx.stem(w) for w in ("date", "day", "time"))
+
+
 def asks_to_change(flow: BaseFlow, text: str) -> bool:
     """'change the destination': the text names one slot of the flow and says nothing else."""
     slot = named_slot(flow, text)
     if slot is None:
         return False
     own = {lx.stem(w) for w in lx.tokens(f"{slot.label} {slot.name.replace('_', ' ')}")}
+    own |= _MOMENT_WORDS if "Date" in slot.type_name else frozenset()
     rest = {lx.stem(w) for w in lx.tokens(text) if w not in lx.STOPWORDS and w not in EDIT_WORDS}
     return rest <= own
 
@@ -209,6 +213,8 @@ def named_slot(flow: BaseFlow, text: str) -> BaseSlot | None:
         if slot.params.get("confirmation"):
             continue
         words = {lx.stem(w) for w in lx.tokens(f"{slot.label} {slot.name.replace('_', ' ')}")} - {lx.stem(w) for w in lx.STOPWORDS}
+        if "Date" in slot.type_name:
+            words |= _MOMENT_WORDS  # 'the date' for a slot called 'when'
         score = len(said & words) + (1 if words & {lx.stem(c) for c in cued} else 0)
         if score:
             scores.append((score, slot))

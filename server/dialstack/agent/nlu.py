@@ -749,6 +749,15 @@ class Understander:
                 continue
             if said & ({lx.stem(w) for w in name.split("_")} | lx.content_stems(spec.label) | lx.content_stems(spec.description)):
                 return [(name, top), *((n, v) for n, v in ranked if n != name)]
+        # 'hi i need an appointment', nothing else: the task whose own words make a new one, wherever it ranks
+        for name, score in ranked[1:]:
+            spec = self.domain.flow(name)
+            if name in self.scorer.readers or score < self.threshold or spec.metadata.digression \
+                    or spec.intent in ("Plan", "Internal", "Converse"):
+                continue
+            own = {lx.stem(w) for w in name.split("_")} | lx.content_stems(spec.label) | lx.content_stems(spec.description)
+            if said & own and own & _MAKES:
+                return [(name, top), *((n, v) for n, v in ranked if n != name)]
         return None
 
     def _takes_what_was_found(self, ranked: list[tuple[str, float]], recent: str) -> list[tuple[str, float]]:
@@ -892,6 +901,7 @@ def _approval_answer(text: str, view: NLUView) -> Understanding | None:
 
 
 # a look-up of the user's own things ('looking up your appointments', 'an existing booking')
+_MAKES = frozenset(lx.stem(w) for w in "new make book create add schedule reserve order buy rent open".split())
 _FOR_KIN = re.compile(rf"\bfor\s+(?:my|our|his|her|their)\s+(?:{KIN})s?\b", re.IGNORECASE)
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "thanks", "today", "soon", "possible"))
