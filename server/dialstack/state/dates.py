@@ -230,7 +230,8 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
 
 _SINCE = re.compile(r"\bsince\s+(?:last\s+|this\s+(?:past\s+)?)?$", re.IGNORECASE)
 _MONTH_KINDS = frozenset({"iso", "numeric", "month_day", "day_month"})
-_REPAIR = re.compile(r"\b(?:no|wait|sorry|meant|mean|actually|rather|make it|oops)\b", re.IGNORECASE)
+# words that take back what was just said ('jan 8, no wait, the 9th'; 'at 3pm, no wait, 4pm')
+REPAIR = re.compile(r"\b(?:no|wait|sorry|actually|meant|mean|make (?:it|that)|rather|oops)\b", re.IGNORECASE)
 # between a date and a bare day that goes with it: a repair or a range, nothing else
 _LINKED = re.compile(r"(?:[\s,.!-]|\b(?:no|oh|wait|sorry|i|meant|mean|actually|rather|make it|oops|to|till|until|through|"
                      r"or|and|back|return(?:ing)?|on|the)\b)*", re.IGNORECASE)
@@ -266,7 +267,7 @@ def find_dates(text: str, today: date) -> list[tuple[date, int, int]]:
             try:
                 if _LINKED.fullmatch(between):  # not 'my last visit was on jan 8, can I come back on the 20th'
                     moved = said[0].replace(day=day.day)
-                    day = add_months(moved, 1) if moved < said[0] and not _REPAIR.search(between) else moved
+                    day = add_months(moved, 1) if moved < said[0] and not REPAIR.search(between) else moved
             except ValueError:
                 pass
         if kind in _MONTH_KINDS:

@@ -13,11 +13,10 @@ relative to ``ctx.now`` (never a clock of its own). The value is ISO: ``YYYY-MM-
 
 from __future__ import annotations
 
-import re
 from datetime import date, datetime, time
 from typing import Any
 
-from .dates import find_dates, spoken
+from .dates import REPAIR, find_dates, spoken
 from .times import find_times
 from .slot_base import BaseSlot, Candidate, Check, SlotContext
 
@@ -127,12 +126,9 @@ class DateTimeSlot(BaseSlot):
         return out
 
 
-_REPAIR = re.compile(r"\b(?:no|wait|sorry|actually|meant|mean|make (?:it|that)|rather|oops)\b", re.IGNORECASE)
-
-
 def _unrepaired(times: list[tuple[time, int, int]], text: str) -> list[tuple[time, int, int]]:
     """'thursday at 3pm, no wait, 4pm': a time taken back by the one said after a repair is dropped."""
-    return [t for i, t in enumerate(times) if i + 1 == len(times) or not _REPAIR.search(text, t[2], times[i + 1][1])]
+    return [t for i, t in enumerate(times) if i + 1 == len(times) or not REPAIR.search(text, t[2], times[i + 1][1])]
 
 
 def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
