@@ -198,10 +198,15 @@ def asks_to_change(flow: BaseFlow, text: str) -> bool:
     slot = named_slot(flow, text)
     if slot is None:
         return False
-    own = {lx.stem(w) for w in lx.tokens(f"{slot.label} {slot.name.replace('_', ' ')}")}
-    own |= _MOMENT_WORDS if "Date" in slot.type_name else frozenset()
     rest = {lx.stem(w) for w in lx.tokens(text) if w not in lx.STOPWORDS and w not in EDIT_WORDS}
-    return rest <= own
+    return rest <= _slot_words(slot)
+
+
+def _slot_words(slot: BaseSlot) -> frozenset[str]:
+    """The words that name a slot: its label and name, and for a day or time slot called 'when',
+    'the date' too."""
+    words = {lx.stem(w) for w in lx.tokens(f"{slot.label} {slot.name.replace('_', ' ')}")}
+    return frozenset(words | _MOMENT_WORDS) if "Date" in slot.type_name else frozenset(words)
 
 
 def named_slot(flow: BaseFlow, text: str) -> BaseSlot | None:
@@ -212,9 +217,7 @@ def named_slot(flow: BaseFlow, text: str) -> BaseSlot | None:
     for slot in flow.slots.values():
         if slot.params.get("confirmation"):
             continue
-        words = {lx.stem(w) for w in lx.tokens(f"{slot.label} {slot.name.replace('_', ' ')}")} - {lx.stem(w) for w in lx.STOPWORDS}
-        if "Date" in slot.type_name:
-            words |= _MOMENT_WORDS  # 'the date' for a slot called 'when'
+        words = _slot_words(slot) - {lx.stem(w) for w in lx.STOPWORDS}
         score = len(said & words) + (1 if words & {lx.stem(c) for c in cued} else 0)
         if score:
             scores.append((score, slot))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..domain.models import SlotSpec
 from ..state.slots import Candidate
-from ..state.text import KIN
+from ..state.text import KIN, KIN_KINDS, KIN_OWNER
 from . import lexicon as lx
 
 # A role a free-text slot can play, the words in a slot's name or description that give it
@@ -51,7 +51,7 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
     "person": ("for", "under", "i'm", "i am", "this is", "it's for", "its for", "it is for", "name is", "name's"),
 }
 # 'for my daughter Emma Lee', 'it's for my mum, Rosa Delgado': who the person is, before the name
-_KIN_LEAD = re.compile(rf"(?:my|our|his|her|their)\s+(?:(?:little|older|younger|baby|elderly|best)\s+)?(?:{KIN})s?\s*,?\s+",
+_KIN_LEAD = re.compile(rf"{KIN_OWNER}\s+(?:(?:{KIN_KINDS})\s+)?(?:{KIN})s?\s*,?\s+",
                        re.IGNORECASE)
 # 'for tom becker', 'under maria lopez': two or three plain words closing the sentence, read as a
 # person's name in lower case, unless a word of them names a time, a count or a thing ('for two',

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..domain.models import DomainPack, FlowSpec
 from ..state.slots import BaseSlot, Candidate, FreeTextSlot, SlotContext
-from ..state.text import KIN
+from ..state.text import KIN, KIN_OWNER
 from . import lexicon as lx
 from .commands import (
     Affirm,
@@ -175,7 +175,7 @@ class Understander:
         exact = self._examples.get(_normal(text)) if not not_a_value(text) else None
         if exact is not None and ranked and ranked[0][0] != exact:
             top = ranked[0][1]
-            ranked = [(exact, max(top, self.threshold) + 0.01)] + [(n, v) for n, v in ranked if n != exact]
+            ranked = _promoted(ranked, exact, max(top, self.threshold) + 0.01)
         return ranked
 
     # -- the act -------------------------------------------------------------
@@ -313,7 +313,7 @@ class Understander:
         spec = self.domain.flow(follow)  # 'I'll take one for 4 days': the values said go with it ('one' is none)
         taken = lx.TAKES_IT.search(r.text)
         text = mask(r.text, [taken.span()]) if taken else r.text
-        labels, rejected = self.reader.read(spec, self._fresh_slots(spec), text, r.ctx, None)
+        labels, rejected = self._read_new(spec, text, r.ctx)
         return r.result("start", flow=follow, labels=labels, rejected=rejected, refers_back=True)
 
     def follow_up(self, name: str) -> str | None:
@@ -374,8 +374,7 @@ class Understander:
             clearly = all(r.best_score >= scores.get(name, 0.0) + SWITCH_MARGIN for _, name in r.view.paused)
             if clearly and r.best_spec.intent != "Plan" and not r.best_spec.metadata.digression \
                     and lx.RESUME_TASK.search(r.text):
-                labels, rejected = self.reader.read(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
-                return r.result("start", flow=r.best, labels=labels, rejected=rejected, refers_back=True)
+                return self._starts(r, r.best, refers_back=True)
         if len(r.view.paused) == 1:
             return self._resumes_with_values(r, *r.view.paused[0])
         return r.result("resume") if r.view.paused else None
@@ -383,7 +382,7 @@ class Understander:
     def _resumes_with_values(self, r: Reading, flow_id: str, name: str) -> Understanding:
         """'ok back to my booking, make it jan 5': the paused task resumes with what the turn says of it."""
         spec = self.domain.flow(name)
-        labels, rejected = self.reader.read(spec, self._fresh_slots(spec), r.text, r.ctx, None)
+        labels, rejected = self._read_new(spec, r.text, r.ctx)
         return r.result("resume", flow=flow_id, labels=labels, rejected=rejected)
 
     def asks_for_help(self, r: Reading) -> Understanding | None:
@@ -403,9 +402,8 @@ class Understander:
         if r.starts_other and r.best_spec.metadata.digression and (r.is_question or not r.active):
             task = None if r.is_question else self._task_said_with_values(r)
             if task is not None:  # 'dentist on saturday at 10 please': a request with its values, not a question
-                spec = self.domain.flow(task)
-                labels, rejected = self.reader.read(spec, self._fresh_slots(spec), r.text, r.ctx, None)
-                return r.result("start", flow=task, labels=labels, rejected=rejected)
+                name, labels, rejected = task
+                return r.result("start", flow=name, labels=labels, rejected=rejected)
             return self._digresses(r, r.best)
         if r.is_question and r.active and not r.own_labels and r.best_spec is not None \
                 and r.best_spec.metadata.digression:
@@ -424,19 +422,19 @@ class Understander:
                 return self._digresses(r, answers, confident=False)
         return None
 
-    def _task_said_with_values(self, r: Reading) -> str | None:
+    def _task_said_with_values(self, r: Reading) -> tuple[str, dict[str, Candidate], dict[str, str]] | None:
         """A task near the side question that ranks first, which takes at least as many of the
-        values said: a statement giving values asks for the task, not for the side answer."""
-        side = self.domain.flow(r.best)
-        side_values = self.reader.read(side, self._fresh_slots(side), r.text, r.ctx, None)[0]
+        values said (with what it read): a statement giving values asks for the task, not for the
+        side answer."""
+        side_values = self._read_new(self.domain.flow(r.best), r.text, r.ctx)[0]
         for name, score in r.ranked[1:3]:
             spec = self.domain.flow(name)
             if score < self.threshold or r.best_score - score >= SIDE_MARGIN or spec.metadata.digression \
                     or spec.intent in ("Plan", "Internal", "Converse"):
                 continue
-            values = self.reader.read(spec, self._fresh_slots(spec), r.text, r.ctx, None)[0]
+            values, rejected = self._read_new(spec, r.text, r.ctx)
             if values and len(values) >= len(side_values):
-                return name
+                return name, values, rejected
         return None
 
     def _digresses(self, r: Reading, name: str, confident: bool = True) -> Understanding:
@@ -471,18 +469,17 @@ class Understander:
                 # 'then Denver to Seattle on Dec 14': the same kind of task again, if it takes the values
                 # ('from New York to London on Jan 8 and then on to Paris': the task the whole asks for)
                 spec = self.domain.flow(parts[-1][0]) if parts else r.best_spec
-                labels, _ = self.reader.read(spec, self._fresh_slots(spec), piece, r.ctx, None)
+                labels, _ = self._read_new(spec, piece, r.ctx)
                 if labels:
                     parts.append((spec.name, piece))
         if len(parts) < 2:
             return None
         planner = next((f for f in self.domain.ontology.flows if f.intent == "Plan"), None)
         if planner is not None and len({flow for flow, _ in parts}) == 1:  # legs of one kind of task: a plan
-            labels, rejected = self.reader.read(planner, self._fresh_slots(planner), r.text, r.ctx, None)
-            return r.result("start", flow=planner.name, labels=labels, rejected=rejected)
+            return self._starts(r, planner.name)
         first, words = parts[0]
         spec = self.domain.flow(first)
-        labels, rejected = self.reader.read(spec, self._fresh_slots(spec), words, r.ctx, None)
+        labels, rejected = self._read_new(spec, words, r.ctx)
         # each part left for later is named by its task and by the user's words
         later = tuple(f"{self.domain.flow(name).label} ('{w}')" for name, w in parts[1:])
         return r.result("start", flow=first, labels=labels, rejected=rejected, later=later)
@@ -509,7 +506,7 @@ class Understander:
         if r.active is not None or recent is None or ellipsis is None:
             return None
         spec = self.domain.flow(recent)
-        labels, rejected = self.reader.read(spec, self._fresh_slots(spec), r.text, r.ctx, None)
+        labels, rejected = self._read_new(spec, r.text, r.ctx)
         if not labels:
             return None
         said = [(c.start, c.end) for c in labels.values()] + [ellipsis.span()]  # 'the way back' names no task
@@ -534,8 +531,7 @@ class Understander:
                                                     or self.scorer.verb_flow(r.text) == r.best))
         if cancel_other or not shifting:
             return None
-        labels, rejected = self.reader.read(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
-        return r.result("start", flow=r.best, labels=labels, rejected=rejected, **_refines(r))
+        return self._starts(r, r.best, **_refines(r))
 
     def fills_or_corrects(self, r: Reading) -> Understanding | None:
         """Values for the task in progress; a value that replaces one already given is a correction."""
@@ -601,8 +597,7 @@ class Understander:
 
     def starts_a_task(self, r: Reading) -> Understanding | None:
         if r.strong and r.best_spec is not None:
-            labels, rejected = self.reader.read(r.best_spec, self._fresh_slots(r.best_spec), r.text, r.ctx, None)
-            return r.result("start", flow=r.best, labels=labels, rejected=rejected, **_refines(r))
+            return self._starts(r, r.best, **_refines(r))
         return None
 
     def means_to_stop(self, r: Reading) -> Understanding | None:
@@ -655,7 +650,7 @@ class Understander:
     def _names_its_value(self, text: str, spans: Sequence[tuple[int, int]], name: str, ctx: SlotContext) -> bool:
         """Whether ``text`` holds a value of flow ``name``'s slots beyond those already read."""
         spec = self.domain.flow(name)
-        labels, _ = self.reader.read(spec, self._fresh_slots(spec), text, ctx, None)
+        labels, _ = self._read_new(spec, text, ctx)
         return any(not any(c.start < e and s < c.end for s, e in spans) for c in labels.values())
 
     @staticmethod
@@ -690,7 +685,7 @@ class Understander:
             maker = next((n for n, _ in tied if n not in self.scorer.readers and not self.domain.flow(n).metadata.digression
                           and self.domain.flow(n).intent not in ("Plan", "Internal", "Converse")), None)
             if maker is not None:
-                return [(maker, top), *((n, v) for n, v in ranked if n != maker)]
+                return _promoted(ranked, maker, top)
 
         if ranked[0][0] in self.scorer.readers:
             held = self._look_up_of_what_is_named(ranked, text, ctx)
@@ -706,7 +701,7 @@ class Understander:
         reader = next((pair for pair in tied if pair[0] in self.scorer.readers), None)
         if reader is None:
             return ranked
-        return [(reader[0], top)] + [pair for pair in ranked if pair[0] != reader[0]]
+        return _promoted(ranked, reader[0], top)
 
 
     def _look_up_of_what_is_named(self, ranked: list[tuple[str, float]], text: str,
@@ -721,7 +716,7 @@ class Understander:
             return None
         for name, score in ranked[1:3]:
             if name in self.scorer.readers and self.scorer.profiles[name].value_keys & keys and score >= top * NAMED_SHARE:
-                return [(name, top), *((n, v) for n, v in ranked if n != name)]
+                return _promoted(ranked, name, top)
         return None
 
     def _asks_for_a_new_one(self, ranked: list[tuple[str, float]], text: str,
@@ -748,7 +743,7 @@ class Understander:
                     or spec.intent in ("Plan", "Internal", "Converse"):
                 continue
             if said & ({lx.stem(w) for w in name.split("_")} | lx.content_stems(spec.label) | lx.content_stems(spec.description)):
-                return [(name, top), *((n, v) for n, v in ranked if n != name)]
+                return _promoted(ranked, name, top)
         # 'hi i need an appointment', nothing else: the task whose own words make a new one, wherever it ranks
         for name, score in ranked[1:]:
             spec = self.domain.flow(name)
@@ -757,7 +752,7 @@ class Understander:
                 continue
             own = {lx.stem(w) for w in name.split("_")} | lx.content_stems(spec.label) | lx.content_stems(spec.description)
             if said & own and own & _MAKES:
-                return [(name, top), *((n, v) for n, v in ranked if n != name)]
+                return _promoted(ranked, name, top)
         return None
 
     def _takes_what_was_found(self, ranked: list[tuple[str, float]], recent: str) -> list[tuple[str, float]]:
@@ -787,13 +782,13 @@ class Understander:
                 plain = next((n for n, score in ranked[1:3] if top - score < OWN_MARGIN and n in self.scorer.readers
                               and self._of_own_things(n) and not self._required(n)), None)
                 if plain is not None:
-                    return [(plain, top), *((n, v) for n, v in ranked if n != plain)]
+                    return _promoted(ranked, plain, top)
             return None
         for name, score in ranked[:3]:
             if top - score >= OWN_MARGIN:
                 break
             if name in self.scorer.readers and self._of_own_things(name):
-                return [(name, top), *((n, v) for n, v in ranked if n != name)]
+                return _promoted(ranked, name, top)
         return None
 
     def _of_own_things(self, name: str) -> bool:
@@ -871,6 +866,15 @@ class Understander:
     def _fresh_slots(self, spec: FlowSpec) -> dict[str, BaseSlot]:
         return {s.name: self.make_slot(s) for s in spec.slots}
 
+    def _read_new(self, spec: FlowSpec, text: str, ctx: SlotContext) -> tuple[dict[str, Candidate], dict[str, str]]:
+        """The values ``text`` gives a new instance of flow ``spec`` (all its slots still empty)."""
+        return self.reader.read(spec, self._fresh_slots(spec), text, ctx, None)
+
+    def _starts(self, r: Reading, name: str, **kw: Any) -> Understanding:
+        """Start flow ``name`` with the values the turn gives it."""
+        labels, rejected = self._read_new(self.domain.flow(name), r.text, r.ctx)
+        return r.result("start", flow=name, labels=labels, rejected=rejected, **kw)
+
     # -- slot reading ---------------------------------------------------------
 SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focus
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
@@ -883,6 +887,11 @@ NAMED_SHARE = 0.4  # 'is my boston-chicago trip still on? it's BK-20481': the lo
 OWN_MARGIN = 0.75  # 'what have I got': within this, the look-up of one's own things goes first
 REFER_MARGIN = 0.5  # 'email that to me': within this, the task that takes what was just found goes first
 OTHER_TASK_MARGIN = 1.5  # a question in only another task's words moves the focus to it when this much better
+
+def _promoted(ranked: list[tuple[str, float]], name: str, score: float) -> list[tuple[str, float]]:
+    """``ranked`` with flow ``name`` first, at ``score`` (the rest in their order)."""
+    return [(name, score), *((n, v) for n, v in ranked if n != name)]
+
 
 def _refines(r: Reading) -> dict[str, bool]:
     """'one with wifi', 'what else do you have?' right after that very task ended: the same task
@@ -902,7 +911,7 @@ def _approval_answer(text: str, view: NLUView) -> Understanding | None:
 
 # a look-up of the user's own things ('looking up your appointments', 'an existing booking')
 _MAKES = frozenset(lx.stem(w) for w in "new make book create add schedule reserve order buy rent open".split())
-_FOR_KIN = re.compile(rf"\bfor\s+(?:my|our|his|her|their)\s+(?:{KIN})s?\b", re.IGNORECASE)
+_FOR_KIN = re.compile(rf"\bfor\s+{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "thanks", "today", "soon", "possible"))
 

@@ -232,12 +232,14 @@ def _sample_class(items: list[tuple[object, object]], index: int) -> str | None:
 KIN = (r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|son|daughter|kid|child|baby|toddler|mum|mom|mother|"
         r"dad|father|brother|sister|friend|buddy|mate|colleague|coworker|co-worker|boss|grandma|grandmother|grandpa|"
         r"grandfather|granddaughter|grandson|aunt|uncle|niece|nephew|cousin|neighbou?r|roommate|flatmate|carer")
-_MEMBER = (rf"(?:me|myself|(?<=and )i|(?:my|our|his|her|their)\s+(?:(?:little|older|younger|baby|elderly|best|two|three|four|five|six|\d)\s+)?(?:{KIN})s?|"
+KIN_OWNER = r"(?:my|our|his|her|their)"  # whose relative: 'my son', 'our kids'
+KIN_KINDS = r"little|older|younger|baby|elderly|best"  # 'my little girl', 'my best friend'
+_MEMBER = (rf"(?:me|myself|(?<=and )i|{KIN_OWNER}\s+(?:(?:{KIN_KINDS}|two|three|four|five|six|\d)\s+)?(?:{KIN})s?|"
            rf"(?:a|one|two|three|four|five|six|\d)\s+(?:(?:other|more|of my|of our)\s+)?(?:(?:{KIN}|adult|person|guest)s?|children|people))")
 _PARTY = re.compile(rf"(?<![\w'-]){_MEMBER}(?:\s*(?:,\s*(?:and\s+|plus\s+)?|\s+and\s+|\s+plus\s+|\s*&\s*|\s*\+\s*"
                     rf"|\s+(?=(?:my|our)\s)){_MEMBER})+(?![\w'-])",
                     re.IGNORECASE)
-_COUNTED_MEMBER = re.compile(rf"(?:(?:my|our|his|her|their)\s+)?(?:(?:little|older|younger|baby|elderly|best)\s+)?"
+_COUNTED_MEMBER = re.compile(rf"(?:{KIN_OWNER}\s+)?(?:(?:{KIN_KINDS})\s+)?"
                              rf"(?P<n>two|three|four|five|six|a|one|\d)?\s*(?:(?:other|more|of my|of our)\s+)?"
                              rf"(?P<who>me|myself|i|{KIN}|adult|people|person|guest|children)(?P<plural>s)?$", re.IGNORECASE)
 
