@@ -110,6 +110,33 @@ def test_a_goodbye_in_ones_own_words_is_a_closing_and_never_a_value(said: str) -
 
 
 @pytest.mark.parametrize("said", [
+    "Yes, confirmed to proceed.",
+    "That suits me well.",
+    "Sound like a plan!",
+    "Yes, I'd like to make that reservation.",
+    "Yup, you are exactly correct.",
+    "That works out for me.",
+    "Yes, that's what I want.",
+    "No, don't transfer. thanks.",
+    "show me more options.",
+    "Maybe later on.",
+])
+def test_agreeing_judging_or_asking_to_go_on_names_no_value(said: str) -> None:
+    assert not_a_value(said)
+
+
+@pytest.mark.parametrize("said", [
+    "Yes, please transfer $690.",
+    "Good Will Hunting",
+    "the grand hotel",
+    "a checkup",
+    "Yes, Ozumo.",
+])
+def test_a_name_or_an_amount_beside_a_yes_is_still_a_value(said: str) -> None:
+    assert not not_a_value(said)
+
+
+@pytest.mark.parametrize("said", [
     "Thank you so much!",  # mid-task thanks: the task goes on
     "no thanks, book the hotel too",
     "No, I need it for 2 people",
