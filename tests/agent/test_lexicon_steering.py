@@ -320,3 +320,26 @@ def test_a_last_sentence_that_lets_it_go_is_a_stop(said: str, stops: bool) -> No
 
 def test_a_no_after_two_fillers_is_still_a_no() -> None:
     assert lx.DENY.match("hmm actually no, keep it")
+
+
+@pytest.mark.parametrize(("said", "agrees"), [
+    ("yes thats it", True), ("That works out for me.", True), ("Yes, confirmed to proceed", True),
+    ("I'd love that", True), ("that sounds right", True),
+    ("maybe later", False), ("yes but not friday", False), ("ok, no", False), ("ok that's all", False),
+    ("yes, book it for friday", False), ("I need it", False), ("nice weather", False),
+])
+def test_a_yes_in_ones_own_words_agrees_unless_it_holds_back_or_says_more(said: str, agrees: bool) -> None:
+    assert lx.agrees(said) is agrees
+
+
+@pytest.mark.parametrize(("said", "denied"), [
+    ("no wait, 3pm not 2pm", ["2pm"]), ("Robert Hayes, not Robert Hays", ["Robert Hays"]),
+    ("make it friday instead of thursday", ["thursday"]), ("not sure yet", []), ("not too late please", []),
+])
+def test_a_value_said_only_to_rule_it_out_is_found_to_the_end_of_its_clause(said: str, denied: list[str]) -> None:
+    assert [said[a:b] for a, b in lx.denied_spans(said)] == denied
+
+
+@pytest.mark.parametrize("said", ["no leave it, ill call back later", "nah nvm", "never mind, I'll ring back"])
+def test_letting_it_go_then_putting_it_off_is_a_closing_or_a_stop(said: str) -> None:
+    assert lx.is_closing(said) or lx.CANCEL.match(said)

@@ -421,10 +421,11 @@ class ActHandler:
 
     async def on_chitchat(self, turn: Turn) -> bool:
         greets = lx.GREETING.match(turn.text) and turn.state.active is None  # 'hello there' is answered in kind
-        turn.replies.append(turn.template("greeting" if greets else "chitchat"))
         prompt = res.reprompt(turn)
+        if not prompt or turn.state.active is None:
+            turn.replies.append(turn.template("greeting" if greets else "chitchat"))
         if prompt:
-            turn.replies.append(prompt)
+            turn.replies.append(prompt)  # 'ok lets continue' mid-task: the question stands, not 'what would you like?'
         return False
 
     async def on_unknown(self, turn: Turn, u: Clarify) -> bool:

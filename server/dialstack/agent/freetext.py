@@ -95,24 +95,6 @@ _NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "one", 
                           "yes", "yeah", "yep", "yup", "no", "nope", "ok", "okay", "sure", "fine",
                           "least", "most", "all", "once", "first", "last", "whichever", "whatever", "either"})
 _MAX_WORDS = 6
-# words that only hold a turn together ('actually that's all for today'): no value in them
-_FILLER = frozenset(lx.stem(w) for w in "actually just really so well oh um uh ok okay anyway today now".split())
-# words that judge, agree, thank, want or ask to go on, and the verbs and things of any task:
-# a turn made of nothing else names no value ('Yes, confirmed to proceed', 'That suits me well',
-# 'Sounds like a plan', 'Yes, I'd like to make that reservation', 'show me more options')
-_NAMES_NOTHING = frozenset(lx.stem(w) for w in """
-    good great fine perfect nice wonderful awesome excellent alright correct right cool lovely terrific
-    fantastic superb splendid amazing brilliant marvelous super reasonable exactly absolutely definitely
-    certainly indeed sure true agree agreed fair acceptable ideal suitable convenient helpful happy glad
-    pleased satisfied best better well enough totally completely
-    confirm confirmed proceed continue ahead work works working suit suits fit fits sound sounds seem seems
-    look looks like love want need prefer wish take choose pick accept approve mind fine
-    thanks thank grateful appreciate help plan idea choice option options selection everything anything
-    nothing else more other another something later time
-    book booking reserve reservation make buy purchase schedule play start begin find search show get
-    send transfer order set done give gave do did go going maybe pretty quite that this it
-    i'd i'm i'll i've you're you'd you'll we'd we're we'll it's that's
-    """.split())
 
 
 @dataclass(frozen=True)
@@ -489,6 +471,4 @@ def not_a_value(text: str, remark_ok: bool = False) -> bool:
     if _ABOUT_THE_TALK.match(stripped):
         return True  # 'oops sorry, I meant at 10:30', 'haha I can't wait': about the talk, not a value
     rest = lx.ACT_PHRASES.sub(" ", stripped)
-    if any(ch.isdigit() for ch in rest):
-        return False  # 'Yes, please transfer $690'
-    return not {s for s in lx.content_stems(rest) - _FILLER if s.removeprefix("not-") not in _NAMES_NOTHING}
+    return not lx.names_something(rest)

@@ -96,12 +96,12 @@ LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|il
               r"|(?:call|ring|phone) (?:you|u|instead)|sort it(?: out)?(?: myself)?)(?: then)?(?:[\s,.!]+(?:bye|goodbye|thanks))*")
 # "no, leave it", "no, never mind": a no that lets the whole thing go, not only the question asked
 LET_IT_BE = re.compile(
-    r"\b(?:leave it|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
+    r"\b(?:leave it|never ?mind|nvm|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
     r"skip it|not anymore|keep it)\b",
     re.IGNORECASE,
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
-_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|well|you know what|on second thought|nvm|"
+_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|nah|nope|naw|well|you know what|on second thought|nvm|"
                 r"ah+|sorry|oops)[\s,.!-]+)*")
 CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
@@ -225,6 +225,16 @@ STATUS = re.compile(
 NEGATED_BEFORE = re.compile(r"\b(?:not|instead of|rather than|except|but not|no longer|"
                             r"i (?:said|typed|wrote|put|told you))\s+(?:the\s+|a\s+|an\s+)?$",
                             re.IGNORECASE)
+# what the user rules out, to the end of its clause: 'not 2pm', 'instead of Robert Hays'
+_DENIED = re.compile(r"\b(?:not|instead of|rather than)\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|"
+                     r"very|at all|bad|great|a problem)\b)(?P<value>[^,.;:!?]+)", re.IGNORECASE)
+
+
+def denied_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names a value only to rule it out ('3pm not 2pm'): never a value."""
+    return [m.span("value") for m in _DENIED.finditer(text)]
+
+
 # verbs that lead in to a bare answer ("fly from Atlantis", "go with the green one")
 LEAD_VERBS = frozenset({"leave", "leaving", "go", "going", "make", "use", "try", "pick",
                         "choose", "say", "its", "it's", "that's", "thats", "how", "about", "with"})
@@ -284,9 +294,13 @@ _GRATEFUL = frozenset({"thanks", "thank", "thankful", "grateful", "appreciate", 
 # 'hmm let me talk to my wife first, I'll come back to this another time': what must happen first
 _FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i want to)\s+(?:talk|speak|check|think|ask|"
           r"discuss|run it by|see|look)\b[^,.;!?]*?(?:[,.;!-]+\s*|\s+and\s+(?=(?:get|come|call|ring|phone|check)\s+back\b))")
-_OFF_LEAD = r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+)[\s,.!]+"
+_OFF_LEAD = r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+|leave it|never ?mind|nvm)[\s,.!]+"
 _PUTS_OFF = re.compile(r"^\s*(?:(?:" + _OFF_LEAD + r")+|(?:" + _OFF_LEAD + r")*" + _FIRST + r")" + LATER_TAIL
-                       + r"[\s,.!]*(?:(?:bye|goodbye|thanks|thank you)[\s,.!]*)*$", re.IGNORECASE)
+                       + r"[\s,.!]*(?:(?:bye|goodbye|thanks|thank you)[\s,.!]*)*$"
+                       # 'hmm maybe later', 'another time then': later, and nothing else
+                       + r"|^\s*(?:(?:hmm+|um+|ok|okay|well|ah|oh)[\s,.!]+)*(?:maybe|perhaps|probably)?\s*"
+                       + r"(?:later(?: on)?|another time|some other time)(?:\s+then)?[\s,.!]*"
+                       + r"(?:(?:bye|goodbye|thanks|thank you)[\s,.!]*)*$", re.IGNORECASE)
 
 
 def is_closing(text: str) -> bool:
@@ -606,3 +620,52 @@ def content_stems(text: str) -> frozenset[str]:
         out.add(("not-" if negate else "") + stem(t))
         negate = False
     return frozenset(out)
+
+
+# words that judge, agree, thank, want or ask to go on, the verbs and things of any task, and the
+# words that only hold a turn together: a turn made of nothing else names no value ('Yes, confirmed
+# to proceed', 'That suits me well', 'Sounds like a plan', 'Yes, I'd like to make that reservation')
+_NAMES_NOTHING = frozenset(stem(w) for w in """
+    good great fine perfect nice wonderful awesome excellent alright correct right cool lovely terrific
+    fantastic superb splendid amazing brilliant marvelous super reasonable exactly absolutely definitely
+    certainly indeed sure true agree agreed fair acceptable ideal suitable convenient helpful happy glad
+    pleased satisfied best better well enough totally completely
+    confirm confirmed proceed continue ahead work works working suit suits fit fits sound sounds seem seems
+    look looks like love want need prefer wish take choose pick accept approve mind
+    thanks thank grateful appreciate help plan idea choice option options selection everything anything
+    nothing else more other another something later time
+    book booking reserve reservation make buy purchase schedule play start begin find search show get
+    send transfer order set done give gave do did go going maybe pretty quite that this it
+    i'd i'm i'll i've you're you'd you'll we'd we're we'll it's that's
+    actually just really so well oh um uh ok okay anyway today now
+    """.split())
+# of those, the words that say yes ('that works for me', 'confirmed', 'I'd love that')
+_SAYS_YES = frozenset(stem(w) for w in """
+    yes yeah yep yup ya sure ok okay alright good great fine perfect nice wonderful awesome excellent
+    correct right cool lovely terrific fantastic superb splendid amazing brilliant marvelous super
+    absolutely definitely certainly indeed agree agreed confirm confirmed proceed ahead works suits love
+    like exactly
+    """.split())
+# words that hold back a yes ('maybe later', 'hold on', 'wait')
+_HOLDS_BACK = frozenset({"no", "nope", "nah", "naw", "maybe", "later", "wait", "hold", "hmm", "unsure", "if", "but",
+                         "cancel", "stop", "rather", "instead", *NEGATORS})
+
+
+def names_something(text: str) -> bool:
+    """Whether ``text`` says anything besides judging, agreeing, thanking, wanting, the verbs of a
+    task and fillers: a word of its own or a number ('Yes, please transfer $690')."""
+    if any(ch.isdigit() for ch in text):
+        return True
+    return any(s.removeprefix("not-") not in _NAMES_NOTHING for s in content_stems(text))
+
+
+def agrees(text: str) -> bool:
+    """A yes in any words: 'yes', 'sounds good to me', and a turn that only says yes in its own
+    words ('yes thats it', 'That works out for me', 'Yes, confirmed to proceed', 'I'd love that');
+    never with a no, a wait or a condition in it ('maybe later', 'yes but not friday')."""
+    if AFFIRM.match(text) or AGREES.match(text):
+        return True
+    said = tokens(text)
+    if not said or any(t in _HOLDS_BACK for t in said) or is_question(text) or is_closing(text):
+        return False
+    return not names_something(text) and any(stem(t) in _SAYS_YES for t in said)

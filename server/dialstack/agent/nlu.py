@@ -57,6 +57,7 @@ class NLUView:
     waiting_for_slot: str | None
     paused: Sequence[tuple[str, str]]  # (flow_id, name), most recent last
     pending_offer: bool = False
+    confirming: bool = False  # the offer asks to go ahead with what was read back ('shall I go ahead?')
     pending_approval: bool = False
     recent: str | None = None  # the flow that ended last, when none is active: the conversation's focus
     offered: ActiveView | None = None  # the paused flow a resume offer names
@@ -239,7 +240,8 @@ class Understander:
         incumbent = active.name if active else view.recent
         held = dict(ranked).get(incumbent, 0.0) if incumbent else None
         strong = best_score >= self.threshold and (best == incumbent or self._takes_focus(
-            text, spans, best, best_score, held, asks, active is not None, ctx, incumbent))
+            text, spans, best, best_score, held, asks, active is not None, ctx, incumbent,
+            {n: s.value for n, s in active.slots.items()} if active else {}))
         starts_other = strong and best_spec is not None and best != (active.name if active else None)
         cued = active is not None and any(
             cue_score(text, c, active.spec.slot(n), None) > 0 for n, c in own_labels.items() if active.spec.slot(n)
@@ -260,20 +262,22 @@ class Understander:
         if r.waiting is None:
             return None
         if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation"):
-            said = "yes" if lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text) else "no" if lx.DENY.match(r.text) else None
+            said = "yes" if lx.agrees(r.text) else "no" if lx.DENY.match(r.text) else None
             check = r.waiting.check(said, r.ctx) if said else None
             if check is not None and check.ok:
                 answer = Candidate(check.value, check.display, 0, len(r.text), 0.8)
                 return r.result("fill", flow=r.active.name, labels={r.waiting.name: answer})
         if r.view.waiting_for_slot not in r.own_labels:
             return None
-        if lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text) or lx.DENY.match(r.text) \
+        if lx.agrees(r.text) or lx.DENY.match(r.text) \
                 or self._answers_yes_no(r.text, r.waiting, r.ranked, r.active):
             return r.result("fill", flow=r.active.name, labels=r.own_labels)
         return None
 
     def accepts_offer(self, r: Reading) -> Understanding | None:
-        agrees = lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text)
+        # to 'shall I go ahead?' a yes in any words ('yes thats it'); to an offer to go back to a
+        # task only a plain yes ('that works for me' judges what was just found)
+        agrees = lx.agrees(r.text) if r.view.confirming else lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text)
         return r.result("affirm") if r.view.pending_offer and agrees else None
 
     def answers_resume_offer(self, r: Reading) -> Understanding | None:
@@ -593,6 +597,8 @@ class Understander:
         if check.ok:
             cand = Candidate(check.value, check.display, 0, len(r.text), 0.5)
             return r.result("fill", flow=r.active.name, labels={r.waiting.name: cand})
+        if not_a_value(r.text):
+            return r.result("chitchat", digression_type="small_talk")  # 'ok lets continue' to 'where to?'
         return r.result("fill", flow=r.active.name, rejected={r.waiting.name: check.reason})
 
     def starts_a_task(self, r: Reading) -> Understanding | None:
@@ -612,7 +618,7 @@ class Understander:
 
     def _takes_focus(self, text: str, spans: Sequence[tuple[int, int]], best: str, score: float,
                      held: float | None, asks: str | None, live: bool, ctx: SlotContext,
-                     incumbent: str | None = None) -> bool:
+                     incumbent: str | None = None, held_values: Mapping[str, Any] | None = None) -> bool:
         """Whether flow ``best`` takes the focus from the flow in focus (which scored ``held``): it
         must score clearly better, the words said must name its task when the flow in focus is
         still ``live`` (not only give values it could take), and a
@@ -638,7 +644,18 @@ class Understander:
             # 'are my blood test results back yet?' while moving an appointment: a question in another
             # task's own words, none of the task in focus, is not about it
             or (score >= (held or 0.0) + OTHER_TASK_MARGIN and self.scorer.names_task(text, spans, best)
-                and incumbent is not None and not self.scorer.names_task(text, spans, incumbent)))
+                and incumbent is not None and (not self.scorer.names_task(text, spans, incumbent)
+                                               # 'how much are flights from A to B on D?' while booking
+                                               # one: with values of its own, none that only the task in
+                                               # focus has
+                                               or not self.scorer.names_task_beyond(text, spans, incumbent, best)
+                                               and self._gives_values(text, best, held_values or {}, ctx))))
+
+    def _gives_values(self, text: str, best: str, held: Mapping[str, Any], ctx: SlotContext) -> bool:
+        """Whether ``text`` gives flow ``best`` two values or more, one of them not what the flow in
+        focus holds (``held``): a new search, not a question about the values in focus."""
+        labels, _ = self._read_new(self.domain.flow(best), text, ctx)
+        return len(labels) >= 2 and any(held.get(n) != c.value for n, c in labels.items())
 
     def _names_what_only_it_holds(self, text: str, best: str, incumbent: str | None, ctx: SlotContext) -> bool:
         """Whether ``text`` names one thing (a reference) that flow ``best`` holds and the flow in

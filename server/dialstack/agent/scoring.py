@@ -369,6 +369,11 @@ class FlowScorer:
         """Whether ``text``, besides its values and act phrases, says a word of flow ``name``'s task."""
         return bool(self.stems(mask(text, ignore)) & self.declared_task_words(name))
 
+    def names_task_beyond(self, text: str, ignore: Sequence[tuple[int, int]], name: str, other: str) -> bool:
+        """Whether ``text`` says a word of flow ``name``'s task that flow ``other``'s task lacks
+        ('flights' names booking and searching alike; 'how much' only searching)."""
+        return bool(self.stems(mask(text, ignore)) & (self.declared_task_words(name) - self.declared_task_words(other)))
+
     def own_slot_words(self, text: str) -> list[tuple[int, int]]:
         """'book a flight ... with a max price of $500': a request opening with one flow's strong
         verb names that flow's slots ('max price') as its details; they speak for no other flow."""

@@ -156,8 +156,8 @@ class SlotReader:
                 answer = Candidate(said, said, 0, len(said), 0.5) if said else None
             else:
                 answer = Candidate(text, text, 0, len(text), 0.5) if whole and not taken \
-                    else bare_answer(remainder(text, [*taken, *places, *lx.act_spans(text)], frozenset()), text, whole,
-                                     [*taken, *places])
+                    else bare_answer(remainder(text, [*taken, *places, *lx.act_spans(text), *lx.denied_spans(text)],
+                                               frozenset()), text, whole, [*taken, *places])
             if answer is not None:
                 labels[waiting] = answer
         for slot_spec in spec.slots:

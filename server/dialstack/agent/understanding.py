@@ -47,6 +47,7 @@ class Interpreter:
             waiting_for_slot=state.waiting_for_slot,
             paused=[(f.flow_id, f.name) for f in state.stack.paused],
             pending_offer=isinstance(state.pending, (ResumeOffer, PlanReview, Confirmation, ChangeChoice)),
+            confirming=isinstance(state.pending, (PlanReview, Confirmation)),
             pending_approval=isinstance(state.pending, Approval),
             recent=state.stack.archive[-1].name if active is None and state.stack.archive else None,
             offered=_offered(state),
