@@ -5,6 +5,8 @@ Pure functions, no clock of their own: ``today`` is always passed in. Convention
   the latest one before it; "yesterday" is read too (a past date is refused by the slot, not ignored);
 - "this weekend" and "this coming weekend" are the coming Saturday, "next weekend" the Saturday after it;
   "Monday week" and "the Monday after next" are a week after "Monday"; "a week from Monday" too;
+- "Friday next week" / "next week on Friday" is that day of next week (weeks run Monday to Sunday),
+  "Sunday this week" that day of this week; "later today" is today;
 - "next week" is a week from today; "next month" means the same day of the month, one month later (clamped to the month's end);
 - numeric dates are day first ("15/12"), unless the first number cannot be a month ("12/15"); without a
   year they count only when one number cannot be a month or a cue ("on", "by", "the") comes before
@@ -70,7 +72,10 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("in_n", rf"in\s+{_NUMBER}\s+{_UNIT}"),
     ("n_from", rf"{_NUMBER}\s+{_UNIT}\s+from\s+(?P<anchor>now|today|tomorrow|tmrw|(?:next\s+|this\s+)?(?:{_WEEKDAY_WORDS}))"),
     ("ago", rf"{_NUMBER}\s+{_UNIT}\s+ago"),
-    ("relative_day", r"(?P<word>day after tomorrow|day before yesterday|this\s+(?:morning|afternoon|evening)|today|tonight|tomorrow|tmrw|yesterday)"),
+    ("relative_day", r"(?P<word>day after tomorrow|day before yesterday|this\s+(?:morning|afternoon|evening)|"
+                     r"(?:later\s+)?today|(?:later\s+)?tonight|tomorrow|tmrw|yesterday)"),
+    ("week_weekday", rf"(?:on\s+)?{_WEEKDAY}\s+(?:of\s+)?(?P<which>next|this|the\s+following|the\s+coming)\s+week"
+                     rf"|(?P<which2>next|this)\s+week(?:\s+on)?\s+{_WEEKDAY.replace('weekday', 'weekday2')}"),
     ("weekday_week", rf"(?:the\s+)?{_WEEKDAY}\s+(?:week|after\s+next)"),
     ("next_unit", r"(?P<which>next|this\s+coming)\s+(?P<unit>week|month|weekend)"),
     ("weekend", r"(?P<which>this\s+)?weekend"),
@@ -181,6 +186,10 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
         elif anchor and anchor[-1] in WEEKDAYS:
             start = _next_weekday(anchor[-1], today)
         return _days_in(g["unit"].lower(), -n if kind == "ago" else n, start)
+    if kind == "week_weekday":  # 'friday next week': that day of the week (Monday to Sunday) after this one
+        which = (g["which"] or g["which2"]).lower()
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=0 if which == "this" else 7)
+        return monday + timedelta(days=WEEKDAYS[(g["weekday"] or g["weekday2"]).lower().rstrip(".")])
     if kind == "weekday_week":
         return _next_weekday(g["weekday"], today) + timedelta(days=7)
     if kind == "next_unit":
