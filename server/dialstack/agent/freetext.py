@@ -303,8 +303,13 @@ def _overlaps(start: int, end: int, taken: Sequence[tuple[int, int]]) -> bool:
 
 
 _SHORT_ANSWER = re.compile(
-    r"\s*(?:(?:ok|okay|sure|yes|yeah|um+|uh|well|hmm+|how about|what about|let'?s (?:say|do|try)|maybe|"
-    r"i'?d like|i want|i'?ll take|i'?ll go with|go with|try)[\s,]+)*"
+    r"\s*(?:(?:ok|okay|sure|yes|yeah|um+|uh|well|hmm+|how about|what about|let'?s (?:say|do|try)|maybe|perhaps|"
+    r"actually|i think|i'?m thinking|i guess|probably|"
+    # 'I'm in the mood for some Chinese', 'I'm craving a burger', 'I'd like to go to Mcdonald's'
+    r"(?:i'?m |i am )?(?:really )?in the mood for|i'?m craving|i crave|i feel like|i fancy|i'?d love|i'?d prefer|"
+    r"i prefer|(?:i'?d like|i want|i need)(?: to (?:go|get|be taken|listen|watch|see|visit)(?: to)?)?|"
+    r"i'?m going to|take me to|(?:it'?s |it is |the \w+ is )?called|"
+    r"i'?ll take|i'?ll go with|go with|try|some|a good|(?-i:an?(?= [a-z])))[\s,]+)*"
     r"(?P<value>[^\s,.!?][^,.!?]*?)[\s,]*(?:,?\s*(?:please|thanks|thank you|then)[\s.!]*)?[\s.!]*",
     re.IGNORECASE,
 )
