@@ -343,3 +343,21 @@ def test_a_value_said_only_to_rule_it_out_is_found_to_the_end_of_its_clause(said
 @pytest.mark.parametrize("said", ["no leave it, ill call back later", "nah nvm", "never mind, I'll ring back"])
 def test_letting_it_go_then_putting_it_off_is_a_closing_or_a_stop(said: str) -> None:
     assert lx.is_closing(said) or lx.CANCEL.match(said)
+
+
+@pytest.mark.parametrize("said", ["actually scrap that, leave it as it is", "forget it, keep it", "never mind, leave it be"])
+def test_a_stop_word_then_letting_it_be_is_a_plain_stop(said: str) -> None:
+    assert lx.CANCEL.match(said)
+
+
+@pytest.mark.parametrize(("said", "requests"), [
+    ("quick q before i say yes - whats the fee if i need to change it later?", False),
+    ("what do I bring when we want to check in?", False),
+    ("whats the fee? i need to change my flight", True),
+])
+def test_wanting_inside_a_condition_is_no_request(said: str, requests: bool) -> None:
+    assert bool(lx.REQUEST_ANYWHERE.search(said)) is requests
+
+
+def test_whens_without_its_apostrophe_asks() -> None:
+    assert lx.is_question("whens my flight BK-12345")

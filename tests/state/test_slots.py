@@ -149,6 +149,13 @@ def test_a_long_option_misspelt_by_a_letter_is_read_but_a_different_word_is_not(
     assert not CategorySlot("seat", SEATS).check("aisel", ctx).ok  # short names are matched as written
 
 
+def test_a_word_said_right_that_is_only_part_of_an_option_name_mends_nothing(ctx: SlotContext) -> None:
+    slot = CategorySlot("visit_type", {"options": [{"value": "gp", "synonyms": ["gp appointment", "doctor"]},
+                                                   {"value": "physio", "synonyms": ["physio session"]}]})
+    assert values(slot, "I need to make an appointment", ctx) == []
+    assert values(slot, "a physio sesion please", ctx) == ["physio"]
+
+
 def test_category_slot_synonyms_map_to_the_canonical_value(ctx: SlotContext) -> None:
     slot = CategorySlot("meal", {"options": [{"value": "vegetarian", "synonyms": ["veggie", "no meat"]}]})
     assert slot.check("VEGGIE", ctx).value == "vegetarian"

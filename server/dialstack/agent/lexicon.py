@@ -107,7 +107,9 @@ CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
     r"cancel (?:it|that|this)|stop (?:it|that|this)|no longer needed|not needed any ?more)\b"
-    r"(?:\s+(?:then|after all|anyway|anyways))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL + r")?[\s.!,]*$"
+    r"(?:\s+(?:then|after all|anyway|anyways))?(?:\s*[,;:.!-]+\s*(?:" + LATER_TAIL
+    # 'actually scrap that, leave it as it is': the stop word, then letting it be
+    + r"|(?:just\s+)?(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?|don'?t (?:bother|change (?:it|anything))))?[\s.!,]*$"
     # 'hmm i dont have the number on me. nevermind': a last sentence that lets it all go
     r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so)[\s,]+)?(?:never ?mind|nvm|forget it|forget about it)(?:\s+then)?[\s.!]*$",
     re.IGNORECASE,
@@ -184,7 +186,7 @@ SELF_REPAIR = re.compile(
     r"correction|oops|my (?:bad|mistake))\b",
     re.IGNORECASE,
 )
-_ASKS = (r"what|whats|which|where|wheres|when|why|how|hows|who|whose|do you|does|did you|can you|could you|are you|is there|"
+_ASKS = (r"what|whats|which|where|wheres|when|whens|why|how|hows|who|whos|whose|do you|does|did you|can you|could you|are you|is there|"
          r"is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my")
 _QUESTION_WORDS = r"(" + _ASKS + r")\b"
 QUESTION_START = re.compile(r"^\s*" + _QUESTION_WORDS, re.IGNORECASE)
@@ -201,7 +203,9 @@ REQUEST_ANYWHERE = re.compile(
     r"|(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|ok|okay|hmm+|um+|well|oh|actually|wait|but)\s+)"
     r"(?:can|could|may|shall|should) (?:i|we) (?:please )?"
     r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b(?!\s+in\b)|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
-    r"|\b(?:i|we)(?:'d| would| want| wanna| need)\b(?!\s+(?:like\s+)?to\s+know\b)|\b(?:please|let'?s|go ahead and)\s+\w+"
+    # ('what's the fee if i need to change it?': a condition, no request)
+    r"|(?<!\bif )(?<!\bwhen )(?<!\bcase )(?<!\bwhether )(?<!\bonce )"
+    r"\b(?:i|we)(?:'d| would| want| wanna| need)\b(?!\s+(?:like\s+)?to\s+know\b)|\b(?:please|let'?s|go ahead and)\s+\w+"
     r"|(?:^|[.!?,;]\s*)(?:how|what) about \w+ing\b"  # 'how about booking the restaurant now?'
     r"|\b(?:wondering|wonder|hoping|hope) (?:if|whether) (?:i|we|you|u|someone) (?:could|can|might|may)\s+\w+"
     r"|(?:^|[.!?]\s+)(?:(?:ok|okay|great|sure|yes|so|now|then|and|also)[\s,]+)*"

@@ -69,7 +69,9 @@ _TYPO_MIN_LENGTH = 6
 def _misspelt(wanted: str, table: list[tuple[str, list[str]]]) -> str | None:
     if len(wanted) < _TYPO_MIN_LENGTH:
         return None
-    names = {_loose(name): value for value, names in table for name in names if len(_loose(name)) >= _TYPO_MIN_LENGTH}
+    # a word said right that is only part of a name ('appointment' of 'gp appointment') mends nothing
+    names = {_loose(name): value for value, names in table for name in names
+             if len(_loose(name)) >= _TYPO_MIN_LENGTH and wanted not in re.split(r"[\s-]+", name.casefold())}
     close = difflib.get_close_matches(wanted, list(names), n=2, cutoff=_TYPO_CUTOFF)
     values = {names[c] for c in close}
     return values.pop() if len(values) == 1 else None

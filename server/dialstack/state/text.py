@@ -234,9 +234,9 @@ KIN = (r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|son|daugh
         r"grandfather|granddaughter|grandson|aunt|uncle|niece|nephew|cousin|neighbou?r|roommate|flatmate|carer")
 KIN_OWNER = r"(?:my|our|his|her|their)"  # whose relative: 'my son', 'our kids'
 KIN_KINDS = r"little|older|younger|baby|elderly|best"  # 'my little girl', 'my best friend'
-_MEMBER = (rf"(?:me|myself|(?<=and )i|{KIN_OWNER}\s+(?:(?:{KIN_KINDS}|two|three|four|five|six|\d)\s+)?(?:{KIN})s?|"
+_MEMBER = (rf"(?:me|myself|(?<=and )i|(?<= n )i|{KIN_OWNER}\s+(?:(?:{KIN_KINDS}|two|three|four|five|six|\d)\s+)?(?:{KIN})s?|"
            rf"(?:a|one|two|three|four|five|six|\d)\s+(?:(?:other|more|of my|of our)\s+)?(?:(?:{KIN}|adult|person|guest)s?|children|people))")
-_PARTY = re.compile(rf"(?<![\w'-]){_MEMBER}(?:\s*(?:,\s*(?:and\s+|plus\s+)?|\s+and\s+|\s+plus\s+|\s*&\s*|\s*\+\s*"
+_PARTY = re.compile(rf"(?<![\w'-]){_MEMBER}(?:\s*(?:,\s*(?:and\s+|plus\s+)?|\s+(?:and|n|an|'n'?)\s+|\s+plus\s+|\s*&\s*|\s*\+\s*"
                     rf"|\s+(?=(?:my|our)\s)){_MEMBER})+(?![\w'-])",
                     re.IGNORECASE)
 _COUNTED_MEMBER = re.compile(rf"(?:{KIN_OWNER}\s+)?(?:(?:{KIN_KINDS})\s+)?"
@@ -249,7 +249,8 @@ def people_listed(text: str) -> list[Found]:
     plural without a number ('my kids') cannot be counted, so the list gives nothing."""
     found = []
     for m in _PARTY.finditer(text):
-        members = [p for p in re.split(r"\s*(?:,|\band\b|\bplus\b|&|\+)\s*|\s+(?=(?:my|our)\s)", m.group(), flags=re.IGNORECASE)
+        members = [p for p in re.split(r"\s*(?:,|\band\b|\bplus\b|&|\+)\s*|\s+(?:n|an|'n'?)\s+|\s+(?=(?:my|our)\s)",
+                                       m.group(), flags=re.IGNORECASE)
                    if p.strip()]
         total = 0
         for member in members:
