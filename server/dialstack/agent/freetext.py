@@ -440,9 +440,11 @@ def name_run(text: str, start: int = 0, end: int | None = None) -> Candidate | N
 
 
 def names_nothing(value: str) -> bool:
-    """'yes', 'it', 'anywhere', 'something': a word that is never a value on its own."""
+    """'yes', 'it', 'anywhere', 'something': a word that is never a value on its own; and what is
+    left of a turn once its values are read when it only agrees, wants or thinks ('thinking' of
+    "i'm thinking next tuesday", 'leave' of 'I need to leave this Saturday')."""
     words = lx.tokens(value)
-    return not words or len(words) == 1 and words[0] in _NOT_A_VALUE
+    return not words or len(words) == 1 and words[0] in _NOT_A_VALUE or not lx.names_something(value)
 
 
 def has_name(text: str, start: int = 0, end: int | None = None) -> bool:

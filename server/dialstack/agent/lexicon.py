@@ -642,6 +642,7 @@ _NAMES_NOTHING = frozenset(stem(w) for w in """
     send transfer order set done give gave do did go going maybe pretty quite that this it
     i'd i'm i'll i've you're you'd you'll we'd we're we'll it's that's
     actually just really so well oh um uh ok okay anyway today now
+    think thinking guess suppose reckon leave leaving travel travelling traveling fly flying
     """.split())
 # of those, the words that say yes ('that works for me', 'confirmed', 'I'd love that')
 _SAYS_YES = frozenset(stem(w) for w in """
