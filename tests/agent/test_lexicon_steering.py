@@ -361,3 +361,22 @@ def test_wanting_inside_a_condition_is_no_request(said: str, requests: bool) -> 
 
 def test_whens_without_its_apostrophe_asks() -> None:
     assert lx.is_question("whens my flight BK-12345")
+
+
+@pytest.mark.parametrize("said", ["oh btw is there parking near you? i'll be driving", "hang on, before that whats booked for maya"])
+def test_a_question_after_an_aside_or_a_turn_away_asks(said: str) -> None:
+    assert lx.is_question(said)
+
+
+@pytest.mark.parametrize("said", ["thx bye", "perfect thank u so much, thats all", "no thx"])
+def test_texted_thanks_close_the_talk(said: str) -> None:
+    assert lx.is_closing(said)
+
+
+@pytest.mark.parametrize("said", ["hmm actually forget it, i'll ring back once i know my shifts", "nvm dont book it"])
+def test_a_stop_word_then_when_one_will_call_back_or_what_not_to_do_stops(said: str) -> None:
+    assert lx.CANCEL.match(said)
+
+
+def test_wanting_with_an_adverb_between_is_still_a_request() -> None:
+    assert lx.REQUEST_ANYWHERE.search("oh and while i remember, i also need to cancel KB-4823")

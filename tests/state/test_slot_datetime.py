@@ -165,3 +165,10 @@ def test_a_time_written_with_a_dot_is_read_where_nothing_else_is_meant(said: str
 @pytest.mark.parametrize("said", ["4.5 stars", "$12.30", "it costs 9.99"])
 def test_a_rating_or_a_price_with_a_dot_is_no_time(said: str) -> None:
     assert find_times(said) == []
+
+
+def test_a_day_said_with_its_time_is_the_moment_a_slot_needing_a_time_takes() -> None:
+    slot = DateTimeSlot("when", params={"time": "required"})
+    ctx = SlotContext(now=datetime(2026, 12, 1, 9, tzinfo=timezone.utc))
+    said = "I rolled my ankle on the weekend, could I come in Thursday at 2pm?"
+    assert [c.value for c in slot.extract(said, ctx)] == ["2026-12-03T14:00"]

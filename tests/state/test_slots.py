@@ -149,6 +149,12 @@ def test_a_long_option_misspelt_by_a_letter_is_read_but_a_different_word_is_not(
     assert not CategorySlot("seat", SEATS).check("aisel", ctx).ok  # short names are matched as written
 
 
+def test_two_words_misspelt_may_name_one_option(ctx: SlotContext) -> None:
+    slot = CategorySlot("treatment", {"options": ["assessment", "follow-up", "sports massage"]})
+    assert values(slot, "can i book a folow up apointment tmrw", ctx) == ["follow-up"]
+    assert values(slot, "a sports masage on friday", ctx) == ["sports massage"]
+
+
 def test_a_word_said_right_that_is_only_part_of_an_option_name_mends_nothing(ctx: SlotContext) -> None:
     slot = CategorySlot("visit_type", {"options": [{"value": "gp", "synonyms": ["gp appointment", "doctor"]},
                                                    {"value": "physio", "synonyms": ["physio session"]}]})

@@ -93,7 +93,9 @@ LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|il
               r"|(?=(?:get|come|call|ring|phone|check)\s+back\b))(?:[a-z']+\s+){0,4}?"
               r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself"
               r"|(?:call|ring|phone|get|come|check)(?: (?:you|u|in|it))? back(?: to (?:it|you))?"
-              r"|(?:call|ring|phone) (?:you|u|instead)|sort it(?: out)?(?: myself)?)(?: then)?(?:[\s,.!]+(?:bye|goodbye|thanks))*")
+              r"|(?:call|ring|phone) (?:you|u|instead)|sort it(?: out)?(?: myself)?)(?: then)?"
+              # "... once i know my shifts": when, said after it
+              r"(?:,?\s+(?:once|when|after|as soon as|if)\s+[^.!?,]+)?(?:[\s,.!]+(?:bye|goodbye|thanks))*")
 # "no, leave it", "no, never mind": a no that lets the whole thing go, not only the question asked
 LET_IT_BE = re.compile(
     r"\b(?:leave it|never ?mind|nvm|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
@@ -107,9 +109,10 @@ CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
     r"cancel (?:it|that|this)|stop (?:it|that|this)|no longer needed|not needed any ?more)\b"
-    r"(?:\s+(?:then|after all|anyway|anyways))?(?:\s*[,;:.!-]+\s*(?:" + LATER_TAIL
-    # 'actually scrap that, leave it as it is': the stop word, then letting it be
-    + r"|(?:just\s+)?(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?|don'?t (?:bother|change (?:it|anything))))?[\s.!,]*$"
+    r"(?:\s+(?:then|after all|anyway|anyways))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL
+    # 'actually scrap that, leave it as it is', 'nvm dont book it': the stop word, then letting it be
+    + r"|(?:\s*[,;:.!-]+\s*|\s+)(?:just\s+)?(?:(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?"
+    + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))))?[\s.!,]*$"
     # 'hmm i dont have the number on me. nevermind': a last sentence that lets it all go
     r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so)[\s,]+)?(?:never ?mind|nvm|forget it|forget about it)(?:\s+then)?[\s.!]*$",
     re.IGNORECASE,
@@ -189,11 +192,13 @@ SELF_REPAIR = re.compile(
 _ASKS = (r"what|whats|which|where|wheres|when|whens|why|how|hows|who|whos|whose|do you|does|did you|can you|could you|are you|is there|"
          r"is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my")
 _QUESTION_WORDS = r"(" + _ASKS + r")\b"
-QUESTION_START = re.compile(r"^\s*" + _QUESTION_WORDS, re.IGNORECASE)
+QUESTION_START = re.compile(r"^\s*(?:(?:before that|but first|first|actually|also|btw|by the way)[\s,]+)?" + _QUESTION_WORDS,
+                            re.IGNORECASE)
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
-    r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe|hmm+|um+|ok|okay|well|oh)\s+)(?:please\s+)?"
+    r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe|hmm+|um+|ok|okay|well|oh|before that|"
+    r"after that|btw|by the way)\s+)(?:please\s+)?"
     r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|one of your) [a-z']+(?: [a-z]+)?(?= \w+ (?:me|us|him|her|them)\b)|a [a-z]+"
     r"|(?:she|he|my (?:son|daughter|wife|husband|mum|mom|dad|kid|child|partner))(?= (?:see|get|come|be seen)\b))"
     r"|any chance (?:that )?(?:you|u) (?:could|can|would))\s+(?:please\s+)?"
@@ -205,7 +210,8 @@ REQUEST_ANYWHERE = re.compile(
     r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b(?!\s+in\b)|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
     # ('what's the fee if i need to change it?': a condition, no request)
     r"|(?<!\bif )(?<!\bwhen )(?<!\bcase )(?<!\bwhether )(?<!\bonce )"
-    r"\b(?:i|we)(?:'d| would| want| wanna| need)\b(?!\s+(?:like\s+)?to\s+know\b)|\b(?:please|let'?s|go ahead and)\s+\w+"
+    r"\b(?:i|we)(?:'d| would| want| wanna| need|\s+(?:also|just|really|still|actually|now|then)\s+(?:want|wanna|need|would))\b"
+    r"(?!\s+(?:like\s+)?to\s+know\b)|\b(?:please|let'?s|go ahead and)\s+\w+"
     r"|(?:^|[.!?,;]\s*)(?:how|what) about \w+ing\b"  # 'how about booking the restaurant now?'
     r"|\b(?:wondering|wonder|hoping|hope) (?:if|whether) (?:i|we|you|u|someone) (?:could|can|might|may)\s+\w+"
     r"|(?:^|[.!?]\s+)(?:(?:ok|okay|great|sure|yes|so|now|then|and|also)[\s,]+)*"
@@ -287,10 +293,11 @@ that that's thats this is was it it's its everything enough done bye goodbye che
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
+thx ty tysm thnx thanx thankyou u ya cya
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything"})
 _DECLINING = frozenset({"no", "nope", "nah", "not", "nothing"})
-_GRATEFUL = frozenset({"thanks", "thank", "thankful", "grateful", "appreciate", "appreciated", "helpful",
+_GRATEFUL = frozenset({"thanks", "thank", "thx", "ty", "tysm", "thnx", "thanx", "thankful", "grateful", "appreciate", "appreciated", "helpful",
                        "good", "well", "fine"})
 
 
@@ -401,11 +408,12 @@ _CONDITIONAL_QUESTION = re.compile(
 
 
 # 'hmm how long is the wait at old town right now? maybe i'll just walk in': a question first, then a remark
-_ASKED_FIRST = re.compile(r"^\s*(?:(?:hmm+|um+|uh+|oh|ok|okay|so|and|well|quick question)[\s,]+)*"
+_ASKED_FIRST = re.compile(r"^\s*(?:(?:hmm+|um+|uh+|oh|ok|okay|so|and|well|also|btw|by the way|quick (?:question|q)|"
+                          r"sorry|actually|wait|hang on|hold on)[\s,.:-]+)*"
                           + _QUESTION_WORDS + r"[^?]*\?\s+\S", re.IGNORECASE)
 
 
-_ASKING = re.compile(r"^\s*(?:(?:hmm+|um+|uh+|oh|ok|okay|so|and|but|well|also)[\s,]+)*(?:" + _ASKS
+_ASKING = re.compile(r"^\s*(?:(?:hmm+|um+|uh+|oh|ok|okay|so|and|but|well|also|btw|by the way)[\s,]+)*(?:" + _ASKS
                      + r"|do|does|did|is|are|am|was|were|can|could|will|would|should|shall|may|might|have|has|any)\b",
                      re.IGNORECASE)
 
@@ -643,6 +651,7 @@ _NAMES_NOTHING = frozenset(stem(w) for w in """
     i'd i'm i'll i've you're you'd you'll we'd we're we'll it's that's
     actually just really so well oh um uh ok okay anyway today now
     think thinking guess suppose reckon leave leaving travel travelling traveling fly flying
+    yes yeah yep yup ya yah sure thx ty u
     """.split())
 # of those, the words that say yes ('that works for me', 'confirmed', 'I'd love that')
 _SAYS_YES = frozenset(stem(w) for w in """

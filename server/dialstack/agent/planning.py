@@ -35,7 +35,25 @@ class PlanPolicy(Policy):
         steps = await self.plan_steps(turn, flow, outcome)
         if not steps:
             return Execution("failed", reply=turn.template("escalate", phrase=flow.label, reason="I couldn't split that into steps"))
+        if len(steps) == 1 and not flow.outputs.get("unplanned"):
+            single = self.as_one_task(turn, flow, steps[0])
+            if single is not None:
+                return single
         return self.propose(turn, flow, steps)
+
+    @staticmethod
+    def as_one_task(turn: Turn, flow: BaseFlow, step: Step) -> Execution | None:
+        """'book a trip from LA to New York': a plan of one step is that task, started with its
+        values in the plan's place (it asks and confirms as it would on its own)."""
+        task = turn.deps.factory.create(step.flow, now=turn.now, natural_birth=flow.natural_birth)
+        task.fill_slots_by_label(step.labels, turn.slot_ctx)
+        try:
+            turn.state.stack.fallback(flow.flow_id, task, turn.now, turn.slot_ctx)
+        except StackError:
+            return None
+        turn.state.plans.pop(flow.flow_id, None)
+        turn.state.keep_going = True
+        return Execution("fallback")
 
     def propose(self, turn: Turn, flow: BaseFlow, steps: list[Step]) -> Execution:
         """Show the steps and wait for the user's go-ahead before anything runs."""

@@ -82,6 +82,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("weekday_day", rf"(?:on\s+)?{_WEEKDAY}\s+(?:the\s+)?(?P<day>\d{{1,2}}(?:st|nd|rd|th))"),  # 'fri 11th', 'wed 2nd'
     ("weekday", rf"(?:(?P<which>next|this|coming|this\s+coming|last|on)\s+)?{_WEEKDAY}"),
     ("day_only", rf"(?:on\s+)?the\s+{_LATE_DAY}"),
+    # '23rd', 'the 19th pls' as the whole answer to 'what date?'
+    ("day_alone", r"^\s*(?:on\s+)?(?:the\s+)?(?P<day>\d{1,2}(?:st|nd|rd|th))(?=[\s,]*(?:please|pls|plz|then|thanks|thx)?[\s.!]*$)"),
 ))
 HOLIDAYS = (("christmas eve", 12, 24), ("christmas", 12, 25), ("xmas", 12, 25), ("boxing", 12, 26), ("new year", 1, 1),
             ("valentine", 2, 14), ("halloween", 10, 31))
@@ -223,7 +225,7 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
                 if candidate.weekday() == weekday:
                     return candidate
         return fallback
-    if kind == "day_only":
+    if kind in ("day_only", "day_alone"):
         day = _day_number(g["day"])
         for months in (0, 1):
             first = add_months(today.replace(day=1), months)

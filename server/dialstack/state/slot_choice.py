@@ -77,6 +77,25 @@ def _misspelt(wanted: str, table: list[tuple[str, list[str]]]) -> str | None:
     return values.pop() if len(values) == 1 else None
 
 
+def _misspelt_in(text: str, table: list[tuple[str, list[str]]]) -> list[Found]:
+    """The options ``text`` names misspelt: two words read as one name first ('folow up' for
+    'follow-up'), then single words; each word in one at most."""
+    words = list(re.finditer(r"[A-Za-z][A-Za-z-]+", text))
+    found: list[Found] = []
+    used: set[int] = set()
+    for size in (2, 1):
+        for i in range(len(words) - size + 1):
+            span = words[i:i + size]
+            if used & set(range(i, i + size)) or size == 2 and text[span[0].end():span[1].start()].strip():
+                continue
+            said = text[span[0].start():span[-1].end()]
+            value = _misspelt(_loose(said), table)
+            if value is not None:
+                found.append(Found(value, said, span[0].start(), span[-1].end()))
+                used |= set(range(i, i + size))
+    return sorted(found, key=lambda f: f.start)
+
+
 def _loose(name: str) -> str:
     """'Follow-up', 'follow up' and 'followup' name the same option."""
     return re.sub(r"[\s-]+", "", name.strip().casefold())
@@ -116,9 +135,8 @@ class CategorySlot(_OptionsMixin):
         found = find_phrases(text, [(name, value) for value, names in table for name in names])
         if _is_yes_no(table):
             return _yes_no_candidate(found)
-        if not found:  # 'a consultaton tomorrow': one long word misspelt
-            found = [Found(value, m.group(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z][A-Za-z-]+", text)
-                     if (value := _misspelt(_loose(m.group()), table)) is not None]
+        if not found:  # 'a consultaton tomorrow', 'a folow up': one long word, or two, misspelt
+            found = _misspelt_in(text, table)
         best: dict[str, Candidate] = {}
         for f in found:
             exact = f.text.casefold() == str(f.value).casefold()

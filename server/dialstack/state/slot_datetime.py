@@ -119,6 +119,8 @@ class DateTimeSlot(BaseSlot):
             checked = self._accept(day, moment, ctx)
             if near is not None and moment is not None:
                 start, end = min(start, near[1]), max(end, near[2])
+            if near is None and times and self.params.get("time") == "required":
+                continue  # 'I rolled my ankle on the weekend ... could I come Thursday at 2pm?': the day with its time
             if checked.ok:
                 out.append(Candidate(checked.value, checked.display, start, end, 0.9))
             else:

@@ -258,13 +258,15 @@ class FlowStack(PlanOperations):
         self._require_fresh(new_flow, "fallback")
         self._check_names("fallback", [new_flow], leaving=[old])
         plan = self._is_plan(old)
-        if plan and not isinstance(new_flow, PlanFlow):
-            raise StackError("fallback", old, "a plan can only fall back to another Plan flow")
+        if plan and not isinstance(new_flow, PlanFlow) and self.plan_members(old.flow_id):
+            raise StackError("fallback", old, "a plan with steps can only fall back to another Plan flow")
         for name, slot in old.slots.items():
             target = new_flow.slots.get(name)
             if slot.filled and target is not None and not target.filled:
                 target.fill(slot.value, ctx, source="fallback")
-        new_flow.plan_id = new_flow.flow_id if plan else old.plan_id
+        # a plan of one step is that step, in no plan
+        new_flow.plan_id = (new_flow.flow_id if isinstance(new_flow, PlanFlow) else None) if plan else old.plan_id
+        plan = plan and isinstance(new_flow, PlanFlow)
         if plan:
             for member in self.plan_members(old.flow_id):
                 member.plan_id = new_flow.flow_id

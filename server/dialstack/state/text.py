@@ -249,17 +249,18 @@ def people_listed(text: str) -> list[Found]:
     plural without a number ('my kids') cannot be counted, so the list gives nothing."""
     found = []
     for m in _PARTY.finditer(text):
-        members = [p for p in re.split(r"\s*(?:,|\band\b|\bplus\b|&|\+)\s*|\s+(?:n|an|'n'?)\s+|\s+(?=(?:my|our)\s)",
-                                       m.group(), flags=re.IGNORECASE)
-                   if p.strip()]
-        total = 0
-        for member in members:
+        parts = re.split(r"(\s*(?:,|\band\b|\bplus\b|&|\+)\s*|\s+(?:n|an|'n'?)\s+|\s+(?=(?:my|our)\s))",
+                         m.group(), flags=re.IGNORECASE)
+        members = [(p, parts[i - 1] if i else "") for i, p in enumerate(parts) if i % 2 == 0 and p.strip()]
+        total, group = 0, False
+        for member, joined in members:
             one = _COUNTED_MEMBER.search(member.strip())
-            if one is None:
-                break
+            if one is None or group and joined.strip() == "," and one["n"] is None:
+                break  # '2 people, my husband is coming too': the husband is one of the 2
             number = one["n"]
             if number is None and (one["plural"] or one["who"].lower() in ("people", "children")):
                 break  # 'our kids': how many?
+            group = one["who"].lower() in ("people", "adult", "person", "guest", "children")
             total += 1 if number is None or number.lower() in ("a", "one") else int(parse_number(number) or 0)
         else:
             if total >= 2:
