@@ -190,3 +190,14 @@ def test_a_message_not_understood_keeps_the_question_and_asks_it_again(make: Any
     assert isinstance(agent.load("s").pending, Confirmation)
     booked = agent.handle("s", "yes")
     assert booked.transitions == {"completed": ["book_flight"]}
+
+
+@pytest.mark.parametrize(("said", "yes_first"), [
+    ("Yes, that is correct. Does the restaurant have live music?", True),
+    ("Yeah, that sounds right - what's the number for the hotel?", True),
+    ("Yes, good.", True),
+    ("ok, what's the price?", False),
+    ("yes but change it to friday", False),
+])
+def test_a_clear_yes_in_the_first_clause_answers_the_read_back(said: str, yes_first: bool) -> None:
+    assert confirmation.says_yes_first(said) is yes_first

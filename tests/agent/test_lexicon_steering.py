@@ -380,3 +380,8 @@ def test_a_stop_word_then_when_one_will_call_back_or_what_not_to_do_stops(said: 
 
 def test_wanting_with_an_adverb_between_is_still_a_request() -> None:
     assert lx.REQUEST_ANYWHERE.search("oh and while i remember, i also need to cancel KB-4823")
+
+
+@pytest.mark.parametrize("said", ["yh thats rite", "ya sure"])
+def test_texted_yeses_agree(said: str) -> None:
+    assert lx.agrees(said)

@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from dialstack.agent import Agent
 from dialstack.agent.embedding import load_embedder
 from dialstack.agent.nlu import NLUView, Understander
 from dialstack.agent.scoring import _swapped
 from dialstack.domain import load_domain
 from dialstack.domains.travel.slots import DateSlot, MoneySlot
 from dialstack.state.factory import FlowFactory
+from dialstack.store.memory import InMemoryStore
 
 from .nlu_support import CTX, DOMAIN, FACTORY, IDLE, NLU, view_of
 
@@ -170,3 +172,14 @@ def test_two_neighbouring_letters_swapped_are_mended() -> None:
 @pytest.mark.parametrize(("word", "real"), [("cheapest", True), ("quickest", True), ("bostn", False), ("mvoe", False)])
 def test_a_word_with_a_common_ending_is_a_word(word: str, real: bool) -> None:
     assert load_embedder().is_word(word) is real
+
+
+def test_a_plan_of_one_step_is_that_task_with_no_plan_to_review(tmp_path: Path) -> None:
+    agent = Agent("travel", store=InMemoryStore(), data_dir=tmp_path)
+    try:
+        result = agent.handle("s", "hi, I'm hoping to book a trip from Los Angeles to New York")
+        state = agent.load("s")
+    finally:
+        agent.close()
+    assert [f.name for f in state.stack.flows] == ["book_flight"]
+    assert "plan" not in result.reply.lower()

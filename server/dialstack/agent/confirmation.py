@@ -12,6 +12,7 @@ asks again.
 
 from __future__ import annotations
 
+import re
 
 from ..state.confirmation import digest, irreversible, needed, remember  # noqa: F401  (the pure rule; re-exported)
 from ..state.flows import BaseFlow, FlowState
@@ -129,6 +130,9 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
             return changed
     if u.labels:
         return u
+    if isinstance(pending, Confirmation) and u.act in ("start", "digress", "unknown") and says_yes_first(u.text):
+        # 'Yes, that is correct. Does the restaurant have live music?': the yes answers the read-back
+        return Understanding("affirm", u.text, confidence=u.confidence, rule="says_yes_first")
     no = lx.NO_LEAD.match(u.text)
     said_no = no is not None
     if isinstance(pending, Confirmation) and not said_no and not asks_to_change(flow, u.text):
@@ -168,6 +172,18 @@ def no_with_values(turn: Turn, u: Understanding) -> Understanding:
         return u
     return Understanding("correct", u.text, flow=flow.name, labels=labels, rejected=rejected,
                          confidence=u.confidence, rule="changes_instead_of_no")
+
+
+_FIRST_CLAUSE = re.compile(r"[.!?;]|\s[-–—]\s|,\s*(?=(?:what|whats|what's|where|when|how|who|which|is|are|does|do|can|could)\b)",
+                           re.IGNORECASE)
+_CLEAR_YES = frozenset({"yes", "yeah", "yep", "yup", "yea", "correct", "right", "perfect"})
+
+
+def says_yes_first(text: str) -> bool:
+    """'Yes, that is correct. What's their number?', 'Yeah, that sounds right - ...': a clear yes
+    in the first clause, whatever follows ('ok, what's the price?' is no clear yes)."""
+    first = _FIRST_CLAUSE.split(text, maxsplit=1)[0]
+    return bool(set(lx.tokens(first)) & _CLEAR_YES) and lx.agrees(first)
 
 
 def new_values(turn: Turn, flow: BaseFlow, u: Understanding) -> Understanding | None:

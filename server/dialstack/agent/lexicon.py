@@ -23,7 +23,7 @@ STOPWORDS = frozenset(
     """.split()
 )
 
-_YES = (r"(?:yes|yeah|yep|yup|yea|ya),? (?:please )?cancel (?:it|that)|yes|yeah|yep|yup|ya|yea|ye|yah|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
+_YES = (r"(?:yes|yeah|yep|yup|yea|ya),? (?:please )?cancel (?:it|that)|yes|yeah|yep|yup|ya|yea|ye|yah|yh|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
         r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
         r"that'?s right|that is right|that'?s correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
@@ -651,14 +651,14 @@ _NAMES_NOTHING = frozenset(stem(w) for w in """
     i'd i'm i'll i've you're you'd you'll we'd we're we'll it's that's
     actually just really so well oh um uh ok okay anyway today now
     think thinking guess suppose reckon leave leaving travel travelling traveling fly flying
-    yes yeah yep yup ya yah sure thx ty u
+    yes yeah yep yup ya yah yh sure thx ty u rite
     """.split())
 # of those, the words that say yes ('that works for me', 'confirmed', 'I'd love that')
 _SAYS_YES = frozenset(stem(w) for w in """
     yes yeah yep yup ya sure ok okay alright good great fine perfect nice wonderful awesome excellent
     correct right cool lovely terrific fantastic superb splendid amazing brilliant marvelous super
     absolutely definitely certainly indeed agree agreed confirm confirmed proceed ahead works suits love
-    like exactly
+    like exactly yh rite
     """.split())
 # words that hold back a yes ('maybe later', 'hold on', 'wait')
 _HOLDS_BACK = frozenset({"no", "nope", "nah", "naw", "maybe", "later", "wait", "hold", "hmm", "unsure", "if", "but",

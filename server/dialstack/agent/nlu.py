@@ -356,9 +356,22 @@ class Understander:
         """'never mind, cancel that', 'forget it, it works again': a stop word, then nothing new."""
         lead = lx.CANCEL_LEAD.match(r.text)
         if lead and r.active and (lx.CANCEL.match(lead["rest"]) or not (
-                r.strong and r.best != r.active.name and not r.best_spec.metadata.digression)):
+                r.strong and r.best != r.active.name and not r.best_spec.metadata.digression)
+                or not self._asks_for(lead["rest"], r.best, r.ctx)):
             return r.result("cancel", flow=r.active.name)
         return None
+
+    def _only_references(self, text: str, ctx: SlotContext) -> bool:
+        """'KB-4823' to 'the patient's name?': a reference, and nothing else, names no one."""
+        return lx.tokens(mask(text, self.scorer.reference_spans(text, ctx))) == []
+
+    def _asks_for(self, text: str, name: str | None, ctx: SlotContext) -> bool:
+        """Whether ``text`` asks for flow ``name``: a request, its own verb, or values it takes
+        ('forget it, too pricey' gives a reason, it asks for no price alert)."""
+        if name is None:
+            return False
+        return bool(lx.REQUEST_ANYWHERE.search(text) or lx.WANTS.match(text) or self.scorer.verb_flow(text) == name
+                    or lx.is_question(text) or self._read_new(self.domain.flow(name), text, ctx)[0])
 
     def gives_up(self, r: Reading) -> Understanding | None:
         if r.active and self._abandons(r.text, r.active, r.own_labels):
@@ -591,7 +604,7 @@ class Understander:
         """A bare answer to the slot asked ('Atlantis' -> refused with the slot's reason)."""
         if r.waiting is None or r.is_question:
             return None
-        if isinstance(r.waiting, FreeTextSlot) and not_a_value(r.text):
+        if isinstance(r.waiting, FreeTextSlot) and (not_a_value(r.text) or self._only_references(r.text, r.ctx)):
             return r.result("chitchat", digression_type="small_talk")  # 'that's it for today, thanks': asked again
         check = r.waiting.check(strip_cues(r.text), r.ctx)
         if check.ok:

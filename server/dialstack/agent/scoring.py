@@ -44,6 +44,14 @@ def value_key(spec: SlotSpec) -> str:
     return spec.type + json.dumps(params, sort_keys=True, default=str)
 
 
+_LETTERS_FIRST = re.compile(r"\^?\(?[A-Za-z]{1,6}[-_ #]?(?:\\d|\[0-9\]|\d)")
+
+
+def _is_reference(slot: BaseSlot) -> bool:
+    """A slot whose values are references: an exact pattern of a few letters, then digits ('BK-\\d{5}')."""
+    return slot.criteria == "exact" and bool(_LETTERS_FIRST.match(str(slot.params.get("pattern") or "")))
+
+
 def scorable(spec: SlotSpec) -> bool:
     """Slots whose values say something about the flow: not free text, not a yes/no confirmation."""
     return spec.type != "FreeTextSlot" and not spec.params.get("confirmation")
@@ -153,6 +161,8 @@ class FlowScorer:
         self.rare_keys = frozenset(k for k, n in holders.items() if n <= RARE_SHARE * count)
         # values that name one thing (a reference matched by its own pattern): which look-up they are for
         self.rare_or_identifying_keys = self.rare_keys | frozenset(k for k in holders if k.startswith("ExactSlot{"))
+        # references ('BK-20481', 'HV-2041'): a pattern that opens with letters of its own
+        self.reference_keys = frozenset(k for k in holders if k in self.value_slots and _is_reference(self.value_slots[k]))
         verbs: dict[str, list[str]] = {}
         for name, profile in self.profiles.items():
             if profile.verb:
@@ -199,6 +209,11 @@ class FlowScorer:
                 spans += [(c.start, c.end) for c in found]
         return keys, spans
 
+    def reference_spans(self, text: str, ctx: SlotContext) -> list[tuple[int, int]]:
+        """Where ``text`` names a reference ('BK-31337', 'KB-4823'): never a name or a free-text value."""
+        return [(c.start, c.end) for key in self.reference_keys for c in self.value_slots[key].extract(text, ctx)
+                if c.score >= 0.5]
+
     def mask_example_values(self, ctx: SlotContext) -> None:
         """Blank the slot values inside examples: 'flights from Boston' speaks for 'flights', not 'Boston'."""
         for profile in self.profiles.values():
@@ -240,6 +255,7 @@ class FlowScorer:
         # 'can you cancel it', 'can u cancle it'
         asked_for = {self.verbs.get(v) or self.verbs.get(self.mend(v)) for v in lx.requested_verbs(text)} - {None}
         named = keys if question else keys & self.rare_keys  # values that say which flows a turn is about
+        referenced = keys & self.reference_keys  # a reference said: the turn is about what it names
         scores = []
         for index, (name, profile) in enumerate(self.profiles.items()):
             if question and not (name in self.readers or profile.spec.metadata.digression):
@@ -257,13 +273,16 @@ class FlowScorer:
                 words *= UNHELD_VALUE
             if semantic is not None and words > 0:
                 words += SEMANTIC_WEIGHT * max(0.0, float(semantic[index]) - SEMANTIC_FLOOR)
+            # 'can i switch to an aisle seat on BK-31337?': about that booking, whatever else it names
+            unheld = UNHELD_VALUE if referenced and not question and not profile.value_keys & referenced \
+                and name not in asked_for else 1.0  # (a question weighs every value it names already)
             if done & profile.name and name not in self.readers:
                 words *= UNHELD_VALUE  # what was already booked is looked up, not booked again
             if name == verb_of:
                 words += VERB_BONUS  # 'i need to bok a flite': the verb alone, mended, names the task
             # 'did BK-12345 go through ok?': a question about the one thing it names needs no other word
             about = question and bool(profile.value_keys & named & self.rare_or_identifying_keys)
-            scores.append((name, words + evidence if words > 0 or values_alone or about else 0.0))
+            scores.append((name, unheld * (words + evidence) if words > 0 or values_alone or about else 0.0))
         scores.sort(key=lambda pair: pair[1], reverse=True)
         return scores
 

@@ -45,6 +45,7 @@ class SlotReader:
         ruled_out: set[str] = set()
         denied: set[object] = set()  # values ruled out in this very turn ('..., sorry I meant Denver not Chicago')
         property_questions = asking_spans(text)
+        references = self.scorer.reference_spans(text, ctx)
         for slot_spec in spec.slots:
             slot = slots.get(slot_spec.name)
             if slot is None:
@@ -53,7 +54,7 @@ class SlotReader:
                 continue
             if isinstance(slot, FreeTextSlot):
                 if not holds_whole_request(spec, slot_spec):  # pointed at: 'from Seattle', 'at Hotel Iris'
-                    for cue, cand in cued_values(slot_spec, text, asked=slot_spec.name == waiting):
+                    for cue, cand in cued_values(slot_spec, text, references, asked=slot_spec.name == waiting):
                         if not negated(text, cand):
                             found.append((cue + (1.0 if slot_spec.name == waiting else 0.0), slot_spec.name, cand))
                 continue
@@ -137,7 +138,7 @@ class SlotReader:
         said = [(c.start, c.end) for c in labels.values()]
         for name, cand in name_repairs(spec, slots, mask(text, said)).items():
             labels.setdefault(name, cand)  # 'oops i meant Tom Okafor' after 'Tom Okafer': the name given, spelt again
-        taken = [(c.start, c.end) for c in labels.values()]
+        taken = [(c.start, c.end) for c in labels.values()] + references  # 'KB-4823' is no patient's name
         named = self._name_said(spec, slots, labels, text, taken, waiting)
         if named is not None:
             labels[named[0]] = named[1]
