@@ -385,3 +385,19 @@ def test_wanting_with_an_adverb_between_is_still_a_request() -> None:
 @pytest.mark.parametrize("said", ["yh thats rite", "ya sure"])
 def test_texted_yeses_agree(said: str) -> None:
     assert lx.agrees(said)
+
+
+@pytest.mark.parametrize("said", ["yesss", "yeahhh go for it"])
+def test_a_drawn_out_yes_agrees(said: str) -> None:
+    assert lx.agrees(said)
+
+
+@pytest.mark.parametrize(("said", "done"), [("i've never booked a flight online before", False),
+                                            ("i have not booked yet", False), ("what have I booked", True)])
+def test_what_was_never_done_is_not_done(said: str, done: bool) -> None:
+    assert bool(lx.ALREADY_DONE.search(said)) is done
+
+
+@pytest.mark.parametrize("said", ["no, forget it, i'll sort it out another time", "don't bother, I'll call back later"])
+def test_letting_it_go_and_putting_it_off_closes(said: str) -> None:
+    assert lx.is_closing(said)

@@ -263,7 +263,7 @@ PART_BREAK = re.compile(
 )
 # 'have I got anything booked?', 'what I've reserved': a thing already done, not a request to do it
 ALREADY_DONE = re.compile(
-    r"\b(?:have|has|had|got|'ve|already|anything|something|what)\b(?:\s+\w+){0,2}?\s+(?P<done>[a-z]+ed)\b",
+    r"\b(?:have|has|had|got|'ve|already|anything|something|what)\b(?:\s+(?!never\b|not\b|n't\b)\w+){0,2}?\s+(?P<done>[a-z]+ed)\b",
     re.IGNORECASE,
 )
 # 'an appointment', 'another flight', 'a new booking', 'a dermatology appointment': asking for a new one
@@ -305,7 +305,8 @@ _GRATEFUL = frozenset({"thanks", "thank", "thx", "ty", "tysm", "thnx", "thanx", 
 # 'hmm let me talk to my wife first, I'll come back to this another time': what must happen first
 _FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i want to)\s+(?:talk|speak|check|think|ask|"
           r"discuss|run it by|see|look)\b[^,.;!?]*?(?:[,.;!-]+\s*|\s+and\s+(?=(?:get|come|call|ring|phone|check)\s+back\b))")
-_OFF_LEAD = r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+|leave it|never ?mind|nvm)[\s,.!]+"
+_OFF_LEAD = (r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+|leave it|never ?mind|nvm|forget (?:about )?it|"
+             r"don'?t bother|(?:drop|scrap|skip) it)[\s,.!]+")
 _PUTS_OFF = re.compile(r"^\s*(?:(?:" + _OFF_LEAD + r")+|(?:" + _OFF_LEAD + r")*" + _FIRST + r")" + LATER_TAIL
                        + r"[\s,.!]*(?:(?:bye|goodbye|thanks|thank you)[\s,.!]*)*$"
                        # 'hmm maybe later', 'another time then': later, and nothing else
@@ -673,10 +674,14 @@ def names_something(text: str) -> bool:
     return any(s.removeprefix("not-") not in _NAMES_NOTHING for s in content_stems(text))
 
 
+_DRAWN_OUT = re.compile(r"([a-z])\1{2,}", re.IGNORECASE)
+
+
 def agrees(text: str) -> bool:
     """A yes in any words: 'yes', 'sounds good to me', and a turn that only says yes in its own
     words ('yes thats it', 'That works out for me', 'Yes, confirmed to proceed', 'I'd love that');
     never with a no, a wait or a condition in it ('maybe later', 'yes but not friday')."""
+    text = _DRAWN_OUT.sub(r"\1", text)  # 'yesss', 'yeahhh'
     if AFFIRM.match(text) or AGREES.match(text):
         return True
     said = tokens(text)

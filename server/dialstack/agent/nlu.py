@@ -15,7 +15,7 @@ from typing import Any
 
 from ..domain.models import DomainPack, FlowSpec
 from ..state.slots import BaseSlot, Candidate, FreeTextSlot, SlotContext
-from ..state.text import KIN, KIN_OWNER
+from ..state.text import KIN, KIN_OWNER, people_listed
 from . import lexicon as lx
 from .commands import (
     Affirm,
@@ -34,7 +34,7 @@ from .commands import (
 )
 from .embedding import load_embedder
 from .freetext import name_run, names_nothing, not_a_value
-from .scoring import FlowScorer, cue_score, mask, strip_cues
+from .scoring import FlowScorer, cue_score, mask, strip_cues, value_key
 from .slot_reading import CUED, SlotReader, holds_whole_request, remainder
 
 
@@ -706,16 +706,21 @@ class Understander:
         own = self._asks_about_own(ranked, text, ctx)
         if own is not None:
             return own
+        party = self._wants_for_a_party(ranked, text)
+        if party is not None:
+            return party
         top = ranked[0][1]
         tied = [pair for pair in ranked if top - pair[1] < TIE_MARGIN]
-        if len(tied) > 1 and lx.WANTS.match(text) and ctx is not None \
-                and not lx.content_stems(mask(text, self.scorer.values_in(text, ctx)[1])):
-            # 'i need chicago to boston on the 13th': wanting a thing, said with values alone, asks
-            # for the task that gets it (a booking is read back before it is made)
+        spans = self.scorer.values_in(text, ctx)[1] if ctx is not None else []
+        if len(tied) > 1 and (lx.WANTS.match(text) or len(spans) >= 2 and not lx.is_question(text)) \
+                and not lx.content_stems(mask(text, [*spans, *lx.act_spans(text)])) - _COURTESY:
+            # 'i need chicago to boston on the 13th', 'dallas to houston on dec 4 please': wanting a
+            # thing, said with values alone, asks for the task that gets it (a booking is read back
+            # before it is made); two values or more are enough to start it
             maker = next((n for n, _ in tied if n not in self.scorer.readers and not self.domain.flow(n).metadata.digression
                           and self.domain.flow(n).intent not in ("Plan", "Internal", "Converse")), None)
             if maker is not None:
-                return _promoted(ranked, maker, top)
+                return _promoted(ranked, maker, max(top, self.threshold) if len(spans) >= 2 else top)
 
         if ranked[0][0] in self.scorer.readers:
             held = self._look_up_of_what_is_named(ranked, text, ctx)
@@ -733,6 +738,22 @@ class Understander:
             return ranked
         return _promoted(ranked, reader[0], top)
 
+
+    def _wants_for_a_party(self, ranked: list[tuple[str, float]], text: str) -> list[tuple[str, float]] | None:
+        """'need flights for 4 of us LA to honolulu', 'can I get 3 seats ...': wanting things for a
+        party of people asks for the task that gets them, when it nearly ties with a look-up."""
+        first, top = ranked[0]
+        if first not in self.scorer.readers or not _WANTS_THINGS.match(text) \
+                or not (people_listed(text) or _PARTY_SIZE.search(text)) or self.scorer.verb_flow(text) in self.scorer.readers:
+            return None  # ('I'd like to find flights for three' looks them up)
+        for name, score in ranked[1:3]:
+            spec = self.domain.flow(name)
+            if name in self.scorer.readers or top - score >= NEW_ONE_MARGIN or spec.metadata.digression \
+                    or spec.intent in ("Plan", "Internal", "Converse") \
+                    or any(s.priority == "required" and value_key(s) in self.scorer.reference_keys for s in spec.slots):
+                continue  # (changing a booking needs the booking: not getting new things)
+            return _promoted(ranked, name, top)
+        return None
 
     def _look_up_of_what_is_named(self, ranked: list[tuple[str, float]], text: str,
                                   ctx: SlotContext | None) -> list[tuple[str, float]] | None:
@@ -943,7 +964,12 @@ def _approval_answer(text: str, view: NLUView) -> Understanding | None:
 _MAKES = frozenset(lx.stem(w) for w in "new make book create add schedule reserve order buy rent open".split())
 _FOR_KIN = re.compile(rf"\bfor\s+{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
-_COURTESY = frozenset(lx.stem(w) for w in ("please", "thanks", "today", "soon", "possible"))
+# wanting, asked for ('need flights', 'I'd like', 'can I get', 'could we get'), and how many people it is for
+_WANTS_THINGS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,!.]+)*(?:(?:i|we)\s*(?:'d like|would like|"
+                           r"need|want|wanna)|need|want|(?:can|could) (?:i|we) (?:get|have))\b", re.IGNORECASE)
+_PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
+                         r"passengers|travell?ers|seats|tickets|guests)\b|\b(?:party|group) of\s+\w+", re.IGNORECASE)
+_COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", "thanks", "thx", "today", "soon", "possible", "hi", "hey", "hello"))
 
 
 def _stray_approval(text: str, view: NLUView) -> Understanding | None:
