@@ -198,6 +198,9 @@ def test_a_message_not_understood_keeps_the_question_and_asks_it_again(make: Any
     ("Yes, good.", True),
     ("ok, what's the price?", False),
     ("yes but change it to friday", False),
+    ("Yes... actually no", False), ("Yeah. Wait, is that this Thursday?", False),
+    ("Right, how much does it cost?", False), ("Yes - hold on, can I change the doctor?", False),
+    ("Yes, that's correct. Actually cancel it", False),
 ])
 def test_a_clear_yes_in_the_first_clause_answers_the_read_back(said: str, yes_first: bool) -> None:
     assert confirmation.says_yes_first(said) is yes_first

@@ -127,6 +127,7 @@ def test_agreeing_judging_or_asking_to_go_on_names_no_value(said: str) -> None:
 
 @pytest.mark.parametrize("said", [
     "Yes, please transfer $690.",
+    "The Help", "Never Let Me Go", "Start With Why", "Ty",
     "Good Will Hunting",
     "the grand hotel",
     "a checkup",
@@ -394,3 +395,15 @@ def test_a_value_said_then_taken_back_goes_to_no_slot_and_the_repairs_own_cue_sa
     best = {name: max((s, c.value) for s, n, c in out if n == name)[1] for name in ("origin", "destination")}
     assert best == {"origin": "Boston", "destination": "Paris"}
     assert "Chicago" not in [c.value for _, _, c in out]
+
+
+@pytest.mark.parametrize(("said", "name"), [("book an adjustment for Will Turner", "Will Turner"),
+                                            ("Grace Lee please", "Grace Lee"), ("Will you book it", None)])
+def test_a_first_name_that_is_also_a_word_opens_a_name_of_two_capitals(said: str, name: str | None) -> None:
+    found = name_run(said)
+    assert (found.value if found else None) == name
+
+
+@pytest.mark.parametrize("said", ["it's not getting better", "fitness to fly", "I'm going to travel"])
+def test_a_story_is_a_reason_in_any_words(said: str) -> None:
+    assert not not_a_value(said, remark_ok=True)

@@ -324,7 +324,8 @@ def test_a_no_after_two_fillers_is_still_a_no() -> None:
 
 @pytest.mark.parametrize(("said", "agrees"), [
     ("yes thats it", True), ("That works out for me.", True), ("Yes, confirmed to proceed", True),
-    ("I'd love that", True), ("that sounds right", True),
+    ("that sounds right", True), ("I'd like to think about it", False), ("I'd like another time", False),
+    ("I like the other one better", False), ("Perfect timing actually I need to go", False),
     ("maybe later", False), ("yes but not friday", False), ("ok, no", False), ("ok that's all", False),
     ("yes, book it for friday", False), ("I need it", False), ("nice weather", False),
 ])
@@ -401,3 +402,7 @@ def test_what_was_never_done_is_not_done(said: str, done: bool) -> None:
 @pytest.mark.parametrize("said", ["no, forget it, i'll sort it out another time", "don't bother, I'll call back later"])
 def test_letting_it_go_and_putting_it_off_closes(said: str) -> None:
     assert lx.is_closing(said)
+
+
+def test_a_question_after_lemme_see_asks() -> None:
+    assert lx.is_question("hmm lemme see whats flying boston to chicago on dec 28 first")

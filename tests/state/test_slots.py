@@ -390,3 +390,10 @@ class ShoutSlot(BaseSlot):
     def check(self, raw, ctx):  # type: ignore[no-untyped-def]
         result = super().check(raw, ctx)
         return result if not result.ok else type(result).accept(str(result.value).upper())
+
+
+def test_a_reference_typed_with_a_space_or_no_dash_is_read_in_its_own_form(ctx: SlotContext) -> None:
+    slot = ExactSlot("booking_ref", {"pattern": r"BK-\d{5}", "normalize": "upper"})
+    assert values(slot, "when does bk 20481 leave", ctx) == ["BK-20481"]
+    assert values(slot, "BK20481 pls", ctx) == ["BK-20481"]
+    assert values(slot, "book 20481 seats", ctx) == []

@@ -34,7 +34,8 @@ def test_a_plain_amount_and_a_negative_number_are_still_numbers() -> None:
                                             ("my wife, my son and me", 3), ("me plus 2 friends", 3),
                                             ("me, my brother, and his 3 friends", 5), ("myself and three colleagues", 4),
                                             ("2 adults and 3 children", 5), ("my wife and I", 2),
-                                            ("me n my wife", 2), ("my son an me", 2)])
+                                            ("me n my wife", 2), ("my son an me", 2),
+                                            ("2 adults, my son and my daughter", 4)])
 def test_people_named_one_by_one_are_counted(said: str, count: int) -> None:
     assert [f.value for f in people_listed(said)] == [count]
 

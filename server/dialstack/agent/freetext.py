@@ -209,7 +209,8 @@ def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: 
     if not words or words[0].start() != _skip_space(text, at):
         return None
     first = words[0].group()
-    if first.lower() in _NOT_A_VALUE or first.lower() in lx.STOPWORDS or first == ",":
+    if (first.lower() in _NOT_A_VALUE or first.lower() in lx.STOPWORDS or first == ",") \
+            and not _first_name(words[:2], text):  # 'for Will Turner'
         if first.lower() != "the" or len(words) < 2 or not words[1].group()[:1].isupper():
             return None
         words = words[1:]  # 'at The Grand': keep 'Grand', leave the article
@@ -417,7 +418,8 @@ def name_run(text: str, start: int = 0, end: int | None = None) -> Candidate | N
         runs.append(run)
     best: tuple[int, int, int] | None = None  # (words, start, end)
     for found in runs:
-        while found and found[0].group().lower().rstrip(".!?") in (_NOT_A_NAME | lx.STOPWORDS) - {"the"}:
+        while found and found[0].group().lower().rstrip(".!?") in (_NOT_A_NAME | lx.STOPWORDS) - {"the"} \
+                and not _first_name(found, text):
             found = found[1:]
         while found and (found[-1].group().lower().rstrip(".!?") in _NOT_A_NAME | lx.STOPWORDS
                          or found[-1].group().lower() in _JOINERS):
@@ -437,6 +439,16 @@ def name_run(text: str, start: int = 0, end: int | None = None) -> Candidate | N
         return None
     value = text[best[1]:best[2]]
     return Candidate(value, value, best[1], best[2], 0.5)
+
+
+_FIRST_NAMES = frozenset({"will", "may", "hope", "grace", "joy", "bill", "pat", "mark", "june", "april", "rose"})
+
+
+def _first_name(run: list[re.Match[str]], text: str) -> bool:
+    """'for Will Turner', 'Grace Lee': a word that is also a first name opens a name of two or more
+    capitals ('Will You Book It' does not: a pronoun follows)."""
+    return len(run) >= 2 and run[0].group().lower() in _FIRST_NAMES and _capitalised(run[0].group()) \
+        and _capitalised(run[1].group()) and run[1].group().lower() not in ("you", "we", "they", "i", "he", "she", "it", "u")
 
 
 def names_nothing(value: str) -> bool:
@@ -478,4 +490,5 @@ def not_a_value(text: str, remark_ok: bool = False) -> bool:
     if _ABOUT_THE_TALK.match(stripped):
         return True  # 'oops sorry, I meant at 10:30', 'haha I can't wait': about the talk, not a value
     rest = lx.ACT_PHRASES.sub(" ", stripped)
-    return not lx.names_something(rest)
+    # ('it's not getting better', 'fitness to fly': a story names what it tells, in any words)
+    return not remark_ok and not lx.names_something(rest)

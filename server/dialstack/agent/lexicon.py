@@ -192,7 +192,8 @@ SELF_REPAIR = re.compile(
 _ASKS = (r"what|whats|which|where|wheres|when|whens|why|how|hows|who|whos|whose|do you|does|did you|can you|could you|are you|is there|"
          r"is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my")
 _QUESTION_WORDS = r"(" + _ASKS + r")\b"
-QUESTION_START = re.compile(r"^\s*(?:(?:before that|but first|first|actually|also|btw|by the way)[\s,]+)?" + _QUESTION_WORDS,
+QUESTION_START = re.compile(r"^\s*(?:(?:before that|but first|first|actually|also|btw|by the way|"
+                            r"(?:(?:hmm+|um+)[\s,]+)?(?:let me|lemme|let'?s) (?:see|check))[\s,]+)?" + _QUESTION_WORDS,
                             re.IGNORECASE)
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
@@ -652,25 +653,29 @@ _NAMES_NOTHING = frozenset(stem(w) for w in """
     i'd i'm i'll i've you're you'd you'll we'd we're we'll it's that's
     actually just really so well oh um uh ok okay anyway today now
     think thinking guess suppose reckon leave leaving travel travelling traveling fly flying
-    yes yeah yep yup ya yah yh sure thx ty u rite
+    yes yeah yep yup ya yah yh sure thx u rite
     """.split())
 # of those, the words that say yes ('that works for me', 'confirmed', 'I'd love that')
 _SAYS_YES = frozenset(stem(w) for w in """
     yes yeah yep yup ya sure ok okay alright good great fine perfect nice wonderful awesome excellent
     correct right cool lovely terrific fantastic superb splendid amazing brilliant marvelous super
-    absolutely definitely certainly indeed agree agreed confirm confirmed proceed ahead works suits love
-    like exactly yh rite
+    absolutely definitely certainly indeed agree agreed confirm confirmed proceed ahead works suits
+    exactly yh rite
     """.split())
 # words that hold back a yes ('maybe later', 'hold on', 'wait')
 _HOLDS_BACK = frozenset({"no", "nope", "nah", "naw", "maybe", "later", "wait", "hold", "hmm", "unsure", "if", "but",
-                         "cancel", "stop", "rather", "instead", *NEGATORS})
+                         "cancel", "stop", "rather", "instead", "another", "other", "else", "think", "thinking",
+                         "actually", "change", "different", "over", "sorry", *NEGATORS})
+
+
+_NAME_INSIDE = re.compile(r"(?<![.!?]\s)(?<![.!?])(?<=[a-z,]\s)(?!I\b|I'|Please\b|Thanks?\b|Yes\b|No\b|Ok(?:ay)?\b)[A-Z][a-z]")
 
 
 def names_something(text: str) -> bool:
     """Whether ``text`` says anything besides judging, agreeing, thanking, wanting, the verbs of a
     task and fillers: a word of its own or a number ('Yes, please transfer $690')."""
-    if any(ch.isdigit() for ch in text):
-        return True
+    if any(ch.isdigit() for ch in text) or _NAME_INSIDE.search(text):
+        return True  # (and a word written with a capital inside a sentence: 'The Help', 'Start With Why')
     return any(s.removeprefix("not-") not in _NAMES_NOTHING for s in content_stems(text))
 
 

@@ -120,6 +120,9 @@ class RangeSlot(BaseSlot):
         return sorted(out, key=lambda c: (-c.score, c.start))
 
 
+_DASHED_PREFIX = re.compile(r"\^?(?P<letters>[A-Za-z]{1,6})-")  # a reference's pattern: 'BK-\\d{5}'
+
+
 class ExactSlot(BaseSlot):
     """A string matching ``pattern`` exactly (``normalize: upper|lower``; ``example``)."""
 
@@ -163,6 +166,18 @@ class ExactSlot(BaseSlot):
             result = self.check(m.group(), ctx)
             if result.ok:
                 out.append(Candidate(result.value, result.display, m.start(), m.end(), 0.95))
+        prefix = _DASHED_PREFIX.match(str(pattern))
+        rest = str(pattern)[prefix.end():] if prefix is not None else ""
+        if not out and prefix is not None and rest[:1] not in ("", "?", "*", "+", "{", "|"):
+            # 'bk 20481', 'bk20481' for a reference written 'BK-20481': its letters, then the rest
+            try:
+                loose = re.compile(rf"(?<![\w-])({prefix['letters']})[ ]?({rest})(?![\w-])", self._flags())
+            except re.error:
+                return out
+            for m in loose.finditer(text):
+                result = self.check(f"{m.group(1)}-{m.group(2)}", ctx)
+                if result.ok:
+                    out.append(Candidate(result.value, result.display, m.start(), m.end(), 0.9))
         return out
 
 

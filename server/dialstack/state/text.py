@@ -253,9 +253,10 @@ def people_listed(text: str) -> list[Found]:
                          m.group(), flags=re.IGNORECASE)
         members = [(p, parts[i - 1] if i else "") for i, p in enumerate(parts) if i % 2 == 0 and p.strip()]
         total, group = 0, False
+        listed = any(j.strip() != "," for _, j in members[1:])  # 'and', 'plus', '&': the members are summed
         for member, joined in members:
             one = _COUNTED_MEMBER.search(member.strip())
-            if one is None or group and joined.strip() == "," and one["n"] is None:
+            if one is None or group and joined.strip() == "," and one["n"] is None and not listed:
                 break  # '2 people, my husband is coming too': the husband is one of the 2
             number = one["n"]
             if number is None and (one["plural"] or one["who"].lower() in ("people", "children")):
