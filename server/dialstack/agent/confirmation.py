@@ -176,7 +176,6 @@ def no_with_values(turn: Turn, u: Understanding) -> Understanding:
 
 _FIRST_CLAUSE = re.compile(r"[.!?;]|\s[-–—]\s|,\s*(?=(?:what|whats|what's|where|when|how|who|which|is|are|does|do|can|could)\b)",
                            re.IGNORECASE)
-_CLEAR_YES = frozenset({"yes", "yeah", "yep", "yup", "yea", "correct", "perfect"})
 # what takes a yes back or puts it on hold ('Yes... actually no', 'Yeah. Wait, is that this Thursday?')
 _TAKEN_BACK = re.compile(r"\b(?:no|not|wait|hold on|hang on|actually|cancel|change|instead|but|rather|sorry|hmm+|"
                          r"is (?:that|it)|different|another|other)\b", re.IGNORECASE)
@@ -189,7 +188,7 @@ def says_yes_first(text: str) -> bool:
     doctor?' holds it)."""
     parts = _FIRST_CLAUSE.split(text, maxsplit=1)
     first, rest = parts[0], parts[1] if len(parts) > 1 else ""
-    return bool(set(lx.tokens(first)) & _CLEAR_YES) and lx.agrees(first) and not _TAKEN_BACK.search(rest)
+    return bool(set(lx.tokens(first)) & lx.CLEAR_YES) and lx.agrees(first) and not _TAKEN_BACK.search(rest)
 
 
 def new_values(turn: Turn, flow: BaseFlow, u: Understanding) -> Understanding | None:

@@ -286,7 +286,8 @@ CLOSING = re.compile(
 # A closing in one's own words ('No, thank you. That is all the assistance I need right now',
 # 'Nothing now, thanks for asking though', 'No. I am all set. Thanks.'): every word is thanks,
 # a no, 'that's all' or praise for the help, and it ends the talk or declines with thanks.
-_CLOSING_WORDS = frozenset("""
+THANKS = frozenset({"thanks", "thank", "thankyou", "thx", "ty", "tysm", "thnx", "thanx", "cheers"})  # also texted
+_CLOSING_WORDS = THANKS | frozenset("""
 no nope nah not nothing none thanks thank thankful grateful appreciate appreciated you your yours
 help helping helped helpful assistance assist assisting service all set good fine great well ok okay
 alright awesome perfect wonderful excellent lovely nice kind really truly very so much lot lots bunch
@@ -294,12 +295,11 @@ that that's thats this is was it it's its everything enough done bye goodbye che
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
-thx ty tysm thnx thanx thankyou u ya cya
+u ya cya
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything"})
 _DECLINING = frozenset({"no", "nope", "nah", "not", "nothing"})
-_GRATEFUL = frozenset({"thanks", "thank", "thx", "ty", "tysm", "thnx", "thanx", "thankful", "grateful", "appreciate", "appreciated", "helpful",
-                       "good", "well", "fine"})
+_GRATEFUL = THANKS | frozenset({"thankful", "grateful", "appreciate", "appreciated", "helpful", "good", "well", "fine"})
 
 
 # 'no thanks, I'll sort it out later, bye': declining and putting it off
@@ -653,10 +653,12 @@ _NAMES_NOTHING = frozenset(stem(w) for w in """
     i'd i'm i'll i've you're you'd you'll we'd we're we'll it's that's
     actually just really so well oh um uh ok okay anyway today now
     think thinking guess suppose reckon leave leaving travel travelling traveling fly flying
-    yes yeah yep yup ya yah yh sure thx u rite
-    """.split())
-# of those, the words that say yes ('that works for me', 'confirmed', 'I'd love that')
-_SAYS_YES = frozenset(stem(w) for w in """
+    yes yeah yep yup ya yah yh sure u rite
+    """.split()) | frozenset(stem(w) for w in THANKS - {"ty"})  # ('Ty' may be a name)
+# a yes that cannot mean anything else (not 'ok', 'right', 'sure': 'right, how much is it?')
+CLEAR_YES = frozenset({"yes", "yeah", "yep", "yup", "yea", "correct", "perfect"})
+# of those, the words that say yes ('that works for me', 'confirmed')
+_SAYS_YES = frozenset(stem(w) for w in CLEAR_YES) | frozenset(stem(w) for w in """
     yes yeah yep yup ya sure ok okay alright good great fine perfect nice wonderful awesome excellent
     correct right cool lovely terrific fantastic superb splendid amazing brilliant marvelous super
     absolutely definitely certainly indeed agree agreed confirm confirmed proceed ahead works suits

@@ -969,7 +969,7 @@ _WANTS_THINGS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\
                            r"need|want|wanna)|need|want|(?:can|could) (?:i|we) (?:get|have))\b", re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
                          r"passengers|travell?ers|seats|tickets|guests)\b|\b(?:party|group) of\s+\w+", re.IGNORECASE)
-_COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", "thanks", "thx", "today", "soon", "possible", "hi", "hey", "hello"))
+_COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
 
 
 def _stray_approval(text: str, view: NLUView) -> Understanding | None:
