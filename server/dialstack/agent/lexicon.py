@@ -288,10 +288,10 @@ CLOSING = re.compile(
 # a no, 'that's all' or praise for the help, and it ends the talk or declines with thanks.
 THANKS = frozenset({"thanks", "thank", "thankyou", "thx", "ty", "tysm", "thnx", "thanx", "cheers"})  # also texted
 _CLOSING_WORDS = THANKS | frozenset("""
-no nope nah not nothing none thanks thank thankful grateful appreciate appreciated you your yours
+no nope nah not nothing none thankful grateful appreciate appreciated you your yours
 help helping helped helpful assistance assist assisting service all set good fine great well ok okay
 alright awesome perfect wonderful excellent lovely nice kind really truly very so much lot lots bunch
-that that's thats this is was it it's its everything enough done bye goodbye cheers now today tonight
+that that's thats this is was it it's its everything enough done bye goodbye now today tonight
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways

@@ -241,7 +241,7 @@ class Understander:
         held = dict(ranked).get(incumbent, 0.0) if incumbent else None
         strong = best_score >= self.threshold and (best == incumbent or self._takes_focus(
             text, spans, best, best_score, held, asks, active is not None, ctx, incumbent,
-            {n: s.value for n, s in active.slots.items()} if active else {}))
+            active.slots if active else {}))
         starts_other = strong and best_spec is not None and best != (active.name if active else None)
         cued = active is not None and any(
             cue_score(text, c, active.spec.slot(n), None) > 0 for n, c in own_labels.items() if active.spec.slot(n)
@@ -631,7 +631,7 @@ class Understander:
 
     def _takes_focus(self, text: str, spans: Sequence[tuple[int, int]], best: str, score: float,
                      held: float | None, asks: str | None, live: bool, ctx: SlotContext,
-                     incumbent: str | None = None, held_values: Mapping[str, Any] | None = None) -> bool:
+                     incumbent: str | None = None, held_slots: Mapping[str, BaseSlot] | None = None) -> bool:
         """Whether flow ``best`` takes the focus from the flow in focus (which scored ``held``): it
         must score clearly better, the words said must name its task when the flow in focus is
         still ``live`` (not only give values it could take), and a
@@ -662,13 +662,13 @@ class Understander:
                                                # one: with values of its own, none that only the task in
                                                # focus has
                                                or not self.scorer.names_task_beyond(text, spans, incumbent, best)
-                                               and self._gives_values(text, best, held_values or {}, ctx))))
+                                               and self._gives_values(text, best, held_slots or {}, ctx))))
 
-    def _gives_values(self, text: str, best: str, held: Mapping[str, Any], ctx: SlotContext) -> bool:
+    def _gives_values(self, text: str, best: str, held: Mapping[str, BaseSlot], ctx: SlotContext) -> bool:
         """Whether ``text`` gives flow ``best`` two values or more, one of them not what the flow in
-        focus holds (``held``): a new search, not a question about the values in focus."""
+        focus holds (its slots ``held``): a new search, not a question about the values in focus."""
         labels, _ = self._read_new(self.domain.flow(best), text, ctx)
-        return len(labels) >= 2 and any(held.get(n) != c.value for n, c in labels.items())
+        return len(labels) >= 2 and any(n not in held or held[n].value != c.value for n, c in labels.items())
 
     def _names_what_only_it_holds(self, text: str, best: str, incumbent: str | None, ctx: SlotContext) -> bool:
         """Whether ``text`` names one thing (a reference) that flow ``best`` holds and the flow in

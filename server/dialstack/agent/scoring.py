@@ -191,28 +191,26 @@ class FlowScorer:
         """Which slot types have a value in ``text``, and where those values are."""
         if ctx is None:
             return set(), []
-        key = (text, id(ctx))
-        if self._last_values[0] == key:
-            return self._last_values[1]
-        self._last_values = (key, self._values_in(text, ctx))
-        return self._last_values[1]
-
-    def _values_in(self, text: str, ctx: SlotContext) -> tuple[set[str], list[tuple[int, int]]]:
-        keys: set[str] = set()
-        spans: list[tuple[int, int]] = []
-        for key, slot in self.value_slots.items():
-            if not telling(slot):
-                continue
-            found = [c for c in slot.extract(text, ctx) if c.score >= 0.5]
-            if found:
-                keys.add(key)
-                spans += [(c.start, c.end) for c in found]
+        keys, spans, _ = self._values_found(text, ctx)
         return keys, spans
 
     def reference_spans(self, text: str, ctx: SlotContext) -> list[tuple[int, int]]:
         """Where ``text`` names a reference ('BK-31337', 'KB-4823'): never a name or a free-text value."""
-        return [(c.start, c.end) for key in self.reference_keys for c in self.value_slots[key].extract(text, ctx)
-                if c.score >= 0.5]
+        by_key = self._values_found(text, ctx)[2]
+        return [span for key in self.reference_keys for span in by_key.get(key, ())]
+
+    def _values_found(self, text: str, ctx: SlotContext) -> tuple[set[str], list[tuple[int, int]], dict[str, list[tuple[int, int]]]]:
+        """The values in ``text`` by kind (read once per turn: every flow's reading asks again)."""
+        key = (text, id(ctx))
+        if self._last_values[0] != key:
+            by_key: dict[str, list[tuple[int, int]]] = {}
+            for kind, slot in self.value_slots.items():
+                if telling(slot):
+                    found = [(c.start, c.end) for c in slot.extract(text, ctx) if c.score >= 0.5]
+                    if found:
+                        by_key[kind] = found
+            self._last_values = (key, (set(by_key), [span for spans in by_key.values() for span in spans], by_key))
+        return self._last_values[1]
 
     def mask_example_values(self, ctx: SlotContext) -> None:
         """Blank the slot values inside examples: 'flights from Boston' speaks for 'flights', not 'Boston'."""
