@@ -133,7 +133,7 @@ class ActHandler:
         if isinstance(pending, (Confirmation, ChangeChoice)):
             answers += (Clarify, ChitChat)  # not understood, or small talk: the question still stands
         if pending is not None and not isinstance(command, answers):
-            state.pending = None  # a question lapses when the user moves on
+            state.pending, turn.lapsed = None, pending  # a question lapses when the user moves on
             if isinstance(pending, Approval):  # a later "yes" must never approve a forgotten request
                 turn.replies.append(f"(I won't run {pending.tool} unless you ask again.)")
         match command:
@@ -169,7 +169,9 @@ class ActHandler:
         if making_room is not None and making_room.live:  # 'cancel the price alert' to 'which one?'
             turn.cancel(making_room, "cancelled to make room")
             turn.replies.append(turn.template("cancelled", phrase=making_room.label))
-        replaced = state.active
+        # 'actually, cancel it instead'; 'i'd rather change that one instead' to an offer to go back to the booking
+        offer = turn.lapsed if isinstance(turn.lapsed, ResumeOffer) else None
+        replaced = state.active or (state.stack.find(offer.flow_id) if offer is not None else None)
         if replaced is not None and replaced.name != name and lx.INSTEAD.search(turn.text) \
                 and not turn.deps.domain.flow(name).metadata.digression:  # 'actually, cancel it instead'
             turn.cancel(replaced, "replaced by another task")
@@ -232,8 +234,9 @@ class ActHandler:
         for reason in dict.fromkeys(reasons):
             turn.replies.append(turn.template("invalid_value", reason=reason))
         filled = [n for n, c in checks.items() if c.ok]
-        if filled:
-            turn.state.last_filled = FilledSlot(flow_id=flow.flow_id, slot=filled[-1])
+        if filled:  # the value said last ('toronto to vancouver': the destination), which a bare repair changes
+            last = max(filled, key=lambda n: getattr(values.get(n), "start", -1))
+            turn.state.last_filled = FilledSlot(flow_id=flow.flow_id, slot=last)
 
     async def on_fill(self, turn: Turn, u: SetSlots | CorrectSlot) -> bool:
         active = turn.state.active

@@ -29,6 +29,8 @@ ROLE_WORDS: dict[str, frozenset[str]] = {
                                            "neighborhood neighbourhood venue street".split()),
     "name": frozenset(lx.stem(w) for w in "name title called named".split()),
     "maker": frozenset(lx.stem(w) for w in "artist author director singer band performer writer".split()),
+    # what kind of thing: 'a ramen restaurant', 'any Adventure movies', 'Pasta kind of food'
+    "kind": frozenset(lx.stem(w) for w in "genre cuisine category subcategory kind type style variety sort".split()),
     "recipient": frozenset(lx.stem(w) for w in "recipient payee beneficiary receiver".split()),
     # why someone comes: 'she has a cough', 'because of a rash'
     "reason": frozenset(lx.stem(w) for w in "reason symptom symptoms complaint ailment".split()),
@@ -42,8 +44,10 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
                     "drop me off at", "drop off at", "dropoff at"),
     "place": ("in", "at", "near", "around", "nearby", "close to", "within", "located in", "based in", "downtown"),
     "name": ("called", "named", "titled", "the name is", "name is", "name's", "call it", "name it", "title it"),
-    "maker": ("by",),
+    "maker": ("by", "directed by", "written by", "sung by", "performed by", "produced by", "composed by", "made by",
+              "featuring", "starring", "works of"),
     "venue": ("at",),
+    "kind": (),  # read by its own patterns (kind_values)
     "reason": ("because of", "because of a", "because of an", "because", "due to", "due to a", "has a", "have a",
                "has an", "have an", "has got a", "'s got a", "has had a", "have had a", "'s had a", "suffering from", "complaining of", "problem with",
                "trouble with", "pain in"),
@@ -65,7 +69,7 @@ _NOT_NAMES = frozenset("""
     january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec
     one two three four five six seven eight nine ten eleven twelve
-    test tests checkup check appointment appointments booking bookings visit visits please thanks
+    test tests checkup check appointment appointments booking bookings visit visits please pls plz thanks thx
     his hers their theirs our ours your yours my mine its
 """.split())
 
@@ -86,7 +90,9 @@ _CUE = re.compile(
 # "Akiko's" quote nothing
 _QUOTED = re.compile(r"(?<![\w])[\"“”‘’']([^\"“”‘’']{2,80}?)[\"“”‘’'](?![\w])")
 # inside a capitalised name: 'Bank of America', 'Barba & Co.', 'Seattle, WA'
-_JOINERS = frozenset({"of", "de", "la", "le", "del", "da", "di", "the", "and", "&", "'n", "n", "du", "van", "von"})
+_JOINERS = frozenset({"of", "de", "la", "le", "del", "da", "di", "the", "and", "&", "'n", "n", "du", "van", "von",
+                      "vs", "vs.", "v"})  # 'Blue Jays vs Royals'
+
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.&-]*|&|,")
 _STATE = re.compile(r"[A-Z]{2}\b")
 _NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "one", "home", "me", "us", "you",
@@ -95,6 +101,10 @@ _NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "one", 
                           "yes", "yeah", "yep", "yup", "no", "nope", "ok", "okay", "sure", "fine",
                           "least", "most", "all", "once", "first", "last", "whichever", "whatever", "either"})
 _MAX_WORDS = 6
+# the parser score of a free-text value read from its form alone, a name in lower case ('for tom becker')
+# or a word before a thing ('a ramen restaurant'): any plain words could be one, so a typed value of
+# another slot on the same words wins
+YIELDING = 0.65
 
 
 @dataclass(frozen=True)
@@ -115,7 +125,8 @@ def roles_of(spec: SlotSpec) -> SlotRoles:
     roles = [r for r, words in ROLE_WORDS.items() if name & words]
     if not roles:
         described = {lx.stem(w) for w in lx.tokens(spec.description) if w not in lx.STOPWORDS}
-        roles = [r for r, words in ROLE_WORDS.items() if described & words][:1]
+        # ('Name of the director of the movie': a maker; 'name' only when nothing else is said)
+        roles = sorted((r for r, words in ROLE_WORDS.items() if described & words), key=lambda r: r == "name")[:1]
     if any(r in roles for r in ("origin", "destination")):
         roles = [r for r in roles if r != "place"]  # 'origin city': 'from' says it, 'in' does not
     generic = frozenset().union(*(w for r, w in ROLE_WORDS.items() if r != "venue")) | {"number", "type", "id"}
@@ -137,11 +148,13 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
         role = next((r for r in roles.roles if cue in ROLE_CUES[r]), None)
         person = role in ("person", "recipient") and cue in _PERSON_ONLY
         # a name in lower case ('from san jose') only where the cue cannot start a verb ('to fly')
-        span = _span_after(text, m.end(), taken, lower_ok=role == "reason" or asked and cue != "to" and not person)
+        # ('directed by alfred hitchcock': a lower-case name where the cue says who made it, not bare 'by')
+        lower_ok = role == "reason" or role == "maker" and cue != "by" or asked and cue != "to" and not person
+        span = _span_after(text, m.end(), taken, lower_ok=lower_ok)
         lower = _lower_name(text, m.end()) if person and cue in ("for", "under") else None
-        weight = 2.0
+        weight, parsed = 2.0, 0.7
         if lower is not None and (span is None or not text[span[0]:span[0] + 1].isupper()):
-            span, weight = lower, 1.0  # 'whats booked for tom becker': a name to the end, in lower case
+            span, weight, parsed = lower, 1.0, YIELDING  # 'whats booked for tom becker': a name to the end, in lower case
         elif span is None or person and not text[span[0]:span[0] + 1].isupper():
             continue
         start, end = span
@@ -150,10 +163,12 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
         score = weight if role else 0.0
         if role == "place" and cue == "at" and roles.city:
             score = 1.0  # 'at CineLux Almaden' names a venue more than the city it is in
-        if roles.name_words and words & roles.name_words:
+        if roles.name_words and words & roles.name_words and words - roles.name_words:
             score += 2.5  # 'at Hotel Iris' for the hotel's name: the value says what it is (more than 'at' says a place)
         if score > 0:
-            out.append((score, Candidate(value, value, start, end, 0.7)))
+            out.append((score, Candidate(value, value, start, end, parsed)))
+    if "kind" in roles.roles:
+        out.extend((2.0, cand) for cand in kind_values(text, taken))
     if "person" in roles.roles:  # 'book my son Tom Becker in with ...': a relative, then the name
         for m in _KIN_LEAD.finditer(text):
             span = _span_after(text, m.end(), taken)
@@ -164,6 +179,53 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
         value = _NEXT_CLAUSE.split(m["value"], maxsplit=1)[0].strip()
         if value and not names_nothing(value) and not _overlaps(m.start("value"), m.end("value"), taken):
             out.append((2.5, Candidate(value, value, m.start("value"), m.start("value") + len(value), 0.7)))
+    return out
+
+
+# the things a kind is said of ('a ramen restaurant', 'Adventure movies'), and the words that
+# point at a kind ('Pasta kind of food', 'a place that serves Lobster', 'fond of Baseball')
+_KIND_HEADS = ("food|foods|cuisine|dishes|dish|meal|restaurant|restaurants|place|places|spot|joint|movie|movies|film|films|"
+               "flick|flicks|show|shows|event|events|game|games|match|concert|concerts|music|song|songs|tunes|tracks|album|"
+               "albums|book|books|novel|novels|activities|activity|attraction|attractions")
+_KIND_WORD = r"[A-Za-z0-9][\w&'-]*"
+_KIND_BEFORE = re.compile(rf"(?P<value>{_KIND_WORD}(?:\s+{_KIND_WORD})?)(?=\s+(?:(?:kind|type|sort|style)s?\s+of\s+\w+|"
+                          rf"(?:kind|type|sort|style|variety)\b|(?:{_KIND_HEADS})\b))", re.IGNORECASE)
+_KIND_AFTER = re.compile(rf"\b(?:serves?|serving|specializ\w* in|specialis\w* in|fond of|fan of|kind of|type of|the likes of)"
+                         rf"\s+(?P<value>{_KIND_WORD}(?:\s+{_KIND_WORD})?)", re.IGNORECASE)
+# words before a thing that say how good, how dear or where it is, not what kind it is
+_NOT_A_KIND = frozenset("""
+    good great nice best top popular cheap fancy expensive moderate moderately pricey affordable inexpensive local nearby
+    close decent online regular new other another different similar same any some more few favorite favourite fun
+    interesting exciting live big small little quick late early fine kind type sort style lot lots bunch couple
+    really very pretty quite most least nearest closest upcoming next first last cool awesome lovely amazing family
+    dinner lunch breakfast brunch tonight tomorrow today weekend music food movie film event restaurant place show
+    priced price rated star stars serves serve serving offers offer has have like costly dear reasonably reasonable
+""".split())
+
+
+def kind_values(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Candidate]:
+    """What kind of thing ``text`` asks for: the words just before 'restaurant', 'movies', 'kind of
+    food' ('a ramen restaurant' -> 'ramen'), or after 'serves', 'fond of' ('fond of Baseball')."""
+    out = []
+    for pattern, from_end in ((_KIND_BEFORE, True), (_KIND_AFTER, False)):
+        for m in pattern.finditer(text):
+            words = list(re.finditer(_KIND_WORD, m["value"]))
+            # keep the words nearest the thing ('a good Adventure movie' -> 'Adventure'), from the
+            # first that says what kind ('3d Fantasy' -> 'Fantasy')
+            kept: list[re.Match[str]] = []
+            for w in reversed(words) if from_end else words:
+                low = w.group().lower()
+                if low in lx.STOPWORDS or low in _NOT_A_KIND or low in _NOT_A_VALUE or low[:1].isdigit() \
+                        or _is_time_or_date_word(low) or names_nothing(low):
+                    break
+                kept.append(w)
+            if not kept:
+                continue
+            if from_end:
+                kept.reverse()
+            start, end = m.start("value") + kept[0].start(), m.start("value") + kept[-1].end()
+            if not _overlaps(start, end, taken) and all(c.start != start for c in out):
+                out.append(Candidate(text[start:end], text[start:end], start, end, YIELDING))
     return out
 
 
@@ -258,9 +320,10 @@ def _region_follows(words: list[re.Match[str]], comma: int) -> bool:
         return False
     region = words[comma + 1].group()
     after = words[comma + 2].group() if comma + 2 < len(words) else ""
+    # ('Paris, France. And ...': the next sentence's capital is no next item)
     return region[:1].isupper() and region.lower() not in lx.I_FORMS | lx.STOPWORDS \
-        and not _is_time_or_date_word(region) and after.lower() not in (",", "and", "or", "&") \
-        and not after[:1].isupper()
+        and not _is_time_or_date_word(region) and (_ends_sentence(region) or after.lower() not in (",", "and", "or", "&")
+                                                   and not after[:1].isupper())
 
 
 def _capitalised(token: str) -> bool:
@@ -274,7 +337,8 @@ def _opens_sentence(text: str, at: int) -> bool:
     return not before or before[-1] in ".!?"
 
 
-_ABBREVIATION = re.compile(r"[A-Z][a-z]{1,2}\.")  # 'St. Louis', 'Dr. Strangelove': the dot ends no sentence
+# 'St. Louis', 'Dr. Strangelove', 'Edward J. Saub': the dot ends no sentence
+_ABBREVIATION = re.compile(r"[A-Z][a-z]{0,2}\.")
 
 
 def _ends_sentence(token: str) -> bool:
@@ -336,11 +400,11 @@ def bare_answer(answer: Candidate | None, text: str, whole: bool,
         if named is not None and named.start > start and named.value[:1].isupper():
             return Candidate(named.value, named.display, named.start, named.end, answer.score)
         value = text[start:end]
-        if names_nothing(value):
+        if names_nothing(value) or _no_name(value):
             return None
         return Candidate(value, value, start, end, answer.score)
     words = lx.tokens(answer.value)
-    if names_nothing(answer.value):
+    if names_nothing(answer.value) or _no_name(answer.value):
         return None  # 'Anywhere in San Francisco would be fine': 'anywhere' names nothing
     if len(words) <= _MAX_WORDS and (has_name(text, answer.start, answer.end) or len(lx.tokens(text)) <= 4):
         return answer  # '42 Harbour Road, Apt 3'
@@ -348,6 +412,24 @@ def bare_answer(answer: Candidate | None, text: str, whole: bool,
     if named is not None:
         return Candidate(named.value, named.display, named.start, named.end, answer.score)
     return None
+
+
+# what an answer says instead of naming something: a request to the assistant ('give me the phone
+# number', 'tell me the price first'), a count of things ('3 tickets'), a thing pointed at ('that plane')
+_ORDERS = re.compile(r"^\s*(?:(?:please|pls|ok|okay|now|and|also|so|then|just|can you|could you)\s+)*"
+                     r"(?:" + lx.ORDER_VERBS + r")\b(?:\s+(?:me|us|it|off|up|the|a|an|my|our))*\b", re.IGNORECASE)
+_COUNTED = re.compile(r"^\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few)\s+[a-z]+s\s*$",
+                      re.IGNORECASE)
+_POINTED = re.compile(r"^\s*(?:that|this|those|these)(?:\s+[a-z]+)?\s*$", re.IGNORECASE)
+
+
+def _no_name(value: str) -> bool:
+    """Whether an answer only asks, counts or points ('tell me the price', '3 tickets', 'that one'),
+    unless a name written with capitals follows its request ('find Ramen Shop')."""
+    order = _ORDERS.match(value)
+    if order is not None:
+        return name_run(value, order.end()) is None
+    return bool(_COUNTED.match(value) or _POINTED.match(value))
 
 
 # what follows a value to judge it ('Pillow Talk sounds nice', 'seafood would be great') and what
@@ -358,7 +440,7 @@ _LED = re.compile(r"^(?:at|in|to|from|on|for|around|near)\s+", re.IGNORECASE)
 _NOT_A_NAME = frozenset({
     *_NOT_A_VALUE, "great", "perfect", "good", "fine", "sure", "yes", "yeah", "yep", "yup", "ok", "okay",
     "thanks", "thank", "please", "hi", "hello", "hey", "sounds", "no", "nope", "awesome", "cool", "nice",
-    "excellent", "alright", "sorry", "actually", "oh", "well", "book", "find", "get", "play", "reserve",
+    "excellent", "alright", "sorry", "actually", "oh", "well", "book", "find", "get", "play", "reserve", "search",
 })
 
 

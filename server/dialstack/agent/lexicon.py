@@ -33,6 +33,7 @@ _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sur
              r"keep going|carry on|finish it)|carry on|keep going|continue|that'?s right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
+             r"sorry|my bad|"  # 'yes sorry': an apology for the trouble, said with the yes
              r"(?:that'?s|that is|it'?s|it is|thats)(?: all)? (?:ok|okay|good|great|perfect|correct|right|fine|lovely|spot on)|"
              r"all good|works for me|thank you so much|thanks so much|thanks a lot|cheers|ok|okay|alright|sure|book (?:it|that)|go ahead and book (?:it|that)|"
              r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)|"
@@ -108,7 +109,7 @@ _FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|nah|n
 CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
-    r"cancel (?:it|that|this)|stop (?:it|that|this)|no longer needed|not needed any ?more)\b"
+    r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother|no longer needed|not needed any ?more)\b"
     r"(?:\s+(?:then|after all|anyway|anyways))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL
     # 'actually scrap that, leave it as it is', 'nvm dont book it': the stop word, then letting it be
     + r"|(?:\s*[,;:.!-]+\s*|\s+)(?:just\s+)?(?:(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?"
@@ -120,7 +121,10 @@ CANCEL = re.compile(
 # "forget it, it works again": a stop word first, then a clause that starts nothing new
 CANCEL_LEAD = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel(?: (?:it|that|this))?|stop(?: (?:it|that|this))?|abort|quit|"
-    r"forget (?:about )?(?:it|that|this)|never ?mind|scratch (?:that|it)|scrap (?:that|it)|drop (?:it|that))"
+    r"forget (?:about )?(?:it|that|this)|never ?mind|scratch (?:that|it)|scrap (?:that|it)|drop (?:it|that)|don'?t bother|"
+    # 'actually forget booking, i just want to look': the task let go, named (``task``)
+    r"(?:forget|scrap|scratch|drop|ditch) (?:about )?(?:the |my |this |that )?(?P<task>[a-z]+(?: [a-z]+)?)"
+    r"(?: for (?:now|the moment|today))?)"
     r"\s*[,;:.!-]+\s*(?P<rest>.+)$",
     re.IGNORECASE,
 )
@@ -157,17 +161,36 @@ SHIFT = re.compile(
 )
 CORRECTION = re.compile(
     r"\b(actually|make it|change (?:it|that)|i meant|i mean|sorry|correction|not .+ but|instead)\b|^\s*no,"
+
     # 'leaving from Boston, not Chicago' (not 'for two, not too late', 'not sure when')
     r"|,\s*(?:and\s+)?not\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|very|at all|bad|great)\b)"
     r"(?:the\s+)?\w+(?:\s+\w+)?\s*[.!]*$",
     re.IGNORECASE,
 )
+# 'the 12th then', 'lisbon then': a value settled on; it answers the question asked, it corrects nothing by itself
+SETTLES_ON = re.compile(r"\bthen\s*[.!]*$", re.IGNORECASE)
+# the verbs that open a request to the assistant ('show me flights', 'give me the number')
+ORDER_VERBS = r"give|tell|show|send|find|search|look|check|book|reserve|rent|begin|start|cancel|hold"
+ORDER = re.compile(r"^\s*(?:(?:please|pls|ok|okay|now|and|also|so|then|just|actually|first|hmm+|oh|no|wait|"
+                   r"can you|could you)[\s,]+)*(?:" + ORDER_VERBS + r")\b", re.IGNORECASE)
+# 'how about Dec 26', 'ok what about the 12th?': a value put forward, not a question about one
+_PROPOSES = re.compile(r"^\s*(?:(?:ok|okay|so|and|hmm+|well|oh|um+|then)[\s,]+)*(?:how|what) about\b", re.IGNORECASE)
+
+
+def proposes(text: str) -> bool:
+    """'how about Dec 26': a value put forward; not 'what about Mexico City, do you go there?'."""
+    return bool(_PROPOSES.match(text)) and not any(QUESTION_START.match(c) or _ASKING.match(c)
+                                                    for c in re.split(r"[,.;:!?]+", text.strip())[1:] if c.strip())
 # 'book that one', 'cancel it', 'the same for Friday', 'reserve a table there': a task before this one
 REFERS_BACK = re.compile(
     r"\b(?:that one|this one|the same|same|it|its|them|their|those|there|that|this|"
     r"the (?:cheapest|cheaper|earliest|latest|first|last|quickest|shortest) (?:one|flight|option))\b",
     re.IGNORECASE,
 )
+# 'can you do the same for friday', 'same again on the 12th', 'the same but for two': the task just
+# done, again, changed where the turn says
+SAME_AGAIN = re.compile(r"\b(?:do|book|get|make)\s+(?:the\s+)?same\b|\bsame\s+(?:again|thing)\b|"
+                        r"\bthe same\s+(?:for|on|but|with)\b", re.IGNORECASE)
 # 'I'll take that one', 'let's go with it': choosing what a look-up just showed
 TAKES_IT = re.compile(
     r"\b(?:i'?ll|i will|we'?ll|we will|let'?s|i'?d like to|i want to|i can) (?:take|go with|go for|get|have|grab)"
@@ -192,7 +215,10 @@ SELF_REPAIR = re.compile(
 _ASKS = (r"what|whats|which|where|wheres|when|whens|why|how|hows|who|whos|whose|do you|does|did you|can you|could you|are you|is there|"
          r"is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my")
 _QUESTION_WORDS = r"(" + _ASKS + r")\b"
-QUESTION_START = re.compile(r"^\s*(?:(?:before that|but first|first|actually|also|btw|by the way|"
+QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold on|sorry|quick question)[\s,.:-]+"
+                            r"(?!(?:can|could|would|will) (?:you|u)\b))*"
+                            # ('and how much is the hearing test'; 'ok, can you book it' is a request)
+                            r"(?:(?:before that|but first|first|actually|also|btw|by the way|"
                             r"(?:(?:hmm+|um+)[\s,]+)?(?:let me|lemme|let'?s) (?:see|check))[\s,]+)?" + _QUESTION_WORDS,
                             re.IGNORECASE)
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
@@ -297,7 +323,7 @@ need needed want wanted require anything else more further other asking though m
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
 u ya cya
 """.split())
-_CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything"})
+_CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya"})
 _DECLINING = frozenset({"no", "nope", "nah", "not", "nothing"})
 _GRATEFUL = THANKS | frozenset({"thankful", "grateful", "appreciate", "appreciated", "helpful", "good", "well", "fine"})
 
@@ -326,7 +352,9 @@ def is_closing(text: str) -> bool:
             or not all(w in _CLOSING_WORDS for w in words):
         return False  # 'is that all you have?' asks for more
     said = set(words)
-    return bool(said & _CLOSING_ENDS) or bool(said & _DECLINING and said & _GRATEFUL)
+    # 'appreciate it, see you later', 'thanks, take care': a parting phrase ends the talk too
+    parting = "see" in said and bool(said & {"you", "ya", "u"}) or {"take", "care"} <= said
+    return bool(said & _CLOSING_ENDS) or parting or bool(said & _DECLINING and said & _GRATEFUL)
 
 
 # 'I was in Paris once', 'I love New York', 'my cat loves snacks': a remark about oneself, not an
@@ -345,6 +373,25 @@ OF_IT = re.compile(r"\b(?:of|from|out of|off) (?:it|that|there|that one|this one
 # 'hello there', 'good morning!': a greeting and nothing else
 GREETING = re.compile(r"^\s*(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening))(?: there| again)?[\s!.,]*$",
                       re.IGNORECASE)
+# 'how r u', "how's it going", 'how have you been': asking after the assistant, not about a task
+_HOW_ARE_YOU = re.compile(r"\bhow(?:'?s| is| are| r| ya)? (?:(?:are|r) )?(?:you|u|ya|it going|things|your day)(?: doing)?\b"
+                          r"|\bhow have (?:you|u) been\b|\bwhat'?s up\b|\bsup\b", re.IGNORECASE)
+# what may be said around it ('haha sorry long day, how r u anyway?', 'hey how are you today?')
+_CHAT_WORDS = frozenset("""
+    haha hahaha lol sorry long day today anyway anyways hey hi hello hiya oh well ok okay so good morning evening
+    afternoon btw tired busy crazy week been it's its this that doing going today's there again mate buddy
+""".split())
+
+
+def asks_after_you(text: str) -> bool:
+    """Asking after the assistant with nothing else said ('hey how r u today?')."""
+    asked = _HOW_ARE_YOU.search(text)
+    if asked is None:
+        return False
+    rest = text[: asked.start()] + " " + text[asked.end():]
+    return all(w in _CHAT_WORDS or w in STOPWORDS for w in tokens(rest))
+
+
 # "lol this is so much easier": an utterance that opens with small talk and asks for nothing
 SMALL_TALK_LEAD = re.compile(
     r"^\s*(lol|haha+|hehe|thanks|thank you|great|cool|nice|awesome|wow|perfect|cheers|brilliant|lovely)\b",
@@ -392,7 +439,7 @@ UNSURE = re.compile(
     r"(?:\s*[,.;!-]+\s*(?:" + LATER_TAIL + r"|let me (?:check|think|see|ask)[^,.;!?]*))?[\s.!]*$", re.IGNORECASE)
 # 'i need chicago to boston on the 13th': asking to have something, not whether it exists
 WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*(?:i|we)\s*(?:'d like|would like|need|want|"
-                   r"wanna|'m after|am after)\b", re.IGNORECASE)
+                   r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to)\b", re.IGNORECASE)
 # 'what flights have I got coming up?', 'which appointments do we have': asking about one's own things
 OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s+(?:already\s+|currently\s+)?have\b(?!\s+to\b)|"
                    r"\b(?:i|we)(?:'ve|\s+have)\s+got\b(?!\s+to\b)", re.IGNORECASE)
@@ -462,14 +509,16 @@ ACT_PHRASES = re.compile(
     r"amazing|brilliant|marvelous|wonderful)"
     r"|sounds? (?:real |really |very |pretty |so |super |quite |just )?(?:good|great|fine|terrific|fantastic|amazing||perfect|nice|wonderful|awesome|excellent|ok|okay|alright|right|correct|cool|lovely)(?:\s+(?:to|for) me)?"
     r"|(?:that|this)(?:'s| is| was| will| would)? (?:all|it|everything)(?: (?:i|we) (?:need|needed|wanted|want))?(?: for (?:now|today))?"
-    r"|(?:i|we)(?:'ve| have)? changed? (?:my|our) minds?|on second thought|never ?mind|no wait|hold on"
-    r"|thanks?(?: you)?(?: (?:so|very) much| a lot| a bunch)?(?: for (?:your|the|all (?:your|the)) (?:help|assistance|time))?"
+    r"|(?:(?:i|we)(?:'ve| have)? )?changed? (?:my|our) minds?|on second thought|never ?mind|no wait|hold on"
+    r"|thanks?(?: you| u| ya)?(?: (?:so|very) much| a lot| a bunch)?(?: for (?:your|the|all (?:your|the)) (?:help|assistance|time))?"
     r"|(?:i )?appreciate (?:it|that|your help)|no problem|you'?re welcome|have a (?:good|great|nice) (?:day|one|night)"
     r"|good ?bye|bye|cheers|(?:yes|yeah|yep|yup|sure|no|nope|nah|ok|okay|alright|great|perfect|cool|awesome|excellent)(?=[\s,.!?]|$)"
     r"|(?:please )?go ahead|let'?s do (?:it|that)|do it|i'?m (?:good|fine|all set)|not (?:now|yet|right now)"
     # 'could you help me book a flight': help as a way of asking, when a task follows it
     r"|(?:(?:can|could|would|will) you (?:please )?)?help (?:me|us)(?: out)?(?: (?:to|with))?(?= [a-z])"
-    r"|(?:i'?d )?appreciate (?:your|some) help(?: (?:with|getting|in|to))?(?= [a-z]))\b",
+    r"|(?:i'?d )?appreciate (?:your|some) help(?: (?:with|getting|in|to))?(?= [a-z])"
+    # 'looking to book chicago to denver': wanting, said with 'looking' (not 'looking for my booking')
+    r"|(?:(?:i'?m|i am|we'?re|we are)\s+)?looking to(?= [a-z]))\b",
     re.IGNORECASE,
 )
 
@@ -488,6 +537,17 @@ _REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|please|pls|(?:
 def requested_verbs(text: str) -> set[str]:
     """The verbs the turn asks for after 'can you', 'please', 'I want to': 'cancel'."""
     return {m["verb"].lower() for m in _REQUESTED.finditer(text)}
+
+
+# 'leaving from New York', 'heading to Denver': a verb that only points at the value after it
+_VALUE_LEAD = re.compile(r"\b(?:leaving|departing|heading|going|coming|returning|travell?ing)(?:\s+(?:back|out|over))?"
+                         r"\s+(?:from|to|out of|into|towards|for|in|at)\s*$", re.IGNORECASE)
+
+
+def value_lead_spans(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The words just before each value span that only point at it ('leaving from' of 'leaving from
+    new york'): they name no task ('when does my flight leave?' does)."""
+    return [m.span() for m in (_VALUE_LEAD.search(text[:start]) for start, _ in spans) if m is not None]
 
 
 def act_spans(text: str) -> list[tuple[int, int]]:
@@ -562,7 +622,8 @@ I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've", "im", "id"})
 LEAD_INS = frozenset({"i'd", "id", "we'd", "i'll", "we'll", "love", "kindly", "quickly"})
 # fillers before a request's verb ("hmm, actually cancel it"): the request opens after them
 OPENING_FILLERS = frozenset({"hmm", "hmmm", "um", "umm", "uh", "oh", "well", "actually", "alright",
-                             "nice", "great", "cool", "perfect", "awesome", "lovely", "brilliant", "excellent", "sweet"})
+                             "nice", "great", "cool", "perfect", "awesome", "lovely", "brilliant", "excellent", "sweet",
+                             "ugh", "argh", "eh", "meh", "ah", "ahh", "oops", "whoops", "shoot", "dang", "darn"})
 
 
 def tokens(text: str) -> list[str]:
@@ -610,6 +671,7 @@ _SYNONYM_GROUPS = (
     "appointment appt visit",
     "hotel motel inn lodging",
     "transfer wire",
+    "ticket tix",
 )
 SYNONYMS: dict[str, tuple[str, ...]] = {}
 for _group in _SYNONYM_GROUPS:
@@ -653,6 +715,7 @@ _NAMES_NOTHING = frozenset(stem(w) for w in """
     i'd i'm i'll i've you're you'd you'll we'd we're we'll it's that's
     actually just really so well oh um uh ok okay anyway today now
     think thinking guess suppose reckon leave leaving travel travelling traveling fly flying
+    they them he she him her until till possible put try trying
     yes yeah yep yup ya yah yh sure u rite
     """.split()) | frozenset(stem(w) for w in THANKS - {"ty"})  # ('Ty' may be a name)
 # a yes that cannot mean anything else (not 'ok', 'right', 'sure': 'right, how much is it?')

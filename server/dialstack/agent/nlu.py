@@ -221,6 +221,8 @@ class Understander:
         asks = self._asks_about(text, is_question)
         if asks is not None and view.waiting_for_slot in own_labels and lx.is_tentative(text):
             asks = None  # 'tomorrow after school, like 4pm?' to 'when?': an answer, said unsure
+        if asks is not None and own_labels and lx.proposes(text):
+            asks = None  # 'ok how about Dec 26': a value put forward for the task in progress
         # the active flow's values speak for no other flow, even those a question does not give it
         spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text) + lx.shift_spans(text)
         if active and (asks is not None or lx.REMARK.match(text)):  # 'are there hotels near Paris?' gives no address
@@ -234,12 +236,17 @@ class Understander:
             self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None), text, ctx)
         if active is None and view.recent is not None and lx.REFERS_BACK.search(text):
             ranked = self._takes_what_was_found(ranked, view.recent)
+            if lx.SAME_AGAIN.search(text):  # 'can you do the same for friday': the task just done, again
+                ranked = _promoted(ranked, view.recent, max(ranked[0][1] if ranked else 0.0, self.threshold))
         best, best_score = ranked[0] if ranked else (None, 0.0)
         best_spec = self.domain.flow(best) if best else None
         # the flow in focus keeps it unless another is clearly better, not merely a little
         incumbent = active.name if active else view.recent
         held = dict(ranked).get(incumbent, 0.0) if incumbent else None
-        strong = best_score >= self.threshold and (best == incumbent or self._takes_focus(
+        # two other tasks named equally and weakly mid-task: the words said tell neither ('hang on, let me ask my wife')
+        tied = active is not None and best_score < 2 * self.threshold and len(ranked) > 1 and ranked[1][0] != incumbent \
+            and ranked[1][1] >= best_score - 1e-9
+        strong = best_score >= self.threshold and (best == incumbent or not tied and self._takes_focus(
             text, spans, best, best_score, held, asks, active is not None, ctx, incumbent,
             active.slots if active else {}))
         starts_other = strong and best_spec is not None and best != (active.name if active else None)
@@ -248,6 +255,13 @@ class Understander:
         )
         if starts_other and cued and lx.CORRECTION.search(text) and best_score < 2 * self.threshold:
             starts_other = False  # "actually, from New York": a correction of this task, not a new one
+        # 'hmm no my meeting moved, the 12th then': a value given again, changed, and nothing asked for
+        changes = active is not None and any(active.slots[k].filled and active.slots[k].value != c.value
+                                             for k, c in own_labels.items())
+        if starts_other and changes and (lx.CORRECTION.search(text) or lx.SETTLES_ON.search(text)) \
+                and not lx.REQUEST_ANYWHERE.search(text) and not lx.ORDER.match(text) \
+                and self.scorer.verb_flow(text) != best:
+            starts_other = False
         return Reading(
             text=text, view=view, ctx=ctx, active=active, waiting=waiting, own_labels=own_labels,
             own_rejected=own_rejected, free_answer=free_answer, is_question=is_question, asks=asks, ranked=ranked,
@@ -283,7 +297,9 @@ class Understander:
     def answers_resume_offer(self, r: Reading) -> Understanding | None:
         """'to Denver please' to 'continue booking your flight?': resume it and fill it."""
         offered = r.view.offered
-        if offered is None or lx.DENY.match(r.text) or lx.CANCEL.match(r.text) or lx.is_closing(r.text) \
+        # ('how much is a hearing test?' names a value to ask about it: it is answered, not stored)
+        if offered is None or r.asks is not None or lx.DENY.match(r.text) or lx.CANCEL.match(r.text) \
+                or lx.is_closing(r.text) \
                 or not (r.best in (None, offered.name) or not r.strong or not lx.REQUEST_ANYWHERE.search(r.text)):
             return None
         # 'Lena Fischer', 'a rash on my neck': the answer to the question resuming would ask next (a
@@ -354,12 +370,28 @@ class Understander:
 
     def stops_then_says_more(self, r: Reading) -> Understanding | None:
         """'never mind, cancel that', 'forget it, it works again': a stop word, then nothing new."""
-        lead = lx.CANCEL_LEAD.match(r.text)
-        if lead and r.active and (lx.CANCEL.match(lead["rest"]) or not (
-                r.strong and r.best != r.active.name and not r.best_spec.metadata.digression)
-                or not self._asks_for(lead["rest"], r.best, r.ctx)):
+        lead = self._stops_first(r)
+        if not lead or not r.active:
+            return None
+        rest = lead["rest"]
+        if lx.CANCEL.match(rest):
             return r.result("cancel", flow=r.active.name)
-        return None
+        # what the rest asks for, the task let go aside ('actually forget booking, i just want to look at flights')
+        other, score = next(((n, s) for n, s in self.rank(rest, (), r.ctx) if n != r.active.name), (None, 0.0))
+        if other is None or score < self.threshold or self.domain.flow(other).metadata.digression \
+                or not self._asks_for(rest, other, r.ctx):
+            return r.result("cancel", flow=r.active.name)
+        return self._starts(r, other, replaces=r.active.flow_id)
+
+    def _stops_first(self, r: Reading) -> re.Match[str] | None:
+        """'forget it, ...', 'actually forget booking, ...': the turn first lets the task in progress
+        go (by a stop word, or by naming that task), then says more."""
+        lead = lx.CANCEL_LEAD.match(r.text)
+        if lead is None or r.active is None or lead["task"] is None:
+            return lead
+        named = lx.content_stems(lead["task"])
+        return lead if named and named <= self.scorer.task_words(r.active.name) | lx.content_stems(r.active.spec.label) \
+            else None
 
     def _only_references(self, text: str, ctx: SlotContext) -> bool:
         """'KB-4823' to 'the patient's name?': a reference, and nothing else, names no one."""
@@ -581,6 +613,13 @@ class Understander:
         declines = lx.DENY.match(r.text) and r.waiting is not None and r.waiting.priority == "required"
         if r.active is not None and (lx.is_closing(r.text) or declines) and not r.own_labels:
             return r.result("cancel", flow=r.active.name)
+        return None
+
+    def chats(self, r: Reading) -> Understanding | None:
+        """'hey how r u today?', 'haha sorry long day, how r u anyway?': asking after the assistant,
+        before any reading of it as a question for a task (its 'today' is no date for a search)."""
+        if lx.asks_after_you(r.text):
+            return r.result("chitchat", digression_type="small_talk")
         return None
 
     def makes_small_talk(self, r: Reading) -> Understanding | None:
@@ -968,7 +1007,9 @@ _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upc
 _WANTS_THINGS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,!.]+)*(?:(?:i|we)\s*(?:'d like|would like|"
                            r"need|want|wanna)|need|want|(?:can|could) (?:i|we) (?:get|have))\b", re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
-                         r"passengers|travell?ers|seats|tickets|guests)\b|\b(?:party|group) of\s+\w+", re.IGNORECASE)
+                         r"passengers|travell?ers|seats|tickets|tix|guests)\b|\b(?:party|group) of\s+\w+"
+                         r"|\b(?:just|only) (?:me|myself|the two of us|us two)\b|\bme and my \w+|\bthe \w+ of us\b",
+                         re.IGNORECASE)
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
 
 
@@ -985,7 +1026,7 @@ RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.takes_the_next_step,
     Understander.declines_offer, Understander.stops, Understander.cancels_paused_by_name,
     Understander.stops_then_says_more, Understander.gives_up, Understander.goes_back, Understander.asks_for_help,
-    Understander.asks_status, Understander.asks_a_side_question, Understander.splits_into_parts,
+    Understander.asks_status, Understander.chats, Understander.asks_a_side_question, Understander.splits_into_parts,
     Understander.asks_the_same_again, Understander.starts_another,
     Understander.fills_or_corrects, Understander.says_goodbye, Understander.makes_small_talk, Understander.answers_free_text,
     Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,

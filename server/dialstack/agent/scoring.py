@@ -245,6 +245,7 @@ class FlowScorer:
         plain = self.stems(mask(text, ignore))
         # values are not words for a flow, unless a flow lists the whole value as a keyword ('vegetarian')
         spans = [(a, b) for a, b in spans if not lx.content_stems(text[a:b]) <= self.keywords]
+        spans = [*spans, *lx.value_lead_spans(text, [*spans, *ignore])]  # 'leaving from' of 'leaving from Boston'
         words_left = self.stems(mask(text, [*ignore, *spans])) if spans else plain
         reading = bool(lx.READ_QUESTION.match(text))
         left_text = mask(text, [*ignore, *spans])

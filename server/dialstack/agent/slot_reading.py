@@ -17,8 +17,8 @@ from typing import Any
 from ..domain.models import FlowSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
 from . import lexicon as lx
-from .freetext import (bare_answer, cued_values, has_name, name_run, not_a_value, place_spans, roles_of,
-                       without_possessive)
+from .freetext import (YIELDING, bare_answer, cued_values, has_name, name_run, names_nothing, not_a_value, place_spans,
+                       roles_of, without_possessive)
 from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
 from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates, value_key
 
@@ -55,7 +55,10 @@ class SlotReader:
             if isinstance(slot, FreeTextSlot):
                 if not holds_whole_request(spec, slot_spec):  # pointed at: 'from Seattle', 'at Hotel Iris'
                     for cue, cand in cued_values(slot_spec, text, references, asked=slot_spec.name == waiting):
-                        if not negated(text, cand):
+                        # ('do they cook Taiwanese food?': a kind asked about is not one chosen)
+                        asked_about = cand.score == YIELDING and any(a <= cand.start and cand.end <= b
+                                                                     for a, b in property_questions)
+                        if not negated(text, cand) and not asked_about:
                             found.append((cue + (1.0 if slot_spec.name == waiting else 0.0), slot_spec.name, cand))
                 continue
             options = slot_spec.params.get("options") or []
@@ -83,9 +86,15 @@ class SlotReader:
                     denied.add(_hashable(cand.value))
                     continue
                 score = cue_score(text, cand, slot_spec, waiting, slot.label)
+                if isinstance(slot, CategorySlot) and _ASKED_FOR.search(text, 0, cand.start):
+                    score += ASKED_FOR  # 'my GP asked me to get bloods done, so I'd like to book a blood test'
                 if slot_spec.name == correcting and slot_spec.name != waiting:
                     score += CORRECTING  # "actually make it Boston": the value just given, not the question asked
                 found.append((score, slot_spec.name, cand))
+        # 'book me in for sports massage', 'any Music events': plain words another slot knows as a value
+        # are neither a name in lower case nor a kind of thing
+        typed = [(c.start, c.end) for _, n, c in found if not isinstance(slots.get(n), FreeTextSlot)]
+        found = [f for f in found if f[2].score != YIELDING or not any(f[2].start < e and s < f[2].end for s, e in typed)]
         found = repaired(found, ruled_out, text, denied, correcting if correcting != waiting else None)
         # best (cue score, span length, parser score) first; each span and each slot used once
         # best cue first; among equally cued values the one said first ("Rome London": Rome is the
@@ -115,6 +124,9 @@ class SlotReader:
         for score, name, cand in found:
             if name in labels or not free(cand, name):
                 continue
+            if any(_hashable(c.value) == _hashable(cand.value) and type(slots.get(n)) is type(slots.get(name))
+                   for n, c in labels.items()):
+                continue  # 'to lisboa... lisbon': one place said twice is one value, for the slot it was said for
             if name in guessing and score <= 0 and len({_hashable(c.value) for _, n, c in found if n == name and free(c, n)}) > 1:
                 continue  # several un-cued values left: an optional slot must not guess among them
             labels[name] = cand
@@ -135,6 +147,7 @@ class SlotReader:
         for name, cand in hour_repairs(slots, text, ctx).items():
             if name not in labels:
                 labels[name] = cand  # 'sorry I meant 11, not 10': the hour of the time already given
+        labels.update(hour_repaired_in_turn(slots, labels, text, ctx))
         said = [(c.start, c.end) for c in labels.values()]
         for name, cand in name_repairs(spec, slots, mask(text, said)).items():
             labels.setdefault(name, cand)  # 'oops i meant Tom Okafor' after 'Tom Okafer': the name given, spelt again
@@ -173,7 +186,7 @@ class SlotReader:
             elif waiting is None and _sole_required(spec, slot_spec.name):
                 # 'is Dune available' -> 'Dune': the words that start the flow are not its value
                 rest = remainder(text, taken, self.scorer.trigger_words(spec.name))
-                if rest is not None and _names_something(rest.value, text):
+                if rest is not None and _names_something(rest.value, text) and not names_nothing(rest.value):
                     labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
         for name, cand in labels.items():
             if isinstance(slots.get(name), FreeTextSlot):
@@ -206,6 +219,11 @@ class SlotReader:
 
 
 PLACE_ROLES = frozenset({"place", "origin", "destination"})
+# an option said right after the verb that asks for it ('book a blood test', 'I need an eye test'): of
+# two options of one slot in a turn, the one asked for, not the one in the story around it
+_ASKED_FOR = re.compile(r"\b(?:book|need|want|get|schedule|arrange|make|like|have)\s+(?:(?:a|an|the|some|me|us|in|for)\s+)"
+                        r"{0,2}$", re.IGNORECASE)
+ASKED_FOR = 0.5
 
 
 # 'I meant 11, not 10', 'make it 3 instead of 2', 'no wait, 10:30': a bare hour said to correct a time
@@ -223,9 +241,6 @@ def hour_repairs(slots: Mapping[str, BaseSlot], text: str, ctx: SlotContext) -> 
     m = _HOUR_REPAIR.search(text)
     if m is None:
         return {}
-    hour, minute = int(m["hour"]), int(m["minute"] or 0)
-    if hour > 23 or minute > 59:
-        return {}
     timed = []
     for name, slot in slots.items():
         held = _ISO_TIME.match(str(slot.value)) if slot.filled else None
@@ -234,15 +249,37 @@ def hour_repairs(slots: Mapping[str, BaseSlot], text: str, ctx: SlotContext) -> 
     if len(timed) != 1:
         return {}
     name, slot, held = timed[0]
+    moved = _at_hour(slot, held, m, ctx)
+    return {} if moved is None else {name: moved}
+
+
+def hour_repaired_in_turn(slots: Mapping[str, BaseSlot], labels: Mapping[str, Candidate], text: str,
+                          ctx: SlotContext) -> dict[str, Candidate]:
+    """'wednesday at 4 no wait make it 5': a time read in this very turn, then a bare hour that
+    repairs it, on the same day and in the same half of the day."""
+    out = {}
+    for name, cand in labels.items():
+        held = _ISO_TIME.match(str(cand.value))
+        m = _HOUR_REPAIR.search(text, cand.end) if held is not None and held["day"] else None
+        if m is not None and name in slots and (m["old"] is None or int(m["old"]) % 12 == int(held["hour"]) % 12):
+            moved = _at_hour(slots[name], held, m, ctx)
+            if moved is not None:
+                out[name] = Candidate(moved.value, moved.display, cand.start, moved.end, moved.score)
+    return out
+
+
+def _at_hour(slot: BaseSlot, held: re.Match[str], m: re.Match[str], ctx: SlotContext) -> Candidate | None:
+    """The moment ``held`` at the hour repair ``m`` says, in the same half of the day."""
+    hour, minute = int(m["hour"]), int(m["minute"] or 0)
+    if hour > 23 or minute > 59:
+        return None
     half = (m["half"] or "").lower()[:1]
     if half == "p" and hour < 12 or not half and hour < 12 and int(held["hour"]) >= 12:
         hour += 12  # 'meant 4, not 3' about 3 pm is 4 pm
     if half == "a" and hour == 12:
         hour = 0
     check = slot.check(f"{held['day'] or ''}{hour:02d}:{minute:02d}", ctx)
-    if not check.ok:
-        return {}
-    return {name: Candidate(check.value, check.display, m.start("hour"), m.end(), 0.9)}
+    return Candidate(check.value, check.display, m.start("hour"), m.end(), 0.9) if check.ok else None
 
 
 _SPELT_AGAIN = 0.75  # how alike a name said again must be to the one it corrects
@@ -291,8 +328,10 @@ def repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
         # 'vancouver.. oh wait no i meant montreal' to 'where to?': the repair takes back what this
         # turn said, not the slot filled last
         found = [(score - CORRECTING if name == correcting else score, name, c) for score, name, c in found]
-    # 'to Miami, wait, make that Atlanta': the value said just before the repair is the one replaced
-    before = [(c.end, score, n) for score, n, c in found if marker and c.end <= marker.start()]
+    # 'to Miami, wait, make that Atlanta': the value said just before the repair is the one replaced,
+    # of those the repair could stand for ('chicago to houston on the 2nd, no wait, dallas': not the day)
+    after = {n for _, n, c in found if repair is not None and c.start >= repair}
+    before = [(c.end, score, n) for score, n, c in found if marker and c.end <= marker.start() and n in after]
     replaced = max(before)[2] if before else None
     taken_back = [(score, n) for score, n, c in found
                   if marker and c.end <= marker.start() and _hashable(c.value) in denied]
@@ -331,7 +370,7 @@ def asking_spans(text: str) -> list[tuple[int, int]]:
     ('are there any cheap ones?'), nor a question the value is a term of ('how much is in savings?')."""
     out = []
     for m in _SENTENCE.finditer(text):
-        sentence = m.group()
+        sentence = m.group().strip()  # ('Ok. Can you book a room with wifi?': the second one opens past the space)
         if lx.is_question(sentence) and _YES_NO_QUESTION.match(sentence) \
                 and not lx.REQUEST_ANYWHERE.search(sentence) and not lx.EXISTENTIAL.search(sentence):
             out.append((m.start(), m.end()))

@@ -58,6 +58,7 @@ class Turn:
     grants: set[str] = field(default_factory=set)
     deferred_approval: dict[str, Any] | None = None
     calling: str | None = None  # grant key of the tool call in flight (a server may ask about it)
+    lapsed: Any = None  # the pending question the user moved on from this turn (a resume offer, ...)
 
     # -- context for skills ---------------------------------------------------------
     def recent_context(self, turns: int = 3) -> dict[str, Any]:

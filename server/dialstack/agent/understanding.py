@@ -43,7 +43,9 @@ class Interpreter:
         active = state.active
         last = state.last_filled
         view = NLUView(
-            active=ActiveView(active.name, active.spec, active.slots, last.slot if last and last.flow_id == active.flow_id else None) if active else None,
+            active=ActiveView(active.name, active.spec, active.slots,
+                              last.slot if last and last.flow_id == active.flow_id else None,
+                              flow_id=active.flow_id) if active else None,
             waiting_for_slot=state.waiting_for_slot,
             paused=[(f.flow_id, f.name) for f in state.stack.paused],
             pending_offer=isinstance(state.pending, (ResumeOffer, PlanReview, Confirmation, ChangeChoice)),

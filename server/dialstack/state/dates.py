@@ -11,7 +11,8 @@ Pure functions, no clock of their own: ``today`` is always passed in. Convention
 - numeric dates are day first ("15/12"), unless the first number cannot be a month ("12/15"); without a
   year they count only when one number cannot be a month or a cue ("on", "by", "the") comes before
   ("rated 10/10", "a 3/4 coat" are no dates), and with dots only with the closing dot ("25.12.");
-- "sat", "sun", "mon", "wed" in lower case are days only after "on", "next", "this", ... ("I sat down");
+- "sat", "sun", "mon", "wed" in lower case are days only after "on", "next", "this", ... or before a time
+  of day ("sat at 10am", "wed morning"; not "I sat down");
 - fixed holidays (Christmas, Christmas Eve, New Year's Eve and Day, Valentine's Day, Halloween) are read;
 - a month and day without a year is this year's, or next year's when this year's passed more
   than two months ago (so "Jan 10" in December is next January, "Dec 1" on Dec 10 is past);
@@ -147,6 +148,11 @@ def _full_year(text: str | None) -> int | None:
     return year + 2000 if year < 100 else year
 
 
+# a time of day or a day of the month right after a word: 'sat at 10am', 'wed morning', 'mon 3pm'
+_TIMED_AFTER = re.compile(r"\s+(?:at\s+\d|\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|(?:morning|afternoon|evening|night|noon)\b)",
+                          re.IGNORECASE)
+
+
 def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
     g = m.groupdict()
     if kind == "iso":
@@ -206,8 +212,9 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
         return today + timedelta(days=(5 - today.weekday()) % 7)
     if kind == "weekday":
         name = g["weekday"].lower().rstrip(".")
-        if name in AMBIGUOUS_DAYS and not g["which"] and not g["weekday"][0].isupper():
-            return None  # 'I sat down', 'sun cream'
+        if name in AMBIGUOUS_DAYS and not g["which"] and not g["weekday"][0].isupper() \
+                and not _TIMED_AFTER.match(m.string, m.end()):
+            return None  # 'I sat down', 'sun cream' (but 'sat at 10am', 'wed morning' are days)
         if (g["which"] or "").lower() == "last":  # 'last Friday': the latest one before today
             back = (today.weekday() - WEEKDAYS[name]) % 7
             return today - timedelta(days=back or 7)

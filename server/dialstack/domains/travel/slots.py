@@ -319,7 +319,7 @@ _PAIR = re.compile(r"\b(couple|me and my (?:wife|husband|partner|friend|son|daug
                    re.IGNORECASE)
 _COUNTED = re.compile(
     r"\b(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
-    r"(?:passengers?|people|ppl|persons?|adults?|travell?ers?|tickets?|seats?|of us)\b"
+    r"(?:passengers?|people|ppl|persons?|pax|adults?|travell?ers?|tickets?|tix|seats?|of us)\b"
     r"|\bparty of\s+(?P<m>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b"
     r"|\bfor\s+(?P<k>\d|one|two|three|four|five|six|seven|eight|nine)\b(?!\s*(?:st|nd|rd|th|/|-|:|am|pm|" + "|".join(
         ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "day", "week", "month", "hour", "night")) + r"))",
