@@ -376,3 +376,46 @@ def test_a_question_after_wait_or_sorry_still_asks(text: str) -> None:
 @pytest.mark.parametrize("text", ["ok, can you book it", "hang on, can you book it"])
 def test_a_request_after_a_lead_in_is_no_question(text: str) -> None:
     assert not lx.is_question(text)
+
+
+def test_a_shortened_word_stands_for_the_one_pack_word_it_starts() -> None:
+    agent = converse(["i need to resched my apointment"], "brightwater", PACKS / "brightwater")
+    try:
+        assert [f.name for f in agent.load("s").stack.flows] == ["reschedule_appointment"]
+    finally:
+        agent.close()
+
+
+def test_laughter_then_a_remark_is_small_talk_even_with_a_task_word_in_it() -> None:
+    agent = converse(["hey! i'd like to book a physio assessment", "friday at 4", "haha sorry, crazy busy day here"],
+                     "brightwater", PACKS / "brightwater")
+    try:
+        flows = agent.load("s").stack.flows
+        assert [f.name for f in flows] == ["book_appointment"] and flows[0].slots["patient_name"].value is None
+    finally:
+        agent.close()
+
+
+def test_another_task_asked_for_after_hold_on_pauses_the_one_in_progress_whatever_instead_says() -> None:
+    agent = converse(["hey! i'd like to book a physio assessment",
+                      "oh hold on, can i move BW-1003 to thursday at 5pm instead"], "brightwater", PACKS / "brightwater")
+    try:
+        assert [f.name for f in agent.load("s").stack.flows] == ["book_appointment", "reschedule_appointment"]
+    finally:
+        agent.close()
+
+
+def test_a_bare_new_place_at_the_read_back_replaces_the_place_asked_later() -> None:
+    agent = converse(["book boston to miami on dec 9", "hmm on second thought lets do washington instead"])
+    try:
+        assert (slots_of(agent)["origin"], slots_of(agent)["destination"]) == ("Boston", "Washington")
+    finally:
+        agent.close()
+
+
+def test_a_default_value_is_no_value_a_bare_number_corrects() -> None:
+    agent = converse(["pay the gym 60 dollars every month", "no", "make it 45"], "banking", PACKS / "banking")
+    try:
+        assert slots_of(agent)["amount"] == 45
+    finally:
+        agent.close()

@@ -172,7 +172,9 @@ class ActHandler:
         # 'actually, cancel it instead'; 'i'd rather change that one instead' to an offer to go back to the booking
         offer = turn.lapsed if isinstance(turn.lapsed, ResumeOffer) else None
         replaced = state.active or (state.stack.find(offer.flow_id) if offer is not None else None)
-        if replaced is not None and replaced.name != name and lx.INSTEAD.search(turn.text) \
+        # ('oh hold on, can i move BW-1003 to thursday at 5pm instead': a pause first; instead of its time)
+        instead = lx.INSTEAD.search(turn.text) and not lx.HOLDS_ON.search(turn.text)
+        if replaced is not None and replaced.name != name and instead \
                 and not turn.deps.domain.flow(name).metadata.digression:  # 'actually, cancel it instead'
             turn.cancel(replaced, "replaced by another task")
             turn.replies.append(turn.template("cancelled", phrase=replaced.label))

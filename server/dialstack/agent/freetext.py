@@ -95,7 +95,8 @@ _JOINERS = frozenset({"of", "de", "la", "le", "del", "da", "di", "the", "and", "
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.&-]*|&|,")
 _STATE = re.compile(r"[A-Z]{2}\b")
-_NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "one", "home", "me", "us", "you",
+_NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "they", "he", "she", "him", "her", "one", "home",
+                          "me", "us", "you",
                           "somewhere", "anywhere", "everywhere", "which", "what", "where", "the", "a", "an",
                           "something", "anything", "nothing", "someone", "anyone",
                           "yes", "yeah", "yep", "yup", "no", "nope", "ok", "okay", "sure", "fine",

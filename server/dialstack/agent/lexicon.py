@@ -206,6 +206,8 @@ PICKS_ANOTHER_ITEM = re.compile(
 )
 # 'actually, cancel it instead': the new task replaces the one in progress (not 'X first')
 INSTEAD = re.compile(r"\binstead\b(?!.*\bfirst\b)|\binstead of (?:that|this|it)\b", re.IGNORECASE)
+# 'hold on', 'wait', 'one sec': the task in progress is put aside for a moment, not replaced
+HOLDS_ON = re.compile(r"\b(?:hold on|hang on|wait|one sec(?:ond)?|one moment|just a (?:sec|second|moment))\b", re.IGNORECASE)
 # 'from Chicago - no wait, from Boston': what follows takes back what came before
 SELF_REPAIR = re.compile(
     r"\b(?:no,? wait|wait,? no|no no|i mean|i meant|sorry|actually|or rather|rather|scratch that|make (?:it|that)|"
@@ -381,6 +383,10 @@ _CHAT_WORDS = frozenset("""
     haha hahaha lol sorry long day today anyway anyways hey hi hello hiya oh well ok okay so good morning evening
     afternoon btw tired busy crazy week been it's its this that doing going today's there again mate buddy
 """.split())
+
+
+# 'haha sorry, crazy busy day here': laughter first, about the talk itself
+LAUGHS = re.compile(r"^\s*(?:lol|lmao|haha+|hehe+|ha ha)\b", re.IGNORECASE)
 
 
 def asks_after_you(text: str) -> bool:

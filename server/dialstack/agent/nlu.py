@@ -620,6 +620,12 @@ class Understander:
         before any reading of it as a question for a task (its 'today' is no date for a search)."""
         if lx.asks_after_you(r.text):
             return r.result("chitchat", digression_type="small_talk")
+        # 'haha sorry, crazy busy day here': laughter, then a remark that asks for nothing and gives no
+        # value; a task word or two in it ('day') is no request
+        if lx.LAUGHS.match(r.text) and not (r.is_question or r.own_labels or r.free_answer is not None
+                                            or lx.REQUEST_ANYWHERE.search(r.text) or lx.WANTS.match(lx.LAUGHS.sub("", r.text))
+                                            or r.best_score >= 2 * self.threshold):
+            return r.result("chitchat", digression_type="small_talk")
         return None
 
     def makes_small_talk(self, r: Reading) -> Understanding | None:

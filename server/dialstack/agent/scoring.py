@@ -12,7 +12,7 @@ import difflib
 import json
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..domain.models import FlowSpec, SlotSpec
@@ -311,7 +311,8 @@ class FlowScorer:
         if cached is None:
             same = [s for s in lx.SYNONYMS.get(word, ()) if s in self.weights or s in self.text_weights]
             close = [] if same or spelled_right else difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8) \
-                or [w for w in self.spelled if _swapped(word, w)][:1]  # 'mvoe' -> 'move'
+                or [w for w in self.spelled if _swapped(word, w)][:1] \
+                or _shortened(word, self.spelled)  # 'mvoe' -> 'move', 'resched' -> 'reschedule'
             # a typo keeps its first letter ('bokking'); 'found' is no 'round'
             close = [c for c in close if c[:1] == word[:1]]
             cached = same[0] if same else self.spelled[close[0]] if close else word
@@ -431,6 +432,15 @@ class FlowScorer:
         covered = sum(self.text_weights[s] * tf / (tf + TEXT_SATURATION)
                       for s in stems if (tf := profile.text.get(s, 0.0)) > 0)
         return covered / said
+
+
+def _shortened(typed: str, spelled: Mapping[str, str]) -> list[str]:
+    """The one pack word that ``typed`` (five letters or more) shortens: 'resched' -> 'reschedule',
+    'appt' is a word of its own; none when several words start alike."""
+    if len(typed) < 5 or not typed.isalpha():  # ('bk-12' is no 'bk-12345': a reference is said whole)
+        return []
+    longer = {spelled[w] for w in spelled if w.startswith(typed) and len(w) > len(typed)}
+    return [next(w for w in spelled if spelled[w] in longer)] if len(longer) == 1 else []
 
 
 def _swapped(typed: str, word: str) -> bool:

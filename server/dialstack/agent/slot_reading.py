@@ -17,8 +17,8 @@ from typing import Any
 from ..domain.models import FlowSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
 from . import lexicon as lx
-from .freetext import (YIELDING, bare_answer, cued_values, has_name, name_run, names_nothing, not_a_value, place_spans,
-                       roles_of, without_possessive)
+from .freetext import (YIELDING, bare_answer, cued_values, has_name, name_run, names_nothing, not_a_value,
+                       place_spans, roles_of, without_possessive)
 from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
 from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates, value_key
 
@@ -46,7 +46,8 @@ class SlotReader:
         denied: set[object] = set()  # values ruled out in this very turn ('..., sorry I meant Denver not Chicago')
         property_questions = asking_spans(text)
         references = self.scorer.reference_spans(text, ctx)
-        for slot_spec in spec.slots:
+        changing = bool(lx.CORRECTION.search(text))
+        for position, slot_spec in enumerate(spec.slots):
             slot = slots.get(slot_spec.name)
             if slot is None:
                 continue
@@ -88,6 +89,10 @@ class SlotReader:
                 score = cue_score(text, cand, slot_spec, waiting, slot.label)
                 if isinstance(slot, CategorySlot) and _ASKED_FOR.search(text, 0, cand.start):
                     score += ASKED_FOR  # 'my GP asked me to get bloods done, so I'd like to book a blood test'
+                if changing and slot.filled and slot.source != "default":
+                    # 'lets do washington instead' of 'boston to miami': of the filled slots that could
+                    # take it alike, the one asked later (the destination), as a flow asks what it needs
+                    score += LATER_SLOT * position
                 if slot_spec.name == correcting and slot_spec.name != waiting:
                     score += CORRECTING  # "actually make it Boston": the value just given, not the question asked
                 found.append((score, slot_spec.name, cand))
@@ -186,7 +191,10 @@ class SlotReader:
             elif waiting is None and _sole_required(spec, slot_spec.name):
                 # 'is Dune available' -> 'Dune': the words that start the flow are not its value
                 rest = remainder(text, taken, self.scorer.trigger_words(spec.name))
-                if rest is not None and _names_something(rest.value, text) and not names_nothing(rest.value):
+                # ('Where are they located?' -> 'they', 'any other attractions?' -> 'other': nothing named;
+                # but 'echo hello' echoes a greeting)
+                if rest is not None and _names_something(rest.value, text) \
+                        and (not names_nothing(rest.value) or lx.GREETING.match(rest.value)):
                     labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
         for name, cand in labels.items():
             if isinstance(slots.get(name), FreeTextSlot):
@@ -224,6 +232,7 @@ PLACE_ROLES = frozenset({"place", "origin", "destination"})
 _ASKED_FOR = re.compile(r"\b(?:book|need|want|get|schedule|arrange|make|like|have)\s+(?:(?:a|an|the|some|me|us|in|for)\s+)"
                         r"{0,2}$", re.IGNORECASE)
 ASKED_FOR = 0.5
+LATER_SLOT = 0.01  # a hair per slot declared later: it breaks ties only
 
 
 # 'I meant 11, not 10', 'make it 3 instead of 2', 'no wait, 10:30': a bare hour said to correct a time
