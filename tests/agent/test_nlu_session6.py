@@ -419,3 +419,119 @@ def test_a_default_value_is_no_value_a_bare_number_corrects() -> None:
         assert slots_of(agent)["amount"] == 45
     finally:
         agent.close()
+
+
+# -- from the review of this session's rules: ordinary sentences they had misread ------------------
+@pytest.mark.parametrize("text", ["ok take care of it", "just take care of it"])
+def test_take_care_of_it_is_no_goodbye(text: str) -> None:
+    assert not lx.is_closing(text)
+
+
+def test_a_new_task_named_by_its_own_name_with_then_is_no_correction() -> None:
+    agent = converse(["book a flight from boston to chicago", "ok i'll just set a price alert for denver then"])
+    try:
+        flows = agent.load("s").stack.flows
+        assert [f.name for f in flows] == ["book_flight", "price_alert"]
+        assert flows[0].slots["origin"].value == "Boston"
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize("text", ["do I get the same baggage allowance on the return?", "will I get the same seat?"])
+def test_asking_whether_something_is_the_same_repeats_no_task(text: str) -> None:
+    assert not lx.SAME_AGAIN.search(text)
+
+
+def test_no_wait_another_task_instead_replaces_the_one_in_progress() -> None:
+    agent = converse(["book a flight from boston to chicago", "no wait, check my booking BK-12345 instead"])
+    try:
+        assert not agent.load("s").stack.flows  # the check ran, the booking is gone
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize("text", ["wait what i meant was from boston", "sorry what I meant was from Boston"])
+def test_what_i_meant_corrects_and_asks_nothing(text: str) -> None:
+    assert not lx.is_question(text)
+    u = NLU.understand(text, view_of(FACTORY, "book_flight", "destination", origin="Chicago"), CTX)
+    assert u.labels["origin"].value == "Boston"
+
+
+@pytest.mark.parametrize(("said", "kind"), [("wax removal please, I already have a hearing test booked for next month",
+                                             "ear wax removal")])
+def test_an_option_in_the_story_after_have_is_not_the_one_asked_for(said: str, kind: str) -> None:
+    agent = converse([said], "quietear", PACKS / "quietear")
+    try:
+        assert slots_of(agent)["visit_type"] == kind
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize("text", ["last time I sat at 9am in the waiting room", "we sat at 9 in the lounge",
+                                  "the sun at 5pm is brutal"])
+def test_a_short_day_name_after_a_doer_or_the_is_a_word(text: str) -> None:
+    from datetime import date
+
+    from dialstack.state.dates import find_dates
+    assert find_dates(text, date(2026, 12, 2)) == []
+
+
+@pytest.mark.parametrize("text", ["I'm kind of hungry, find me somewhere to eat", "a cheaper place please",
+                                  "what about the third restaurant", "the hotel restaurant", "I want to watch movies tonight",
+                                  "any kind of cuisine is fine", "a quiet place in San Jose", "a short film",
+                                  "find me a parking spot"])
+def test_what_is_said_of_a_thing_that_is_not_its_kind_is_no_kind(text: str) -> None:
+    assert kind_values(text) == []
+
+
+@pytest.mark.parametrize("text", ["what's up with that?", "how are you going to do that?"])
+def test_a_question_that_opens_like_how_are_you_is_not_small_talk(text: str) -> None:
+    assert not lx.asks_after_you(text)
+
+
+def test_what_about_a_place_changes_the_place_asked_later() -> None:
+    u = NLU.understand("what about Denver", view_of(FACTORY, "book_flight", "date", origin="Boston", destination="Chicago"), CTX)
+    assert u.labels["destination"].value == "Denver" and "origin" not in u.labels
+
+
+@pytest.mark.parametrize("text", ["Five Guys", "Three Kings"])
+def test_a_counted_name_written_with_capitals_is_a_name(text: str) -> None:
+    assert answer_to(text) == text
+
+
+# -- fresh set 26 -----------------------------------------------------------------------------------
+def test_a_place_in_the_story_before_a_remark_and_oops_is_still_the_destination() -> None:
+    agent = converse(["Hi there! So my sister is getting married in Miami and I totally forgot to sort out travel until "
+                      "now, oops. I'll be leaving from New York and I'd like to fly down on the 18th of December, it's "
+                      "just me travelling, nobody else. Could you book that for me?"])
+    try:
+        assert (slots_of(agent)["origin"], slots_of(agent)["destination"]) == ("New York", "Miami")
+    finally:
+        agent.close()
+
+
+def test_the_task_a_request_names_by_its_verb_beats_the_story_around_it() -> None:
+    agent = converse(["Hello, I'm afraid my plans have changed because my conference on New Year's Eve got moved "
+                      "online, so I won't need to go to Chicago after all. Could you please cancel my reservation BK-20481?"])
+    try:
+        assert [f.name for f in agent.load("s").stack.flows] == ["cancel_booking"]
+    finally:
+        agent.close()
+
+
+def test_nvm_then_going_back_drops_the_task_in_progress_and_resumes_the_other() -> None:
+    agent = converse(["book a flight from boston to washington", "oh hold on can u check my booking",
+                      "nvm i dont have the reference on me, lets go back to booking the flight"])
+    try:
+        assert [f.name for f in agent.load("s").stack.flows] == ["book_flight"]
+    finally:
+        agent.close()
+
+
+def test_a_remark_about_ones_day_at_the_name_prompt_is_no_name() -> None:
+    agent = converse(["i need a hearing test on wednesday at 2pm", "sorry, bit of a hectic morning here"],
+                     "hollowbrook", PACKS / "hollowbrook")
+    try:
+        assert slots_of(agent)["patient_name"] is None
+    finally:
+        agent.close()

@@ -185,13 +185,15 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
 
 # the things a kind is said of ('a ramen restaurant', 'Adventure movies'), and the words that
 # point at a kind ('Pasta kind of food', 'a place that serves Lobster', 'fond of Baseball')
-_KIND_HEADS = ("food|foods|cuisine|dishes|dish|meal|restaurant|restaurants|place|places|spot|joint|movie|movies|film|films|"
+# (not 'place', 'spot': 'a quiet place', 'a parking spot' say where, not what kind)
+_KIND_HEADS = ("food|foods|cuisine|dishes|dish|meal|restaurant|restaurants|movie|movies|film|films|"
                "flick|flicks|show|shows|event|events|game|games|match|concert|concerts|music|song|songs|tunes|tracks|album|"
-               "albums|book|books|novel|novels|activities|activity|attraction|attractions")
+               "albums|book|books|novel|novels")
 _KIND_WORD = r"[A-Za-z0-9][\w&'-]*"
 _KIND_BEFORE = re.compile(rf"(?P<value>{_KIND_WORD}(?:\s+{_KIND_WORD})?)(?=\s+(?:(?:kind|type|sort|style)s?\s+of\s+\w+|"
                           rf"(?:kind|type|sort|style|variety)\b|(?:{_KIND_HEADS})\b))", re.IGNORECASE)
-_KIND_AFTER = re.compile(rf"\b(?:serves?|serving|specializ\w* in|specialis\w* in|fond of|fan of|kind of|type of|the likes of)"
+# ('kind of' alone is a hedge: "I'm kind of hungry")
+_KIND_AFTER = re.compile(rf"\b(?:serves?|serving|specializ\w* in|specialis\w* in|fond of|fan of|the likes of)"
                          rf"\s+(?P<value>{_KIND_WORD}(?:\s+{_KIND_WORD})?)", re.IGNORECASE)
 # words before a thing that say how good, how dear or where it is, not what kind it is
 _NOT_A_KIND = frozenset("""
@@ -201,6 +203,10 @@ _NOT_A_KIND = frozenset("""
     really very pretty quite most least nearest closest upcoming next first last cool awesome lovely amazing family
     dinner lunch breakfast brunch tonight tomorrow today weekend music food movie film event restaurant place show
     priced price rated star stars serves serve serving offers offer has have like costly dear reasonably reasonable
+    cheaper cheapest closer closest nicer nicest better bigger biggest smaller smallest quieter newer older nearer
+    fancier larger quiet short long loud cozy cosy busy large famous usual hotel
+    second third fourth fifth other others
+    watch see find get want need love play hear listen book try show enjoy catch stream
 """.split())
 
 
@@ -419,8 +425,8 @@ def bare_answer(answer: Candidate | None, text: str, whole: bool,
 # number', 'tell me the price first'), a count of things ('3 tickets'), a thing pointed at ('that plane')
 _ORDERS = re.compile(r"^\s*(?:(?:please|pls|ok|okay|now|and|also|so|then|just|can you|could you)\s+)*"
                      r"(?:" + lx.ORDER_VERBS + r")\b(?:\s+(?:me|us|it|off|up|the|a|an|my|our))*\b", re.IGNORECASE)
-_COUNTED = re.compile(r"^\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few)\s+[a-z]+s\s*$",
-                      re.IGNORECASE)
+_COUNTED = re.compile(r"^\s*(?i:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few)\s+[a-z]+s\s*$")
+# ('Five Guys', 'Three Kings' are names: the thing counted is written in lower case)
 _POINTED = re.compile(r"^\s*(?:that|this|those|these)(?:\s+[a-z]+)?\s*$", re.IGNORECASE)
 
 
@@ -532,6 +538,18 @@ def _first_name(run: list[re.Match[str]], text: str) -> bool:
     capitals ('Will You Book It' does not: a pronoun follows)."""
     return len(run) >= 2 and run[0].group().lower() in _FIRST_NAMES and _capitalised(run[0].group()) \
         and _capitalised(run[1].group()) and run[1].group().lower() not in ("you", "we", "they", "i", "he", "she", "it", "u")
+
+
+_NAME_PARTICLES = frozenset({"de", "van", "von", "la", "le", "del", "da", "di", "du", "bin", "al", "el", "der", "den", "st"})
+
+
+def could_be_a_name(value: str) -> bool:
+    """Whether ``value`` could be a person's name: a word with a capital, or up to four plain words
+    none of which is a function word ('tom becker', not 'sorry, bit of a hectic morning here')."""
+    words = lx.tokens(value)
+    if any(w[:1].isupper() for w in value.split()):
+        return True
+    return 0 < len(words) <= 4 and not any(w in lx.STOPWORDS and w not in _NAME_PARTICLES for w in words)
 
 
 def names_nothing(value: str) -> bool:

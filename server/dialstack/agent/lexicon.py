@@ -121,11 +121,12 @@ CANCEL = re.compile(
 # "forget it, it works again": a stop word first, then a clause that starts nothing new
 CANCEL_LEAD = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel(?: (?:it|that|this))?|stop(?: (?:it|that|this))?|abort|quit|"
-    r"forget (?:about )?(?:it|that|this)|never ?mind|scratch (?:that|it)|scrap (?:that|it)|drop (?:it|that)|don'?t bother|"
+    r"forget (?:about )?(?:it|that|this)|never ?mind|nvm|scratch (?:that|it)|scrap (?:that|it)|drop (?:it|that)|don'?t bother|"
     # 'actually forget booking, i just want to look': the task let go, named (``task``)
     r"(?:forget|scrap|scratch|drop|ditch) (?:about )?(?:the |my |this |that )?(?P<task>[a-z]+(?: [a-z]+)?)"
     r"(?: for (?:now|the moment|today))?)"
-    r"\s*[,;:.!-]+\s*(?P<rest>.+)$",
+    # ('nvm i dont have it on me, lets go back to ...': a new clause with its own subject, unpunctuated)
+    r"(?:\s*[,;:.!-]+\s*|\s+(?=(?:i|i'?m|i'?ll|we|let'?s|lets|just|can|could|please)\b))(?P<rest>.+)$",
     re.IGNORECASE,
 )
 # "I changed my mind", "I don't want to book anymore", "forget the flight": giving up the task in
@@ -189,8 +190,8 @@ REFERS_BACK = re.compile(
 )
 # 'can you do the same for friday', 'same again on the 12th', 'the same but for two': the task just
 # done, again, changed where the turn says
-SAME_AGAIN = re.compile(r"\b(?:do|book|get|make)\s+(?:the\s+)?same\b|\bsame\s+(?:again|thing)\b|"
-                        r"\bthe same\s+(?:for|on|but|with)\b", re.IGNORECASE)
+SAME_AGAIN = re.compile(r"\b(?:do|book|make)\s+(?:the\s+)?same(?:\s+(?:thing|again))?(?=\s+(?:for|on|but|with)\b|[\s.!,]*$)"
+                        r"|\bsame\s+(?:again|thing)\s+(?:for|on|but|with)\b", re.IGNORECASE)
 # 'I'll take that one', 'let's go with it': choosing what a look-up just showed
 TAKES_IT = re.compile(
     r"\b(?:i'?ll|i will|we'?ll|we will|let'?s|i'?d like to|i want to|i can) (?:take|go with|go for|get|have|grab)"
@@ -207,7 +208,7 @@ PICKS_ANOTHER_ITEM = re.compile(
 # 'actually, cancel it instead': the new task replaces the one in progress (not 'X first')
 INSTEAD = re.compile(r"\binstead\b(?!.*\bfirst\b)|\binstead of (?:that|this|it)\b", re.IGNORECASE)
 # 'hold on', 'wait', 'one sec': the task in progress is put aside for a moment, not replaced
-HOLDS_ON = re.compile(r"\b(?:hold on|hang on|wait|one sec(?:ond)?|one moment|just a (?:sec|second|moment))\b", re.IGNORECASE)
+HOLDS_ON = re.compile(r"\b(?:hold on|hang on|one sec(?:ond)?|one moment|just a (?:sec|second|moment))\b", re.IGNORECASE)
 # 'from Chicago - no wait, from Boston': what follows takes back what came before
 SELF_REPAIR = re.compile(
     r"\b(?:no,? wait|wait,? no|no no|i mean|i meant|sorry|actually|or rather|rather|scratch that|make (?:it|that)|"
@@ -216,7 +217,7 @@ SELF_REPAIR = re.compile(
 )
 _ASKS = (r"what|whats|which|where|wheres|when|whens|why|how|hows|who|whos|whose|do you|does|did you|can you|could you|are you|is there|"
          r"is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my")
-_QUESTION_WORDS = r"(" + _ASKS + r")\b"
+_QUESTION_WORDS = r"(?!what (?:i|we) (?:meant|mean|said|wanted)\b)(" + _ASKS + r")\b"  # 'what i meant was ...' tells
 QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold on|sorry|quick question)[\s,.:-]+"
                             r"(?!(?:can|could|would|will) (?:you|u)\b))*"
                             # ('and how much is the hearing test'; 'ok, can you book it' is a request)
@@ -344,6 +345,9 @@ _PUTS_OFF = re.compile(r"^\s*(?:(?:" + _OFF_LEAD + r")+|(?:" + _OFF_LEAD + r")*"
                        + r"(?:(?:bye|goodbye|thanks|thank you)[\s,.!]*)*$", re.IGNORECASE)
 
 
+_TAKE_CARE = re.compile(r"\btake care\b[\s,.!]*(?:$|bye\b)", re.IGNORECASE)  # not 'take care of it'
+
+
 def is_closing(text: str) -> bool:
     """The user is done: 'no thanks, that's all', 'thanks, bye', 'No. I am all set. Thanks.' (a
     thanks alone, mid-task, is not a goodbye)."""
@@ -355,7 +359,7 @@ def is_closing(text: str) -> bool:
         return False  # 'is that all you have?' asks for more
     said = set(words)
     # 'appreciate it, see you later', 'thanks, take care': a parting phrase ends the talk too
-    parting = "see" in said and bool(said & {"you", "ya", "u"}) or {"take", "care"} <= said
+    parting = "see" in said and bool(said & {"you", "ya", "u"}) or bool(_TAKE_CARE.search(text))
     return bool(said & _CLOSING_ENDS) or parting or bool(said & _DECLINING and said & _GRATEFUL)
 
 
@@ -377,7 +381,8 @@ GREETING = re.compile(r"^\s*(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon
                       re.IGNORECASE)
 # 'how r u', "how's it going", 'how have you been': asking after the assistant, not about a task
 _HOW_ARE_YOU = re.compile(r"\bhow(?:'?s| is| are| r| ya)? (?:(?:are|r) )?(?:you|u|ya|it going|things|your day)(?: doing)?\b"
-                          r"|\bhow have (?:you|u) been\b|\bwhat'?s up\b|\bsup\b", re.IGNORECASE)
+                          r"(?!\s+(?:going to|gonna|able|planning|doing (?:it|that|this)))"
+                          r"|\bhow have (?:you|u) been\b|\bwhat'?s up\b(?!\s+with)|^\s*sup\b", re.IGNORECASE)
 # what may be said around it ('haha sorry long day, how r u anyway?', 'hey how are you today?')
 _CHAT_WORDS = frozenset("""
     haha hahaha lol sorry long day today anyway anyways hey hi hello hiya oh well ok okay so good morning evening

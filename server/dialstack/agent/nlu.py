@@ -33,7 +33,7 @@ from .commands import (
     StartFlow,
 )
 from .embedding import load_embedder
-from .freetext import name_run, names_nothing, not_a_value
+from .freetext import could_be_a_name, name_run, names_nothing, not_a_value, roles_of
 from .scoring import FlowScorer, cue_score, mask, strip_cues, value_key
 from .slot_reading import CUED, SlotReader, holds_whole_request, remainder
 
@@ -260,7 +260,7 @@ class Understander:
                                              for k, c in own_labels.items())
         if starts_other and changes and (lx.CORRECTION.search(text) or lx.SETTLES_ON.search(text)) \
                 and not lx.REQUEST_ANYWHERE.search(text) and not lx.ORDER.match(text) \
-                and self.scorer.verb_flow(text) != best:
+                and self.scorer.verb_flow(text) != best and not self.scorer.names_flow(text, best, active.name):
             starts_other = False
         return Reading(
             text=text, view=view, ctx=ctx, active=active, waiting=waiting, own_labels=own_labels,
@@ -651,6 +651,10 @@ class Understander:
             return None
         if isinstance(r.waiting, FreeTextSlot) and (not_a_value(r.text) or self._only_references(r.text, r.ctx)):
             return r.result("chitchat", digression_type="small_talk")  # 'that's it for today, thanks': asked again
+        waited = r.active.spec.slot(r.waiting.name) if r.active else None
+        if isinstance(r.waiting, FreeTextSlot) and waited is not None and "person" in roles_of(waited).roles \
+                and not could_be_a_name(r.text):
+            return r.result("chitchat", digression_type="small_talk")  # 'sorry, bit of a hectic morning here
         check = r.waiting.check(strip_cues(r.text), r.ctx)
         if check.ok:
             cand = Candidate(check.value, check.display, 0, len(r.text), 0.5)
@@ -745,6 +749,9 @@ class Understander:
         have I got'), or wants a thing named by its values alone ('i need chicago to boston')."""
         if len(ranked) < 2:
             return ranked
+        requested = self._requested_by_its_verb(ranked, text)
+        if requested is not None:
+            return requested
         new = self._asks_for_a_new_one(ranked, text, ctx)
         if new is not None:
             return new
@@ -783,6 +790,21 @@ class Understander:
             return ranked
         return _promoted(ranked, reader[0], top)
 
+
+    def _requested_by_its_verb(self, ranked: list[tuple[str, float]], text: str) -> list[tuple[str, float]] | None:
+        """'... my conference got moved, so ... Could you please cancel my reservation BK-20481?': the
+        one task a request names by its own verb goes first when it nearly ties with the best (the
+        story around a request names other tasks' words)."""
+        asked = {self.scorer.verbs.get(v) or self.scorer.verbs.get(self.scorer.mend(v)) for v in lx.requested_verbs(text)}
+        asked.discard(None)
+        if len(asked) != 1:
+            return None
+        name = next(iter(asked))
+        first, top = ranked[0]
+        score = dict(ranked).get(name, 0.0)
+        if name == first or score < self.threshold or top - score >= NEW_ONE_MARGIN:
+            return None
+        return _promoted(ranked, name, top)
 
     def _wants_for_a_party(self, ranked: list[tuple[str, float]], text: str) -> list[tuple[str, float]] | None:
         """'need flights for 4 of us LA to honolulu', 'can I get 3 seats ...': wanting things for a

@@ -384,6 +384,11 @@ class FlowScorer:
             self._declared[name] = cached
         return cached
 
+    def names_flow(self, text: str, name: str, other: str) -> bool:
+        """Whether ``text`` says a word of flow ``name``'s own name that flow ``other``'s name lacks
+        ('a price alert', 'an advisory' while booking), not merely a word its keywords hold ('moved')."""
+        return bool(self.stems(text) & (self.profiles[name].name - self.profiles[other].name))
+
     def names_task(self, text: str, ignore: Sequence[tuple[int, int]], name: str) -> bool:
         """Whether ``text``, besides its values and act phrases, says a word of flow ``name``'s task."""
         return bool(self.stems(mask(text, ignore)) & self.declared_task_words(name))

@@ -17,8 +17,8 @@ from typing import Any
 from ..domain.models import FlowSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
 from . import lexicon as lx
-from .freetext import (YIELDING, bare_answer, cued_values, has_name, name_run, names_nothing, not_a_value,
-                       place_spans, roles_of, without_possessive)
+from .freetext import (YIELDING, bare_answer, could_be_a_name, cued_values, has_name, name_run, names_nothing,
+                       not_a_value, place_spans, roles_of, without_possessive)
 from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
 from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates, value_key
 
@@ -46,7 +46,7 @@ class SlotReader:
         denied: set[object] = set()  # values ruled out in this very turn ('..., sorry I meant Denver not Chicago')
         property_questions = asking_spans(text)
         references = self.scorer.reference_spans(text, ctx)
-        changing = bool(lx.CORRECTION.search(text))
+        changing = bool(lx.CORRECTION.search(text) or lx.proposes(text))  # ('what about Denver' changes a place too)
         for position, slot_spec in enumerate(spec.slots):
             slot = slots.get(slot_spec.name)
             if slot is None:
@@ -177,6 +177,8 @@ class SlotReader:
                 answer = Candidate(text, text, 0, len(text), 0.5) if whole and not taken \
                     else bare_answer(remainder(text, [*taken, *places, *lx.act_spans(text), *lx.denied_spans(text)],
                                                frozenset()), text, whole, [*taken, *places])
+            if answer is not None and "person" in roles_of(waited).roles and not could_be_a_name(str(answer.value)):
+                answer = None  # 'sorry, bit of a hectic morning here' to 'the patient's name?' names no one
             if answer is not None:
                 labels[waiting] = answer
         for slot_spec in spec.slots:
@@ -229,7 +231,8 @@ class SlotReader:
 PLACE_ROLES = frozenset({"place", "origin", "destination"})
 # an option said right after the verb that asks for it ('book a blood test', 'I need an eye test'): of
 # two options of one slot in a turn, the one asked for, not the one in the story around it
-_ASKED_FOR = re.compile(r"\b(?:book|need|want|get|schedule|arrange|make|like|have)\s+(?:(?:a|an|the|some|me|us|in|for)\s+)"
+_ASKED_FOR = re.compile(r"\b(?:book|need|want|schedule|arrange|make|like|(?:(?:i|we|to|can i|could i)\s+)get)\s+"
+                        r"(?:(?:a|an|the|some|me|us|in|for)\s+)"
                         r"{0,2}$", re.IGNORECASE)
 ASKED_FOR = 0.5
 LATER_SLOT = 0.01  # a hair per slot declared later: it breaks ties only
@@ -330,6 +333,8 @@ def repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
     on the 14th, sorry I meant denver not chicago')."""
     marker = None
     for m in lx.SELF_REPAIR.finditer(text):
+        if _SENTENCE_ENDS.match(text, m.end()):
+            continue  # '... sort out travel until now, oops. I'll be leaving from New York': a remark
         if not _TRAILING.match(text, m.end()) or not m.group().lower().startswith("i mean"):
             marker = m  # 'to Rome I mean,': an 'I mean' after the value looks back, it opens nothing
     repair = marker.end() if marker else None
@@ -369,6 +374,8 @@ def repaired(found: list[tuple[float, str, Candidate]], ruled_out: set[str],
 
 
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+# a repair word that closes its sentence, a new one opening with its own subject after it
+_SENTENCE_ENDS = re.compile(r"[.!]+\s+(?:i|i'?m|i'?ll|i'?d|we|we'?ll|my|it'?s)\b", re.IGNORECASE)
 _YES_NO_QUESTION = re.compile(
     r"\s*(?:and |also |so |but )?(?:do|does|did|is|are|was|were|can|could|will|would|has|have|should)\b", re.IGNORECASE)
 

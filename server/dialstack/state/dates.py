@@ -153,6 +153,10 @@ _TIMED_AFTER = re.compile(r"\s+(?:at\s+\d|\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|(?:mo
                           re.IGNORECASE)
 
 
+# who did it, or 'the', right before the word: 'I sat at 9', 'the sun at 5pm' are no days
+_DOER_BEFORE = re.compile(r"\b(?:i|we|you|he|she|they|it|who|the|had|have|has|just|then)\s+$", re.IGNORECASE)
+
+
 def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
     g = m.groupdict()
     if kind == "iso":
@@ -213,7 +217,7 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
     if kind == "weekday":
         name = g["weekday"].lower().rstrip(".")
         if name in AMBIGUOUS_DAYS and not g["which"] and not g["weekday"][0].isupper() \
-                and not _TIMED_AFTER.match(m.string, m.end()):
+                and not (_TIMED_AFTER.match(m.string, m.end()) and not _DOER_BEFORE.search(m.string, 0, m.start())):
             return None  # 'I sat down', 'sun cream' (but 'sat at 10am', 'wed morning' are days)
         if (g["which"] or "").lower() == "last":  # 'last Friday': the latest one before today
             back = (today.weekday() - WEEKDAYS[name]) % 7
