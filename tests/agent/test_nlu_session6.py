@@ -535,3 +535,22 @@ def test_a_remark_about_ones_day_at_the_name_prompt_is_no_name() -> None:
         assert slots_of(agent)["patient_name"] is None
     finally:
         agent.close()
+
+
+# -- fresh set 27 -----------------------------------------------------------------------------------
+def test_a_family_of_four_that_needs_a_route_books_it() -> None:
+    agent = converse(["we're a family of four, need seattle to honolulu on the 19th"])
+    try:
+        assert agent.load("s").stack.flows[-1].name == "book_flight" and slots_of(agent)["passengers"] == 4
+    finally:
+        agent.close()
+
+
+def test_going_back_to_the_paused_task_by_name_resumes_it_whatever_keyword_holds_back() -> None:
+    agent = converse(["i'd like to book a verruca treatment please", "actually first can i move sf-102 to dec 14 at 3pm",
+                      "yes thats fine", "ok now lets go back to the booking"], "solestice", PACKS / "solestice")
+    try:
+        flows = agent.load("s").stack.flows
+        assert [(f.name, f.state.value) for f in flows] == [("book_appointment", "active")]
+    finally:
+        agent.close()

@@ -413,17 +413,26 @@ class Understander:
     def goes_back(self, r: Reading) -> Understanding | None:
         """'let's go back to booking the tickets': the paused task it names (or the most fitting
         paused one); a task named that is not paused (it ended, or never began) starts again."""
-        if not lx.RESUME.search(r.text):
+        resume = [m.span() for m in lx.RESUME.finditer(r.text)]
+        if not resume:
             return None
-        if r.best_score >= self.threshold and r.best_spec is not None and r.best != (r.active.name if r.active else None):
-            paused = next((i for i, name in reversed(r.view.paused) if name == r.best), None)
+        # a paused task named besides the words of going back ('go back to the booking', where another
+        # task's keywords hold 'back')
+        besides = self.rank(r.text, resume, r.ctx)
+        if besides and besides[0][1] >= self.threshold:
+            paused = next((i for i, name in reversed(r.view.paused) if name == besides[0][0]), None)
             if paused is not None:
-                return self._resumes_with_values(r, paused, r.best)
-            scores = dict(r.ranked)
-            clearly = all(r.best_score >= scores.get(name, 0.0) + SWITCH_MARGIN for _, name in r.view.paused)
-            if clearly and r.best_spec.intent != "Plan" and not r.best_spec.metadata.digression \
+                return self._resumes_with_values(r, paused, besides[0][0])
+        ranked, best, best_score, best_spec = r.ranked, r.best, r.best_score, r.best_spec
+        if best_score >= self.threshold and best_spec is not None and best != (r.active.name if r.active else None):
+            paused = next((i for i, name in reversed(r.view.paused) if name == best), None)
+            if paused is not None:
+                return self._resumes_with_values(r, paused, best)
+            scores = dict(ranked)
+            clearly = all(best_score >= scores.get(name, 0.0) + SWITCH_MARGIN for _, name in r.view.paused)
+            if clearly and best_spec.intent != "Plan" and not best_spec.metadata.digression \
                     and lx.RESUME_TASK.search(r.text):
-                return self._starts(r, r.best, refers_back=True)
+                return self._starts(r, best, refers_back=True)
         if len(r.view.paused) == 1:
             return self._resumes_with_values(r, *r.view.paused[0])
         return r.result("resume") if r.view.paused else None
@@ -810,7 +819,7 @@ class Understander:
         """'need flights for 4 of us LA to honolulu', 'can I get 3 seats ...': wanting things for a
         party of people asks for the task that gets them, when it nearly ties with a look-up."""
         first, top = ranked[0]
-        if first not in self.scorer.readers or not _WANTS_THINGS.match(text) \
+        if first not in self.scorer.readers or not _WANTS_THINGS.search(text) \
                 or not (people_listed(text) or _PARTY_SIZE.search(text)) or self.scorer.verb_flow(text) in self.scorer.readers:
             return None  # ('I'd like to find flights for three' looks them up)
         for name, score in ranked[1:3]:
@@ -1032,10 +1041,11 @@ _MAKES = frozenset(lx.stem(w) for w in "new make book create add schedule reserv
 _FOR_KIN = re.compile(rf"\bfor\s+{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
 # wanting, asked for ('need flights', 'I'd like', 'can I get', 'could we get'), and how many people it is for
-_WANTS_THINGS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,!.]+)*(?:(?:i|we)\s*(?:'d like|would like|"
+# (at the start of the turn or of a clause: "we're a family of four, need seattle to honolulu")
+_WANTS_THINGS = re.compile(r"(?:^|[,;.]\s*)\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,!.]+)*(?:(?:i|we)\s*(?:'d like|would like|"
                            r"need|want|wanna)|need|want|(?:can|could) (?:i|we) (?:get|have))\b", re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
-                         r"passengers|travell?ers|seats|tickets|tix|guests)\b|\b(?:party|group) of\s+\w+"
+                         r"passengers|travell?ers|seats|tickets|tix|guests)\b|\b(?:party|group|family) of\s+\w+"
                          r"|\b(?:just|only) (?:me|myself|the two of us|us two)\b|\bme and my \w+|\bthe \w+ of us\b",
                          re.IGNORECASE)
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
