@@ -420,9 +420,13 @@ class Understander:
         # task's keywords hold 'back')
         besides = self.rank(r.text, resume, r.ctx)
         if besides and besides[0][1] >= self.threshold:
-            paused = next((i for i, name in reversed(r.view.paused) if name == besides[0][0]), None)
-            if paused is not None:
-                return self._resumes_with_values(r, paused, besides[0][0])
+            top, score = besides[0]
+            scores = dict(besides)
+            paused = next((i for i, name in reversed(r.view.paused) if name == top), None)
+            # (two paused tasks the words fit alike: which one is asked, below)
+            if paused is not None and all(score >= scores.get(name, 0.0) + SWITCH_MARGIN
+                                          for _, name in r.view.paused if name != top):
+                return self._resumes_with_values(r, paused, top)
         ranked, best, best_score, best_spec = r.ranked, r.best, r.best_score, r.best_spec
         if best_score >= self.threshold and best_spec is not None and best != (r.active.name if r.active else None):
             paused = next((i for i, name in reversed(r.view.paused) if name == best), None)
