@@ -90,9 +90,11 @@ _CUE = re.compile(
 # "Akiko's" quote nothing
 _QUOTED = re.compile(r"(?<![\w])[\"“”‘’']([^\"“”‘’']{2,80}?)[\"“”‘’'](?![\w])")
 # inside a capitalised name: 'Bank of America', 'Barba & Co.', 'Seattle, WA'
-_JOINERS = frozenset({"of", "de", "la", "le", "del", "da", "di", "the", "and", "&", "'n", "n", "du", "van", "von",
-                      "vs", "vs.", "v"})  # 'Blue Jays vs Royals'
-
+# the small words inside a person's name ('Maria de la Cruz', 'Ludwig van Beethoven', 'Omar bin Said');
+# the first of them also join capitalised words into one name
+_PARTICLES = frozenset({"de", "la", "le", "del", "da", "di", "du", "van", "von"})
+_NAME_PARTICLES = _PARTICLES | frozenset({"bin", "al", "el", "der", "den", "st"})
+_JOINERS = _PARTICLES | frozenset({"of", "the", "and", "&", "'n", "n", "vs", "vs.", "v"})  # 'Blue Jays vs Royals'
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.&-]*|&|,")
 _STATE = re.compile(r"[A-Z]{2}\b")
 _NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "they", "he", "she", "him", "her", "one", "home",
@@ -205,8 +207,8 @@ _NOT_A_KIND = frozenset("""
     priced price rated star stars serves serve serving offers offer has have like costly dear reasonably reasonable
     cheaper cheapest closer closest nicer nicest better bigger biggest smaller smallest quieter newer older nearer
     fancier larger quiet short long loud cozy cosy busy large famous usual hotel
-    second third fourth fifth other others
-    watch see find get want need love play hear listen book try show enjoy catch stream
+    second third fourth fifth others
+    watch see find get want need love play hear listen book try enjoy catch stream
 """.split())
 
 
@@ -222,8 +224,8 @@ def kind_values(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Candid
             kept: list[re.Match[str]] = []
             for w in reversed(words) if from_end else words:
                 low = w.group().lower()
-                if low in lx.STOPWORDS or low in _NOT_A_KIND or low in _NOT_A_VALUE or low[:1].isdigit() \
-                        or _is_time_or_date_word(low) or names_nothing(low):
+                if low in lx.STOPWORDS or low in _NOT_A_KIND or low[:1].isdigit() or _is_time_or_date_word(low) \
+                        or names_nothing(low):  # (names_nothing holds the words never a value alone)
                     break
                 kept.append(w)
             if not kept:
@@ -538,9 +540,6 @@ def _first_name(run: list[re.Match[str]], text: str) -> bool:
     capitals ('Will You Book It' does not: a pronoun follows)."""
     return len(run) >= 2 and run[0].group().lower() in _FIRST_NAMES and _capitalised(run[0].group()) \
         and _capitalised(run[1].group()) and run[1].group().lower() not in ("you", "we", "they", "i", "he", "she", "it", "u")
-
-
-_NAME_PARTICLES = frozenset({"de", "van", "von", "la", "le", "del", "da", "di", "du", "bin", "al", "el", "der", "den", "st"})
 
 
 def could_be_a_name(value: str) -> bool:

@@ -162,7 +162,6 @@ SHIFT = re.compile(
 )
 CORRECTION = re.compile(
     r"\b(actually|make it|change (?:it|that)|i meant|i mean|sorry|correction|not .+ but|instead)\b|^\s*no,"
-
     # 'leaving from Boston, not Chicago' (not 'for two, not too late', 'not sure when')
     r"|,\s*(?:and\s+)?not\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|very|at all|bad|great)\b)"
     r"(?:the\s+)?\w+(?:\s+\w+)?\s*[.!]*$",

@@ -420,23 +420,18 @@ class Understander:
         # task's keywords hold 'back')
         besides = self.rank(r.text, resume, r.ctx)
         if besides and besides[0][1] >= self.threshold:
-            top, score = besides[0]
-            scores = dict(besides)
+            top = besides[0][0]
             paused = next((i for i, name in reversed(r.view.paused) if name == top), None)
             # (two paused tasks the words fit alike: which one is asked, below)
-            if paused is not None and all(score >= scores.get(name, 0.0) + SWITCH_MARGIN
-                                          for _, name in r.view.paused if name != top):
+            if paused is not None and _clearly_beats_paused(besides, top, r.view.paused):
                 return self._resumes_with_values(r, paused, top)
-        ranked, best, best_score, best_spec = r.ranked, r.best, r.best_score, r.best_spec
-        if best_score >= self.threshold and best_spec is not None and best != (r.active.name if r.active else None):
-            paused = next((i for i, name in reversed(r.view.paused) if name == best), None)
+        if r.best_score >= self.threshold and r.best_spec is not None and r.best != (r.active.name if r.active else None):
+            paused = next((i for i, name in reversed(r.view.paused) if name == r.best), None)
             if paused is not None:
-                return self._resumes_with_values(r, paused, best)
-            scores = dict(ranked)
-            clearly = all(best_score >= scores.get(name, 0.0) + SWITCH_MARGIN for _, name in r.view.paused)
-            if clearly and best_spec.intent != "Plan" and not best_spec.metadata.digression \
-                    and lx.RESUME_TASK.search(r.text):
-                return self._starts(r, best, refers_back=True)
+                return self._resumes_with_values(r, paused, r.best)
+            if _clearly_beats_paused(r.ranked, r.best, r.view.paused) and r.best_spec.intent != "Plan" \
+                    and not r.best_spec.metadata.digression and lx.RESUME_TASK.search(r.text):
+                return self._starts(r, r.best, refers_back=True)
         if len(r.view.paused) == 1:
             return self._resumes_with_values(r, *r.view.paused[0])
         return r.result("resume") if r.view.paused else None
@@ -667,7 +662,7 @@ class Understander:
         waited = r.active.spec.slot(r.waiting.name) if r.active else None
         if isinstance(r.waiting, FreeTextSlot) and waited is not None and "person" in roles_of(waited).roles \
                 and not could_be_a_name(r.text):
-            return r.result("chitchat", digression_type="small_talk")  # 'sorry, bit of a hectic morning here
+            return r.result("chitchat", digression_type="small_talk")  # 'sorry, bit of a hectic morning here'
         check = r.waiting.check(strip_cues(r.text), r.ctx)
         if check.ok:
             cand = Candidate(check.value, check.display, 0, len(r.text), 0.5)
@@ -803,13 +798,11 @@ class Understander:
             return ranked
         return _promoted(ranked, reader[0], top)
 
-
     def _requested_by_its_verb(self, ranked: list[tuple[str, float]], text: str) -> list[tuple[str, float]] | None:
         """'... my conference got moved, so ... Could you please cancel my reservation BK-20481?': the
         one task a request names by its own verb goes first when it nearly ties with the best (the
         story around a request names other tasks' words)."""
-        asked = {self.scorer.verbs.get(v) or self.scorer.verbs.get(self.scorer.mend(v)) for v in lx.requested_verbs(text)}
-        asked.discard(None)
+        asked = self.scorer.requested_flows(text)
         if len(asked) != 1:
             return None
         name = next(iter(asked))
@@ -1018,6 +1011,12 @@ NAMED_SHARE = 0.4  # 'is my boston-chicago trip still on? it's BK-20481': the lo
 OWN_MARGIN = 0.75  # 'what have I got': within this, the look-up of one's own things goes first
 REFER_MARGIN = 0.5  # 'email that to me': within this, the task that takes what was just found goes first
 OTHER_TASK_MARGIN = 1.5  # a question in only another task's words moves the focus to it when this much better
+
+def _clearly_beats_paused(ranked: list[tuple[str, float]], name: str, paused: Sequence[tuple[str, str]]) -> bool:
+    """Whether flow ``name`` scores clearly better than every other paused flow in ``ranked``."""
+    scores = dict(ranked)
+    return all(scores.get(name, 0.0) >= scores.get(other, 0.0) + SWITCH_MARGIN for _, other in paused if other != name)
+
 
 def _promoted(ranked: list[tuple[str, float]], name: str, score: float) -> list[tuple[str, float]]:
     """``ranked`` with flow ``name`` first, at ``score`` (the rest in their order)."""

@@ -251,8 +251,7 @@ class FlowScorer:
         left_text = mask(text, [*ignore, *spans])
         semantic = self.semantic(left_text)
         verb_of = self.verb_flow(text)
-        # 'can you cancel it', 'can u cancle it'
-        asked_for = {self.verbs.get(v) or self.verbs.get(self.mend(v)) for v in lx.requested_verbs(text)} - {None}
+        asked_for = self.requested_flows(text)
         named = keys if question else keys & self.rare_keys  # values that say which flows a turn is about
         referenced = keys & self.reference_keys  # a reference said: the turn is about what it names
         scores = []
@@ -284,6 +283,11 @@ class FlowScorer:
             scores.append((name, unheld * (words + evidence) if words > 0 or values_alone or about else 0.0))
         scores.sort(key=lambda pair: pair[1], reverse=True)
         return scores
+
+    def requested_flows(self, text: str) -> set[str]:
+        """The flows a request anywhere in ``text`` names by their own verb ('can you cancel it', 'can u
+        cancle it', '... could you please cancel my reservation?')."""
+        return {self.verbs.get(v) or self.verbs.get(self.mend(v)) for v in lx.requested_verbs(text)} - {None}
 
     def verb_flow(self, text: str) -> str | None:
         """The flow whose own verb the request opens with ('can you refill ...', 'before that, can
@@ -444,8 +448,8 @@ def _shortened(typed: str, spelled: Mapping[str, str]) -> list[str]:
     'appt' is a word of its own; none when several words start alike."""
     if len(typed) < 5 or not typed.isalpha():  # ('bk-12' is no 'bk-12345': a reference is said whole)
         return []
-    longer = {spelled[w] for w in spelled if w.startswith(typed) and len(w) > len(typed)}
-    return [next(w for w in spelled if spelled[w] in longer)] if len(longer) == 1 else []
+    longer = [w for w in spelled if w.startswith(typed) and len(w) > len(typed)]
+    return longer[:1] if len({spelled[w] for w in longer}) == 1 else []
 
 
 def _swapped(typed: str, word: str) -> bool:

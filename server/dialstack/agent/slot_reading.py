@@ -232,8 +232,7 @@ PLACE_ROLES = frozenset({"place", "origin", "destination"})
 # an option said right after the verb that asks for it ('book a blood test', 'I need an eye test'): of
 # two options of one slot in a turn, the one asked for, not the one in the story around it
 _ASKED_FOR = re.compile(r"\b(?:book|need|want|schedule|arrange|make|like|(?:(?:i|we|to|can i|could i)\s+)get)\s+"
-                        r"(?:(?:a|an|the|some|me|us|in|for)\s+)"
-                        r"{0,2}$", re.IGNORECASE)
+                        r"(?:(?:a|an|the|some|me|us|in|for)\s+){0,2}$", re.IGNORECASE)
 ASKED_FOR = 0.5
 LATER_SLOT = 0.01  # a hair per slot declared later: it breaks ties only
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..state.dialogue import DialogueState
 from ..state.flows import BaseFlow, FlowState
-from ..state.pending import Approval, RetryOffer
+from ..state.pending import Approval, Pending, RetryOffer
 from ..state.slots import SlotContext
 from .deps import TurnDeps
 from .outcomes import Execution, ToolCallResult, Uncertain
@@ -58,7 +58,7 @@ class Turn:
     grants: set[str] = field(default_factory=set)
     deferred_approval: dict[str, Any] | None = None
     calling: str | None = None  # grant key of the tool call in flight (a server may ask about it)
-    lapsed: Any = None  # the pending question the user moved on from this turn (a resume offer, ...)
+    lapsed: Pending | None = None  # the pending question the user moved on from this turn (a resume offer, ...)
 
     # -- context for skills ---------------------------------------------------------
     def recent_context(self, turns: int = 3) -> dict[str, Any]:

@@ -148,11 +148,9 @@ def _full_year(text: str | None) -> int | None:
     return year + 2000 if year < 100 else year
 
 
-# a time of day or a day of the month right after a word: 'sat at 10am', 'wed morning', 'mon 3pm'
+# a time of day right after a word: 'sat at 10am', 'wed morning', 'mon 3pm'
 _TIMED_AFTER = re.compile(r"\s+(?:at\s+\d|\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|(?:morning|afternoon|evening|night|noon)\b)",
                           re.IGNORECASE)
-
-
 # who did it, or 'the', right before the word: 'I sat at 9', 'the sun at 5pm' are no days
 _DOER_BEFORE = re.compile(r"\b(?:i|we|you|he|she|they|it|who|the|had|have|has|just|then)\s+$", re.IGNORECASE)
 
