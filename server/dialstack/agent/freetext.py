@@ -296,7 +296,7 @@ def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: 
         if capital:
             if _capitalised(token):
                 end, count = w.end(), count + 1
-                if _ends_sentence(token):
+                if _ends_sentence(w):
                     break  # 'to LA. I need ...'
                 continue
             nxt = words[i + 1].group() if i + 1 < len(words) else ""
@@ -310,7 +310,7 @@ def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: 
         if token == "," or token.lower() in lx.STOPWORDS or token.lower() in _NOT_A_VALUE or count >= 3:
             break
         end, count = w.end(), count + 1
-        if _ends_sentence(token):
+        if _ends_sentence(w):
             break  # 'in atlanta. do they ...'
     if end is not None and not capital and not lower_ok:
         return None
@@ -327,11 +327,12 @@ def _region_follows(words: list[re.Match[str]], comma: int) -> bool:
     ('Paris, London and Rome', 'Paris, Rome, Oslo')."""
     if comma + 1 >= len(words):
         return False
-    region = words[comma + 1].group()
+    region_word = words[comma + 1]
+    region = region_word.group()
     after = words[comma + 2].group() if comma + 2 < len(words) else ""
     # ('Paris, France. And ...': the next sentence's capital is no next item)
     return region[:1].isupper() and region.lower() not in lx.I_FORMS | lx.STOPWORDS \
-        and not _is_time_or_date_word(region) and (_ends_sentence(region) or after.lower() not in (",", "and", "or", "&")
+        and not _is_time_or_date_word(region) and (_ends_sentence(region_word) or after.lower() not in (",", "and", "or", "&")
                                                    and not after[:1].isupper())
 
 
@@ -350,8 +351,28 @@ def _opens_sentence(text: str, at: int) -> bool:
 _ABBREVIATION = re.compile(r"[A-Z][a-z]{0,2}\.")
 
 
-def _ends_sentence(token: str) -> bool:
-    return token[-1:] in ".!?" and not _ABBREVIATION.fullmatch(token)
+def sentence_ends_between(text: str, before: re.Match[str], after: re.Match[str]) -> bool:
+    """Whether a sentence ends between two words: a '?' or '!', or a dot that closes no
+    abbreviation ('Yes.Tell me the cost', 'there. It should'; not 'Dr. Smith', 'St. Louis')."""
+    gap = text[before.end():after.start()]
+    if "?" in gap or "!" in gap:
+        return True
+    word = before.group()
+    return "." in gap and not (_ABBREVIATION.fullmatch(word + ".") and word.lower() not in _SENTENCE_WORDS)
+
+
+# words that end a sentence though written like an abbreviation ('No. I will be leaving ...')
+_SENTENCE_WORDS = frozenset({"no", "yes", "yep", "yup", "ok", "hi", "hey", "yay", "bye", "it", "me", "us", "you",
+                             "too", "now", "all", "one", "two", "six", "ten", "day", "way", "out"})
+
+
+def _ends_sentence(word: re.Match[str]) -> bool:
+    """Whether a sentence ends with this word: its own dot ('LA.'), or a '?' or '!' right after
+    it ('a cab to Morimoto Napa? It is for 2')."""
+    token = word.group()
+    if token[-1:] in ".!?":
+        return not _ABBREVIATION.fullmatch(token)
+    return word.string[word.end():word.end() + 1] in ("?", "!") and word.end() < len(word.string)
 
 
 _CALENDAR = re.compile(
@@ -492,7 +513,7 @@ def name_run(text: str, start: int = 0, end: int | None = None) -> Candidate | N
         token = m.group()
         if _capitalised(token):
             run.append(m)
-            if _ends_sentence(token):
+            if _ends_sentence(m):
                 runs.append(run)
                 run = []
             continue

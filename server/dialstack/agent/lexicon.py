@@ -15,7 +15,7 @@ import snowballstemmer
 STOPWORDS = frozenset(
     """
     a an the i im i'm me my mine to of for and or is are am be been it its it's this that these those
-    please would like want wanna need can could you your yours do does did what which who whom with on in at
+    please would like want wnat watn wanna need can could you your yours do does did what which who whom with on in at
     by from some any let lets let's just now so up will we us our there here get got have has had
     should shall may might must go going gonna also too very really about into out over as if then than
     when where why how all one ok okay yes no hi hello hey thanks thank chance
@@ -223,6 +223,8 @@ QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold
                             r"(?:(?:before that|but first|first|actually|also|btw|by the way|"
                             r"(?:(?:hmm+|um+)[\s,]+)?(?:let me|lemme|let'?s) (?:see|check))[\s,]+)?" + _QUESTION_WORDS,
                             re.IGNORECASE)
+# 'want' and the ways it is mistyped ('i wnat to bok a flight')
+WANT = r"(?:want|wnat|watn)"
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
@@ -239,7 +241,7 @@ REQUEST_ANYWHERE = re.compile(
     r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b(?!\s+in\b)|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
     # ('what's the fee if i need to change it?': a condition, no request)
     r"|(?<!\bif )(?<!\bwhen )(?<!\bcase )(?<!\bwhether )(?<!\bonce )"
-    r"\b(?:i|we)(?:'d| would| want| wanna| need|\s+(?:also|just|really|still|actually|now|then)\s+(?:want|wanna|need|would))\b"
+    r"\b(?:i|we)(?:'d| would| " + WANT + r"| wanna| need|\s+(?:also|just|really|still|actually|now|then)\s+(?:" + WANT + r"|wanna|need|would))\b"
     r"(?!\s+(?:like\s+)?to\s+know\b)|\b(?:please|let'?s|go ahead and)\s+\w+"
     r"|(?:^|[.!?,;]\s*)(?:how|what) about \w+ing\b"  # 'how about booking the restaurant now?'
     r"|\b(?:wondering|wonder|hoping|hope) (?:if|whether) (?:i|we|you|u|someone) (?:could|can|might|may)\s+\w+"
@@ -448,7 +450,7 @@ UNSURE = re.compile(
     r"(?:\s+(?:about|of|on|what|which|when)\s+[^,.;!?]+)?(?:\s+yet)?"
     r"(?:\s*[,.;!-]+\s*(?:" + LATER_TAIL + r"|let me (?:check|think|see|ask)[^,.;!?]*))?[\s.!]*$", re.IGNORECASE)
 # 'i need chicago to boston on the 13th': asking to have something, not whether it exists
-WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*(?:i|we)\s*(?:'d like|would like|need|want|"
+WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*(?:i|we)\s*(?:'d like|would like|need|" + WANT + r"|"
                    r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to)\b", re.IGNORECASE)
 # 'what flights have I got coming up?', 'which appointments do we have': asking about one's own things
 OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s+(?:already\s+|currently\s+)?have\b(?!\s+to\b)|"
@@ -540,7 +542,7 @@ def shift_spans(text: str) -> list[tuple[int, int]]:
 
 # 'hi, I can't make it on friday, can you cancel it': the verb a request asks for, anywhere in the turn
 _REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|please|pls|(?:i|we)(?:'d| would) like to|"
-                        r"(?:i|we) (?:want|need|wanna) to|(?:i|we) wanna)\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b",
+                        r"(?:i|we) (?:" + WANT + r"|need|wanna) to|(?:i|we) wanna)\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b",
                         re.IGNORECASE)
 
 

@@ -371,11 +371,13 @@ class Understander:
     def stops_then_says_more(self, r: Reading) -> Understanding | None:
         """'never mind, cancel that', 'forget it, it works again': a stop word, then nothing new."""
         lead = self._stops_first(r)
-        if not lead or not r.active:
-            return None
+        if not lead or not r.active and r.view.recent:
+            return None  # ('nvm, cancel it' right after a check may mean the booking checked)
         rest = lead["rest"]
         if lx.CANCEL.match(rest):
-            return r.result("cancel", flow=r.active.name)
+            return r.result("cancel", flow=r.active.name if r.active else None)
+        if not r.active:
+            return None
         # what the rest asks for, the task let go aside ('actually forget booking, i just want to look at flights')
         other, score = next(((n, s) for n, s in self.rank(rest, (), r.ctx) if n != r.active.name), (None, 0.0))
         if other is None or score < self.threshold or self.domain.flow(other).metadata.digression \

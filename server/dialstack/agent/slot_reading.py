@@ -18,7 +18,7 @@ from ..domain.models import FlowSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
 from . import lexicon as lx
 from .freetext import (YIELDING, bare_answer, could_be_a_name, cued_values, has_name, name_run, names_nothing,
-                       not_a_value, place_spans, roles_of, without_possessive)
+                       not_a_value, place_spans, roles_of, sentence_ends_between, without_possessive)
 from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
 from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates, value_key
 
@@ -173,6 +173,8 @@ class SlotReader:
                 # 'mole on my back i want checked', 'his ears again, the follow up': the story is the answer
                 said = text.strip().rstrip(".!")
                 answer = Candidate(said, said, 0, len(said), 0.5) if said else None
+            elif not whole and (cued := _sole_place(text, waited, taken)) is not None:
+                answer = cued  # 'I need a hotel in San Francisco' to 'where?': the place, not the hotel
             else:
                 answer = Candidate(text, text, 0, len(text), 0.5) if whole and not taken \
                     else bare_answer(remainder(text, [*taken, *places, *lx.act_spans(text), *lx.denied_spans(text)],
@@ -434,10 +436,13 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
         if any(a < m.end() and m.start() < b for a, b in taken):
             close()
             continue
+        if i and sentence_ends_between(text, found[i - 1], m):
+            close()  # 'a hotel there. It should have Wi-Fi': a value stays inside one sentence
         word = m.group()
         low = word.lower()
         # 'The Hobbit, at Central': a capital inside the sentence, or one opening a run of capitals
-        name = capital[i] and (i > 0 or (low in ("the", "a", "an") and len(found) > 1 and capital[1]))
+        opens = i == 0 or sentence_ends_between(text, found[i - 1], m)  # ('... there. It should')
+        name = capital[i] and (not opens or (low in ("the", "a", "an") and i + 1 < len(found) and capital[i + 1]))
         # 'echo hello': a greeting word is filler where it greets (first), content after a verb
         stop = (low in lx.STOPWORDS or low.split("'")[0] in lx.STOPWORDS) and not (i > 0 and low in _SOCIAL)
         filler = not name and (stop or low in lx.LEAD_INS or lx.stem(low) in triggers)
@@ -462,6 +467,18 @@ def _names_something(value: str, text: str) -> bool:
     if has_name(value) and (len(words) <= _MAX_GUESSED or any(w[:1].isupper() for w in value.split()[1:])):
         return True  # a long stretch with only a number in it ('for like 5 days ...') is a story, not a name
     return len(words) <= _GUESSED_WORDS and len(lx.tokens(text)) <= _SHORT_REQUEST
+
+
+def _sole_place(text: str, waited: Any, taken: Sequence[tuple[int, int]]) -> Candidate | None:
+    """The one place ``text`` points at with a cue ('in San Francisco'), when the question asked
+    was for a place and nothing else read from the turn holds it."""
+    if not set(roles_of(waited).roles) & PLACE_ROLES:
+        return None
+    spans = [(a, b) for a, b in place_spans(text) if not any(x < b and a < y for x, y in taken)]
+    if len(spans) != 1:
+        return None
+    a, b = spans[0]
+    return None if names_nothing(text[a:b]) else Candidate(text[a:b], text[a:b], a, b, 0.5)
 
 
 def _sole_required(spec: FlowSpec, name: str) -> bool:

@@ -1,0 +1,168 @@
+"""Everyday readings fixed from the twenty-eighth fresh sets and the SGD kit's misread values: a
+value never runs past the end of its sentence, a place asked for is the place a cue points at, a
+mistyped 'want', and a stop word then 'cancel that' with nothing in progress."""
+
+from __future__ import annotations
+
+import copy
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dialstack.agent import Agent
+from dialstack.agent import lexicon as lx
+from dialstack.agent.freetext import cued_values, name_run
+from dialstack.agent.slot_reading import remainder
+from dialstack.domain.models import SlotSpec
+from dialstack.store.memory import InMemoryStore
+
+from .nlu_support import CTX, IDLE, NLU
+
+
+def left_over(text: str) -> str | None:
+    found = remainder(text, [], frozenset())
+    return None if found is None else found.value
+
+
+# -- a value stays inside its sentence --------------------------------------------------------------
+@pytest.mark.parametrize(("text", "value"), [
+    ("Could you find me a cab to Morimoto Napa? It is for 2 people", "Morimoto Napa"),
+    ("a cab to Union Plaza! It's urgent", "Union Plaza"),
+])
+def test_a_cued_name_stops_at_a_question_or_exclamation_mark(text: str, value: str) -> None:
+    place = SlotSpec(name="destination", type="FreeTextSlot", description="Destination for the ride")
+    assert [c.value for _, c in cued_values(place, text)] == [value]
+
+
+@pytest.mark.parametrize("text", ["Is it Morimoto Napa? It is", "Morimoto Napa! It is"])
+def test_a_name_run_ends_where_its_sentence_does(text: str) -> None:
+    named = name_run(text)
+    assert named is not None and named.value.endswith("Napa")
+
+
+@pytest.mark.parametrize("text", ["I'd also like a hotel there. It should have Wi-Fi.", "Yes.Tell me the cost."])
+def test_what_a_turn_leaves_over_never_spans_two_sentences(text: str) -> None:
+    kept = left_over(text)
+    assert kept is None or not any(mark in kept for mark in ".?!")
+
+
+@pytest.mark.parametrize(("text", "value"), [("ask Dr. Smith", "Dr. Smith"), ("near St. Louis", "St. Louis")])
+def test_a_dot_after_an_abbreviation_ends_no_sentence(text: str, value: str) -> None:
+    kept = left_over(text)
+    assert kept is not None and value in kept
+
+
+# -- a place asked for ------------------------------------------------------------------------------
+HOTEL_FLOWS = {
+    "domain": "stays",
+    "intents": {"Plan": {}, "Converse": {}, "Internal": {}, "Lookup": {"role": "read"}},
+    "slot_types": {
+        "PlaceSlot": {"base": "FreeTextSlot", "description": "A city."},
+        "NightsSlot": {"base": "LevelSlot", "params": {"min": 1, "max": 30, "integer": True}},
+        "DaySlot": {"base": "ExactSlot", "params": {"pattern": "(?:mon|tues|wednes|thurs|fri|satur|sun)day"}},
+        "NoteSlot": {"base": "CategorySlot", "params": {"options": ["yes", "no"]}},
+    },
+    "flows": [{
+        "name": "find_hotel",
+        "intent": "Lookup",
+        "description": "Find a hotel to stay in a city.",
+        "examples": ["find me a hotel", "I need a hotel"],
+        "slots": [
+            {"name": "destination", "type": "FreeTextSlot", "description": "City where the hotel is",
+             "prompt": "Which city are you staying in?"},
+            {"name": "number_of_nights", "type": "NightsSlot", "priority": "optional", "prompt": "How many nights?"},
+        ],
+        "tools": ["hotel_search"],
+        "skill": "find-hotel",
+        "steps": [{"call": "hotel_search", "args": {"destination": "$slots.destination"}, "map_outputs": {"found": "ok"}}],
+    }],
+}
+HOTEL_MANIFEST = {
+    "domain": "stays",
+    "tools": [{
+        "tool_id": "hotel_search", "name": "Hotel search", "description": "Search hotels in a city.",
+        "input_schema": {"type": "object", "properties": {"destination": {"type": "string"}},
+                         "additionalProperties": False},
+        "output_schema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+        "idempotent": True, "timeout_ms": 1000, "capabilities": {"changes_state": False},
+        "handler": "json:dumps",
+    }],
+}
+HOTEL_SKILL = """\
+---
+name: find-hotel
+description: Find a hotel in a city. Use when the user wants somewhere to stay.
+---
+1. Call `hotel_search` with the destination slot.
+2. Return {"outcome": "success", "data": {"found": true}}.
+"""
+
+
+@pytest.fixture(scope="module")
+def hotel_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("stays")
+    (root / "flows").mkdir()
+    (root / "manifests").mkdir()
+    (root / "skills" / "stays" / "find-hotel").mkdir(parents=True)
+    (root / "flows" / "stays.yaml").write_text(yaml.safe_dump(copy.deepcopy(HOTEL_FLOWS), sort_keys=False))
+    (root / "manifests" / "stays.yaml").write_text(yaml.safe_dump(HOTEL_MANIFEST, sort_keys=False))
+    (root / "skills" / "stays" / "find-hotel" / "SKILL.md").write_text(textwrap.dedent(HOTEL_SKILL))
+    return root
+
+
+@pytest.mark.parametrize(("said", "city"), [
+    ("I need a hotel in San Francisco for 2 nights", "San Francisco"),
+    ("somewhere in half moon bay please", "half moon bay"),
+])
+def test_the_answer_to_which_city_is_the_place_its_cue_points_at(hotel_pack: Path, said: str, city: str) -> None:
+    agent = Agent("stays", pack=hotel_pack, store=InMemoryStore())
+    try:
+        agent.handle("s", "find me a hotel")
+        assert agent.load("s").waiting_for_slot == "destination"
+        agent.handle("s", said)
+        held = [f.slots["destination"].value for f in [*agent.load("s").stack.flows, *agent.load("s").stack.archive]]
+        assert held == [city]
+    finally:
+        agent.close()
+
+
+def test_a_remark_after_a_reference_to_a_place_is_no_city(hotel_pack: Path) -> None:
+    agent = Agent("stays", pack=hotel_pack, store=InMemoryStore())
+    try:
+        agent.handle("s", "find me a hotel")
+        agent.handle("s", "I'd like a hotel there. It should have Wi-Fi.")
+        state = agent.load("s")
+        assert [f.slots["destination"].value for f in state.stack.flows] == [None]
+    finally:
+        agent.close()
+
+
+# -- which task -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["i wnat to bok a flihgt from bostn to chicgo", "we watn to book a flight to denver"])
+def test_a_mistyped_want_still_asks_for_the_task_its_verb_names(text: str) -> None:
+    assert lx.WANTS.match(text)
+    u = NLU.understand(text, IDLE, CTX)
+    assert u.flow == "book_flight"
+
+
+@pytest.mark.parametrize("text", ["never mind, cancel that", "forget it, cancel that", "nvm cancel it"])
+def test_a_stop_word_then_cancel_that_with_nothing_in_progress_cancels_nothing(text: str) -> None:
+    agent = Agent("travel", store=InMemoryStore())
+    try:
+        agent.handle("s", "hi there")
+        result = agent.handle("s", text)
+        assert not agent.load("s").stack.flows and "nothing in progress" in result.reply.lower()
+    finally:
+        agent.close()
+
+
+def test_a_stop_word_then_cancel_it_right_after_a_check_still_cancels_what_was_checked() -> None:
+    agent = Agent("travel", store=InMemoryStore())
+    try:
+        agent.handle("s", "check booking BK-12345")
+        agent.handle("s", "never mind, cancel it")
+        assert [f.name for f in agent.load("s").stack.flows] == ["cancel_booking"]
+    finally:
+        agent.close()
