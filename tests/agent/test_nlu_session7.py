@@ -166,3 +166,118 @@ def test_a_stop_word_then_cancel_it_right_after_a_check_still_cancels_what_was_c
         assert [f.name for f in agent.load("s").stack.flows] == ["cancel_booking"]
     finally:
         agent.close()
+
+
+# -- names and places inside a sentence -------------------------------------------------------------
+def test_a_capitalised_cue_word_inside_a_title_points_at_nothing() -> None:
+    city = SlotSpec(name="city", type="FreeTextSlot", description="City where the event is")
+    assert cued_values(city, "I've been told that the Girl In Red is nice.") == []
+    assert [c.value for _, c in cued_values(city, "I hear Girl In Red plays in Los Angeles")] == ["Los Angeles"]
+
+
+def test_a_hedge_that_opens_a_sentence_is_no_part_of_the_name_after_it() -> None:
+    named = name_run("Maybe Blue Jays vs Mariners in Toronto?")
+    assert named is not None and named.value.startswith("Blue Jays")
+
+
+def test_a_place_in_lower_case_ends_before_please() -> None:
+    city = SlotSpec(name="city", type="FreeTextSlot", description="City where the restaurant is")
+    assert [c.value for _, c in cued_values(city, "look in los gatos please.", asked=True)] == ["los gatos"]
+
+
+def test_the_verb_a_request_asks_with_is_no_part_of_the_value() -> None:
+    text = "Please check KL on March 11th."
+    found = remainder(text, [*lx.requested_verb_spans(text), (text.index("on"), len(text))], frozenset())
+    assert found is not None and found.value == "KL"
+
+
+@pytest.mark.parametrize("said", ["Is it free?", "what is their number?"])
+def test_a_question_about_what_was_found_names_no_new_city(hotel_pack: Path, said: str) -> None:
+    agent = Agent("stays", pack=hotel_pack, store=InMemoryStore())
+    try:
+        agent.handle("s", said)
+        state = agent.load("s")
+        held = [f.slots["destination"].value for f in [*state.stack.flows, *state.stack.archive]]
+        assert all(value is None for value in held)
+    finally:
+        agent.close()
+
+
+# -- a clinic pack written by a new user (clearview) ------------------------------------------------
+PACKS = Path(__file__).resolve().parent.parent / "fixtures" / "packs"
+
+
+def test_the_patient_is_called_names_the_patient_without_called() -> None:
+    agent = Agent("clearview", pack=PACKS / "clearview", store=InMemoryStore())
+    try:
+        agent.handle("s", "I want to book an eye test with Dr Mercer on Monday the 7th at 9:30, the patient is called Grace Kim")
+        assert agent.load("s").stack.flows[-1].slots["patient_name"].value == "Grace Kim"
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize("yes", ["ok go for it", "go for it"])
+def test_go_for_it_at_a_read_back_is_a_yes_though_for_can_point_at_a_day(yes: str) -> None:
+    agent = Agent("clearview", pack=PACKS / "clearview", store=InMemoryStore())
+    try:
+        for line in ["i need to reschedule my existing appointment", "CV-1003", "monday the 14th at 3pm"]:
+            agent.handle("s", line)
+        result = agent.handle("s", yes)
+        assert result.transitions.get("completed") == ["reschedule_appointment"]
+    finally:
+        agent.close()
+
+
+# -- one thing or many ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "flow"), [
+    ("is my reservation still on?", "check_booking"),
+    ("whats the status on my trip", "check_booking"),
+    ("show my bookings", "list_bookings"),
+    ("I'd like to book flights for 3 of us from chicago to miami on the 12th of december", "book_flight"),
+])
+def test_one_thing_asked_about_is_checked_and_several_are_listed(text: str, flow: str) -> None:
+    assert NLU.understand(text, IDLE, CTX).flow == flow
+
+
+@pytest.mark.parametrize(("text", "numbers"), [
+    ("my trips", {"trip": {"many"}}), ("my trip", {"trip": {"one"}}), ("the status", {"status": {"one"}}),
+    ("what have i booked", {"book": None}),
+])
+def test_a_plural_is_told_from_a_word_ending_in_s(text: str, numbers: dict) -> None:
+    said = lx.grammatical_numbers(text)
+    for word, number in numbers.items():
+        assert said.get(lx.stem(word)) == (frozenset(number) if number else None)
+
+
+# -- repairs and clauses ----------------------------------------------------------------------------
+@pytest.mark.parametrize(("said", "count"), [("oh wait, my sister's coming too so make that 3", 3),
+                                             ("sorry i meant four", 4)])
+def test_a_bare_number_repairs_the_count_already_given(said: str, count: int) -> None:
+    agent = Agent("travel", store=InMemoryStore())
+    try:
+        agent.handle("s", "flight from seattle to san francisco on the 15th for 2 people")
+        agent.handle("s", said)
+        assert agent.load("s").stack.flows[-1].slots["passengers"].value == count
+    finally:
+        agent.close()
+
+
+def test_a_bare_number_repairs_no_count_that_was_never_said() -> None:
+    agent = Agent("travel", store=InMemoryStore())
+    try:
+        agent.handle("s", "flight from seattle to san francisco on the 15th")
+        agent.handle("s", "make it 3")
+        assert agent.load("s").stack.flows[-1].slots["passengers"].value == 1
+    finally:
+        agent.close()
+
+
+def test_a_task_named_in_a_clause_that_says_when_is_not_the_one_asked_for() -> None:
+    agent = Agent("travel", store=InMemoryStore())
+    try:
+        for line in ["book a flight to berlin", "wait first i need to change one of my bookings",
+                     "actually let me check the booking before i change it"]:
+            agent.handle("s", line)
+        assert [f.name for f in agent.load("s").stack.flows] == ["book_flight", "modify_booking", "check_booking"]
+    finally:
+        agent.close()

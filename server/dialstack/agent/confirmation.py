@@ -135,8 +135,8 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
         return Understanding("affirm", u.text, confidence=u.confidence, rule="says_yes_first")
     no = lx.NO_LEAD.match(u.text)
     said_no = no is not None
-    if isinstance(pending, Confirmation) and not said_no and not asks_to_change(flow, u.text):
-        return u
+    if isinstance(pending, Confirmation) and not said_no and (lx.AFFIRM.match(u.text) or not asks_to_change(flow, u.text)):
+        return u  # ('ok go for it' is a yes, though 'for' can point at a day)
     lead = no or lx.YES_NO_LEAD.match(u.text)
     rest = lead["rest"] if lead is not None else u.text
     if said_no and rest.strip():

@@ -147,6 +147,8 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
             value = m.group(1).strip()
             out.append((1.0, Candidate(value, value, m.start(1), m.start(1) + len(value), 0.7)))
     for m in _CUE.finditer(text):
+        if _inside_name(text, m):
+            continue
         cue = m["cue"].lower()
         role = next((r for r in roles.roles if cue in ROLE_CUES[r]), None)
         person = role in ("person", "recipient") and cue in _PERSON_ONLY
@@ -244,8 +246,8 @@ _NEXT_CLAUSE = re.compile(r"\s+(?:and|but|so|then)\s+(?=(?:i|i'd|i'm|i'll|id|im|
 
 
 def _own_cue(spec: SlotSpec) -> re.Pattern[str] | None:
-    """'reason: flu shot', ', reason annual physical', 'the reason is a cough': the slot's own name
-    (or label) opening a clause, then its value up to the end of the clause."""
+    """'reason: flu shot', ', reason annual physical', 'the reason is a cough', 'the patient is called
+    Grace Kim': the slot's own name (or label) opening a clause, then its value up to the end of the clause."""
     label = str(spec.params.get("label") or "")
     names = {spec.name.replace("_", " "), label, *(w for w in spec.name.split("_") if len(w) > 3)}
     names = {n.strip().lower() for n in names if n.strip() and n.strip().lower() not in lx.STOPWORDS}
@@ -253,7 +255,7 @@ def _own_cue(spec: SlotSpec) -> re.Pattern[str] | None:
         return None
     said = "|".join(sorted((re.escape(n).replace(r"\ ", r"\s+") for n in names), key=len, reverse=True))
     return re.compile(
-        r"(?:^|[,;.:!?]\s*|\band\s+)(?:the\s+|my\s+|(?:it'?s|its)\s+)?(?:" + said + r")(?:\s*(?:is|was|would be|:|-|=))?\s+"
+        r"(?:^|[,;.:!?]\s*|\band\s+)(?:the\s+|my\s+|(?:it'?s|its)\s+)?(?:" + said + r")(?:\s*(?:(?:is|was|'s)\s+(?:called|named)|called|named|is|was|would be|:|-|=))?\s+"
         r"(?P<value>[^,;.!?]{2,80})", re.IGNORECASE)
 
 
@@ -266,11 +268,22 @@ def place_spans(text: str) -> list[tuple[int, int]]:
     out = []
     for m in _CUE.finditer(text):
         cue = m["cue"].lower()
-        if cue in _PLACE_CUES:
+        if cue in _PLACE_CUES and not _inside_name(text, m):
             span = _span_after(text, m.end(), (), lower_ok=cue != "to")  # 'to borrow Dune': 'to' opens a verb
             if span is not None:
                 out.append(span)
     return out
+
+
+def _inside_name(text: str, cue: re.Match[str]) -> bool:
+    """'the Girl In Red', 'Sleeping With Sirens': a cue word written with a capital between two
+    capitalised words of a title is part of the name, not a pointer to a place or a person."""
+    if not cue["cue"][:1].isupper():
+        return False
+    before = list(_WORD.finditer(text, 0, cue.start()))
+    after = _WORD.match(text, cue.end())
+    return bool(before) and after is not None and _capitalised(before[-1].group()) and _capitalised(after.group()) \
+        and not _ends_sentence(before[-1]) and not _opens_sentence(text, before[-1].start())
 
 
 def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: bool = False) -> tuple[int, int] | None:
@@ -307,7 +320,8 @@ def _span_after(text: str, at: int, taken: Sequence[tuple[int, int]], lower_ok: 
             elif token == "," and _region_follows(words, i):
                 end = words[i + 1].end()  # 'Toronto, Ontario', 'Paris, France.'
             break
-        if token == "," or token.lower() in lx.STOPWORDS or token.lower() in _NOT_A_VALUE or count >= 3:
+        bare = token.lower().rstrip(".!?")  # ('look in los gatos please.')
+        if token == "," or bare in lx.STOPWORDS or bare in _NOT_A_VALUE or count >= 3:
             break
         end, count = w.end(), count + 1
         if _ends_sentence(w):
@@ -471,6 +485,7 @@ _NOT_A_NAME = frozenset({
     *_NOT_A_VALUE, "great", "perfect", "good", "fine", "sure", "yes", "yeah", "yep", "yup", "ok", "okay",
     "thanks", "thank", "please", "hi", "hello", "hey", "sounds", "no", "nope", "awesome", "cool", "nice",
     "excellent", "alright", "sorry", "actually", "oh", "well", "book", "find", "get", "play", "reserve", "search",
+    "maybe", "perhaps", "probably", "possibly", "definitely", "certainly", "ideally", "preferably", "wow", "hmm",
 })
 
 

@@ -551,6 +551,35 @@ def requested_verbs(text: str) -> set[str]:
     return {m["verb"].lower() for m in _REQUESTED.finditer(text)}
 
 
+def grammatical_numbers(text: str) -> dict[str, frozenset[str]]:
+    """For each stem of ``text``, whether it is said of one thing, of many, or both: 'my trip'
+    names one ('one'), 'my trips' several ('many'); 'status' and 'class' are no plurals."""
+    out: dict[str, set[str]] = {}
+    for token in tokens(text):
+        low = token.lower()
+        if low.endswith("ed"):
+            continue  # 'booked' counts nothing
+        many = len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "'s", "us", "is")) \
+            and stem(low[:-1]) == stem(low)
+        out.setdefault(stem(low), set()).add("many" if many else "one")
+    return {s: frozenset(n) for s, n in out.items()}
+
+
+# 'let me check the booking before i change it': a clause that only says when, naming a task
+# the speaker means to do later (or did), not the one asked for now
+_WHEN_CLAUSE = re.compile(r"\b(?:before|after|once|until|till)\s+(?:i|we)\b(?:'ll|'ve|'d)?[^,.;:!?\-–—]*", re.IGNORECASE)
+
+
+def when_clause_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` says when with a clause of its own ('before i change it')."""
+    return [m.span() for m in _WHEN_CLAUSE.finditer(text) if m.start() > 0]
+
+
+def requested_verb_spans(text: str) -> list[tuple[int, int]]:
+    """Where those verbs are: 'check' of 'Please check Albany' is the request, not the value."""
+    return [m.span("verb") for m in _REQUESTED.finditer(text)]
+
+
 # 'leaving from New York', 'heading to Denver': a verb that only points at the value after it
 _VALUE_LEAD = re.compile(r"\b(?:leaving|departing|heading|going|coming|returning|travell?ing)(?:\s+(?:back|out|over))?"
                          r"\s+(?:from|to|out of|into|towards|for|in|at)\s*$", re.IGNORECASE)

@@ -25,8 +25,9 @@ PEOPLE = frozenset({"people", "ppl", "person", "persons", "guests", "guest", "ad
 PEOPLE_STEMS = frozenset(lx.stem(w) for w in PEOPLE)
 _GROUP_SLOT = frozenset(lx.stem(w) for w in (
     "party size people person passengers passenger adults guests riders travelers group seats".split()))
-_COUNT = r"\d{{1,4}}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|" \
-         r"sixteen|seventeen|eighteen|nineteen|twenty|a couple of|a couple|couple of|a pair of"
+COUNT_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+               "sixteen|seventeen|eighteen|nineteen|twenty")
+_COUNT = r"\d{{1,4}}|" + COUNT_WORDS + r"|a couple of|a couple|couple of|a pair of"
 _NUMBER = r"(?P<{}>" + _COUNT + r")"  # a format string: the group's name goes in the braces
 _GROUP = re.compile(
     r"\b(?:(?:a |our |my )?(?:group|party|family|team) of\s+" + _NUMBER.format("n1")

@@ -84,6 +84,9 @@ class FlowProfile:
         self.slot_words = {lx.stem(t) for s in spec.slots for t in s.name.split("_")} - lx.STOPWORDS \
             - self.keywords - self.name
         self.text = flow_text(spec)
+        # 'my bookings' (a list) against 'my booking' (one): how the flow's keywords and examples count
+        # things (its name and description do not tell: 'find_restaurants' finds one as well)
+        self.numbers = lx.grammatical_numbers(" ".join([*spec.keywords, *spec.examples]))
         openers = {lx.opener(e) for e in spec.examples}
         first = spec.name.split("_")[0].lower()
         self.verb = first if first in openers and first not in lx.STOPWORDS else None
@@ -139,6 +142,11 @@ class FlowScorer:
     def __init__(self, flows: Sequence[FlowSpec], make_slot: Any, readers: frozenset[str] = frozenset(),
                  embedder: Embedder | None = None) -> None:
         self.profiles = {f.name: FlowProfile(f) for f in flows}
+        # the things some flow counts only in the plural ('bookings') and another in the singular
+        # ('booking'): said in the singular, they speak against the first ('is my booking still on?')
+        singular = {s for p in self.profiles.values() for s, n in p.numbers.items() if "one" in n}
+        self.plural_only = {name: frozenset(s for s, n in p.numbers.items() if n == MANY and s in singular)
+                            for name, p in self.profiles.items()}
         self.embedder = embedder
         self.flow_vectors = embedder.embed([semantic_text(f) for f in flows]) if embedder and flows else None
         self.readers = readers  # flows whose intent's role is 'read' 
@@ -240,7 +248,7 @@ class FlowScorer:
         if ctx is not None:
             self.mask_example_values(ctx)
         keys, spans = self.values_in(text, ctx)
-        ignore = [*ignore, *self.own_slot_words(text)]
+        ignore = [*ignore, *self.own_slot_words(text), *lx.when_clause_spans(text)]
         done = {lx.stem(m["done"]) for m in lx.ALREADY_DONE.finditer(text)}  # 'have I got anything booked?'
         plain = self.stems(mask(text, ignore))
         # values are not words for a flow, unless a flow lists the whole value as a keyword ('vegetarian')
@@ -250,6 +258,7 @@ class FlowScorer:
         reading = bool(lx.READ_QUESTION.match(text))
         left_text = mask(text, [*ignore, *spans])
         semantic = self.semantic(left_text)
+        numbers = lx.grammatical_numbers(left_text)
         verb_of = self.verb_flow(text)
         asked_for = self.requested_flows(text)
         named = keys if question else keys & self.rare_keys  # values that say which flows a turn is about
@@ -260,7 +269,10 @@ class FlowScorer:
                 scores.append((name, 0.0))
                 continue
             said = [stems for pattern, stems in profile.phrases if pattern.search(left_text)]
-            words = self._words(profile, words_left, frozenset().union(*said))
+            # 'is my reservation still on?' is about one booking, not the list a flow of 'my reservations'
+            # gives (the other way round tells nothing: 'book flights for 3 of us' books)
+            counted = {s for s, n in numbers.items() if n == ONE and s in self.plural_only[name]}
+            words = self._words(profile, words_left, frozenset().union(*said), frozenset(counted))
             if reading and name in self.readers and words > 0:
                 words += READ_BONUS
             values = sum(self.value_weights[k] for k in profile.value_keys & keys)
@@ -413,34 +425,41 @@ class FlowScorer:
         words = self.profiles[owner].slot_words
         return [(m.start(), m.end()) for m in lx.TOKEN.finditer(text) if lx.stem(m.group().lower()) in words]
 
-    def _words(self, profile: FlowProfile, stems: set[str], phrased: frozenset[str] = frozenset()) -> float:
+    def _words(self, profile: FlowProfile, stems: set[str], phrased: frozenset[str] = frozenset(),
+               miscounted: frozenset[str] = frozenset()) -> float:
+        """How well what was said matches the flow's words; ``miscounted`` words (one thing said
+        where the flow speaks of many, or many where it speaks of one) are said but match nothing."""
         if not stems:
             return 0.0
+        matching = stems - miscounted if miscounted else stems
         # the flow's own text decides; examples and keywords only add to it, so a flow that has
         # none (a new service) is not outvoted by one that has many
-        text = self._text(profile, stems)
+        text = self._text(profile, stems, matching)
         if not profile.spec.examples and not profile.spec.keywords:
             return text + EXAMPLE_WEIGHT * IMPUTED_EXAMPLES * text  # its own text stands in for examples
         total = sum(self.weight(s) for s in stems)
         example = 0.0
         for words in profile.examples:
             if words:
-                shared = sum(self.weight(s) for s in stems & words)
+                shared = sum(self.weight(s) for s in matching & words)
                 example = max(example, 2 * shared / (total + sum(self.weight(s) for s in words)))
-        keywords = sum(self.weight(s) for s in stems & (profile.keywords | phrased))
-        name = sum(self.weight(s) for s in stems & profile.name)
-        description = sum(self.weight(s) for s in stems & profile.description) / total
+        keywords = sum(self.weight(s) for s in matching & (profile.keywords | phrased))
+        name = sum(self.weight(s) for s in matching & profile.name)
+        description = sum(self.weight(s) for s in matching & profile.description) / total
         lexical = 0.6 * example + 0.25 * min(keywords, 2.0) + 0.1 * name + 0.1 * description
         return text + EXAMPLE_WEIGHT * lexical
 
-    def _text(self, profile: FlowProfile, stems: set[str]) -> float:
+    def _text(self, profile: FlowProfile, stems: set[str], matching: set[str]) -> float:
         """How much of what was said the flow's own YAML text covers, rarer words counting more."""
         said = sum(self.text_weights.get(s, UNKNOWN_WEIGHT) for s in stems)
         if not said:
             return 0.0
         covered = sum(self.text_weights[s] * tf / (tf + TEXT_SATURATION)
-                      for s in stems if (tf := profile.text.get(s, 0.0)) > 0)
+                      for s in matching if (tf := profile.text.get(s, 0.0)) > 0)
         return covered / said
+
+
+ONE, MANY = frozenset({"one"}), frozenset({"many"})
 
 
 def _shortened(typed: str, spelled: Mapping[str, str]) -> list[str]:

@@ -16,10 +16,11 @@ from typing import Any
 
 from ..domain.models import FlowSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
+from ..state.text import parse_number
 from . import lexicon as lx
 from .freetext import (YIELDING, bare_answer, could_be_a_name, cued_values, has_name, name_run, names_nothing,
                        not_a_value, place_spans, roles_of, sentence_ends_between, without_possessive)
-from .options import PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
+from .options import COUNT_WORDS, PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
 from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates, value_key
 
 
@@ -153,6 +154,8 @@ class SlotReader:
             if name not in labels:
                 labels[name] = cand  # 'sorry I meant 11, not 10': the hour of the time already given
         labels.update(hour_repaired_in_turn(slots, labels, text, ctx))
+        if not labels:
+            labels.update(count_repairs(slots, text))  # 'my sister's coming too so make that 3'
         said = [(c.start, c.end) for c in labels.values()]
         for name, cand in name_repairs(spec, slots, mask(text, said)).items():
             labels.setdefault(name, cand)  # 'oops i meant Tom Okafor' after 'Tom Okafer': the name given, spelt again
@@ -194,12 +197,18 @@ class SlotReader:
                     labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
             elif waiting is None and _sole_required(spec, slot_spec.name):
                 # 'is Dune available' -> 'Dune': the words that start the flow are not its value
-                rest = remainder(text, taken, self.scorer.trigger_words(spec.name))
+                rest = remainder(text, [*taken, *lx.requested_verb_spans(text)], self.scorer.trigger_words(spec.name))
                 # ('Where are they located?' -> 'they', 'any other attractions?' -> 'other': nothing named;
                 # but 'echo hello' echoes a greeting)
-                if rest is not None and _names_something(rest.value, text) \
-                        and (not names_nothing(rest.value) or lx.GREETING.match(rest.value)):
-                    labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
+                if rest is None or not _names_something(rest, text) \
+                        or names_nothing(rest.value) and not lx.GREETING.match(rest.value):
+                    continue
+                if lx.is_question(text) and lx.REFERS_BACK.search(text) and not has_name(text, rest.start, rest.end):
+                    continue  # 'Is it free?', 'what is their number?': about what was found, naming nothing new
+                named = name_run(text, rest.start, rest.end)
+                if named is not None and named.start > rest.start and named.end == rest.end:
+                    rest = named  # 'the weather forecast for New York' -> 'New York'
+                labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
         for name, cand in labels.items():
             if isinstance(slots.get(name), FreeTextSlot):
                 labels[name] = without_possessive(cand, text)
@@ -264,6 +273,26 @@ def hour_repairs(slots: Mapping[str, BaseSlot], text: str, ctx: SlotContext) -> 
     name, slot, held = timed[0]
     moved = _at_hour(slot, held, m, ctx)
     return {} if moved is None else {name: moved}
+
+
+# 'make that 3', 'sorry, I meant four': a bare number that repairs a count already given
+_COUNT_REPAIR = re.compile(
+    r"\b(?:make (?:it|that)|change (?:it|that) to|(?:i )?meant|(?:i )?mean)\s+(?P<n>\d{1,3}|" + COUNT_WORDS + r")"
+    r"(?:\s+(?:then|instead|now|please|of us))?[\s.!]*$", re.IGNORECASE)
+
+
+def count_repairs(slots: Mapping[str, BaseSlot], text: str) -> dict[str, Candidate]:
+    """'oh wait, my sister's coming too so make that 3': the one filled slot holding a whole number
+    (a count of people or things) takes the number, when nothing else in the turn is a value."""
+    m = _COUNT_REPAIR.search(text)
+    if m is None:
+        return {}
+    counted = [name for name, slot in slots.items()  # (a count never said is no count to repair)
+               if slot.filled and slot.source != "default" and isinstance(slot.value, int) and not isinstance(slot.value, bool)]
+    n = parse_number(m["n"])
+    if len(counted) != 1 or n is None:
+        return {}
+    return {counted[0]: Candidate(n, str(n), m.start("n"), m.end("n"), 0.9)}
 
 
 def hour_repaired_in_turn(slots: Mapping[str, BaseSlot], labels: Mapping[str, Candidate], text: str,
@@ -459,12 +488,13 @@ _MAX_GUESSED = 8  # ... and a longer one needs a capital inside it, not only a n
 _SHORT_REQUEST = 4  # ... and in lower case only from a request this short ('is dune available')
 
 
-def _names_something(value: str, text: str) -> bool:
+def _names_something(rest: Candidate, text: str) -> bool:
     """'Dune', 'is the hobbit in', 'Red Joan Of Arc': a capitalised name, or the rest of a short
     request; not 'wondering if you could help' or 'looking' (what a longer request leaves over is
     its own wording, not a value)."""
+    value = str(rest.value)
     words = lx.tokens(value)
-    if has_name(value) and (len(words) <= _MAX_GUESSED or any(w[:1].isupper() for w in value.split()[1:])):
+    if has_name(text, rest.start, rest.end) and (len(words) <= _MAX_GUESSED or any(w[:1].isupper() for w in value.split()[1:])):
         return True  # a long stretch with only a number in it ('for like 5 days ...') is a story, not a name
     return len(words) <= _GUESSED_WORDS and len(lx.tokens(text)) <= _SHORT_REQUEST
 
