@@ -87,7 +87,7 @@ HOTEL_MANIFEST = {
                          "additionalProperties": False},
         "output_schema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
         "idempotent": True, "timeout_ms": 1000, "capabilities": {"changes_state": False},
-        "handler": "json:dumps",
+        "handler": "builtins:dict",
     }],
 }
 HOTEL_SKILL = """\
@@ -281,3 +281,136 @@ def test_a_task_named_in_a_clause_that_says_when_is_not_the_one_asked_for() -> N
         assert [f.name for f in agent.load("s").stack.flows] == ["book_flight", "modify_booking", "check_booking"]
     finally:
         agent.close()
+
+
+def test_of_two_places_said_together_a_bare_repair_changes_the_destination() -> None:
+    agent = Agent("travel", store=InMemoryStore())
+    try:
+        agent.handle("s", "hey i wanna go to rome from london")
+        agent.handle("s", "hmm actually paris is better, lets do paris instead")
+        slots = agent.load("s").stack.flows[-1].slots
+        assert (slots["origin"].value, slots["destination"].value) == ("London", "Paris")
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize(("said", "flow"), [("I'd like to make an appointment please", "book_appointment"),
+                                            ("i cant make my appointment on thursday", "cancel_appointment")])
+def test_a_keyword_the_examples_only_negate_counts_only_negated(said: str, flow: str) -> None:
+    agent = Agent("appointments", pack=PACKS / "kestrel_lane", store=InMemoryStore())
+    try:
+        agent.handle("s", said)
+        assert agent.load("s").stack.flows[-1].name == flow
+    finally:
+        agent.close()
+
+
+# -- what the review of these rules found -----------------------------------------------------------
+@pytest.mark.parametrize(("first", "then"), [
+    ("book a flight from boston to chicago on dec 10 for 2 people under $400", "make it 350"),
+    ("book a flight from boston to chicago on dec 10 for 2 people", "I mean 10"),
+    ("book a flight from boston to chicago for 2 people", "make it 5"),
+])
+def test_a_bare_number_that_is_no_count_of_people_leaves_the_count_alone(first: str, then: str) -> None:
+    agent = Agent("travel", store=InMemoryStore())
+    try:
+        agent.handle("s", first)
+        agent.handle("s", then)
+        assert agent.load("s").stack.flows[-1].slots["passengers"].value == 2
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize(("text", "flow"), [
+    ("show me my booking history", "list_bookings"),
+    ("show me the lowest price from boston to chicago", "search_flights"),
+    ("what should I check before i travel to cairo?", "travel_advisory"),
+])
+def test_a_singular_as_a_modifier_or_after_no_determiner_and_a_clause_asked_about_keep_their_task(text: str, flow: str) -> None:
+    assert NLU.understand(text, IDLE, CTX).flow == flow
+
+
+def test_a_question_about_doing_something_before_a_visit_asks_about_the_visit() -> None:
+    agent = Agent("fernhill", pack=PACKS / "fernhill", store=InMemoryStore())
+    try:
+        result = agent.handle("s", "Can I eat before I come in for a patch test?")
+        assert result.understanding["flow"] == "treatment_info"
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize(("said", "city"), [("San Diego, I'm driving down from LA", "San Diego"),
+                                            ("Las Vegas. I'm here for a show at Caesars", "Las Vegas")])
+def test_a_city_named_first_is_the_answer_not_a_place_a_later_cue_points_at(hotel_pack: Path, said: str, city: str) -> None:
+    agent = Agent("stays", pack=hotel_pack, store=InMemoryStore())
+    try:
+        agent.handle("s", "find me a hotel")
+        agent.handle("s", said)
+        state = agent.load("s")
+        held = [f.slots["destination"].value for f in [*state.stack.flows, *state.stack.archive]]
+        assert len(held) == 1 and str(held[0]).startswith(city)
+    finally:
+        agent.close()
+
+
+# -- the thirtieth fresh travel set -----------------------------------------------------------------
+def test_a_numeric_date_said_alone_is_a_date_though_both_numbers_could_be_months() -> None:
+    from datetime import date
+
+    from dialstack.state.dates import find_dates
+    assert [d for d, _, _ in find_dates("12/12", date(2026, 12, 1))] == [date(2026, 12, 12)]
+    assert find_dates("rated 10/10", date(2026, 12, 1)) == []
+
+
+@pytest.mark.parametrize("said", ["sorry what else do u need from me?", "what else do ya need"])
+def test_what_else_do_u_need_asks_where_the_task_stands(said: str) -> None:
+    agent = Agent("travel", store=InMemoryStore())
+    try:
+        agent.handle("s", "book a flight to dublin from amsterdam")
+        result = agent.handle("s", said)
+        assert result.understanding["rule"] == "asks_status" and "still need the date" in result.reply
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize("said", ["haha you're quick today", "wow ur a lifesaver", "you are so helpful thanks"])
+def test_a_remark_on_the_assistant_changes_no_value(said: str) -> None:
+    agent = Agent("travel", store=InMemoryStore())
+    try:
+        agent.handle("s", "hey i wanna book a flight from chicago to toronto on the 20th")
+        result = agent.handle("s", said)
+        assert result.understanding["act"] == "chitchat"
+        assert agent.load("s").stack.flows[-1].slots["date"].value == "2026-12-20"
+    finally:
+        agent.close()
+
+
+def test_a_remark_on_the_assistant_with_a_request_is_the_request() -> None:
+    assert not lx.remarks_on_you("you're great, now book me a flight to paris")
+
+
+def test_a_wish_added_to_a_trip_does_not_turn_it_into_saving_preferences() -> None:
+    said = "me and my wife need to get from atlanta to orlando on december 23rd, so two people. window seats if possible"
+    u = NLU.understand(said, IDLE, CTX)
+    assert u.flow == "book_flight" and u.labels["passengers"].value == 2
+
+
+@pytest.mark.parametrize(("text", "wishes"), [
+    ("a flight to paris, ideally on friday", [" ideally on friday"]),
+    ("window seats if possible", []),  # the wish is all that is said
+    ("Thank you. Look for a hotel there if you can.", []),  # the wish asks for something itself
+])
+def test_a_wish_is_a_clause_that_adds_a_detail(text: str, wishes: list[str]) -> None:
+    assert [text[a:b] for a, b in lx.wish_spans(text)] == wishes
+
+
+@pytest.mark.parametrize("text", ["what flights have i booked?", "which flights have i booked?"])
+def test_what_was_already_booked_is_listed_not_searched_for(text: str) -> None:
+    assert NLU.understand(text, IDLE, CTX).flow == "list_bookings"
+
+
+@pytest.mark.parametrize(("n", "noun", "shown"), [(1, "flight", "1 flight"), (3, "flight", "3 flights"),
+                                                  (2, "person/people", "2 people"), (1, "person/people", "1 person")])
+def test_a_count_in_a_reply_agrees_with_its_noun(n: int, noun: str, shown: str) -> None:
+    from dialstack.agent.render import render
+    assert render("{n:count:" + noun + "}", {"n": n}) == shown

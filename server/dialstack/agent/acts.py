@@ -236,9 +236,12 @@ class ActHandler:
         for reason in dict.fromkeys(reasons):
             turn.replies.append(turn.template("invalid_value", reason=reason))
         filled = [n for n, c in checks.items() if c.ok]
-        if filled:  # the value said last ('toronto to vancouver': the destination), which a bare repair changes
+        if filled:  # the value said last ('just give me vancouver'), which a bare repair changes
             last = max(filled, key=lambda n: getattr(values.get(n), "start", -1))
-            turn.state.last_filled = FilledSlot(flow_id=flow.flow_id, slot=last)
+            alike = [n for n in filled if flow.slots[n].type_name == flow.slots[last].type_name]
+            # ('i wanna go to rome from london', then 'paris instead': of two places said together, the
+            # order they were said in tells nothing; the one a flow asks later, the destination, changes)
+            turn.state.last_filled = FilledSlot(flow_id=flow.flow_id, slot=last) if len(alike) == 1 else None
 
     async def on_fill(self, turn: Turn, u: SetSlots | CorrectSlot) -> bool:
         active = turn.state.active

@@ -10,7 +10,7 @@ no, thanks, a goodbye or small talk is never a free-text value.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set as AbstractSet
 from dataclasses import dataclass
 
 from ..domain.models import SlotSpec
@@ -262,13 +262,13 @@ def _own_cue(spec: SlotSpec) -> re.Pattern[str] | None:
 _PLACE_CUES = frozenset(c for role in ("origin", "destination", "place") for c in ROLE_CUES[role])
 
 
-def place_spans(text: str) -> list[tuple[int, int]]:
+def place_spans(text: str, cues: AbstractSet[str] = _PLACE_CUES) -> list[tuple[int, int]]:
     """Where ``text`` names a place by a cue ('in half moon bay', 'from Seattle', 'at The Grill'):
     what is said there is no value for a slot that is not a place."""
     out = []
     for m in _CUE.finditer(text):
         cue = m["cue"].lower()
-        if cue in _PLACE_CUES and not _inside_name(text, m):
+        if cue in cues and not _inside_name(text, m):
             span = _span_after(text, m.end(), (), lower_ok=cue != "to")  # 'to borrow Dune': 'to' opens a verb
             if span is not None:
                 out.append(span)

@@ -223,6 +223,8 @@ QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold
                             r"(?:(?:before that|but first|first|actually|also|btw|by the way|"
                             r"(?:(?:hmm+|um+)[\s,]+)?(?:let me|lemme|let'?s) (?:see|check))[\s,]+)?" + _QUESTION_WORDS,
                             re.IGNORECASE)
+# who wants: 'i', 'we', and a party said as the subject ('me and my wife need to get to orlando')
+WE = r"(?:i|we|me and (?:my|the) \w+|my \w+ and (?:i|me))"
 # 'want' and the ways it is mistyped ('i wnat to bok a flight')
 WANT = r"(?:want|wnat|watn)"
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
@@ -255,7 +257,7 @@ HELP = re.compile(
     re.IGNORECASE,
 )
 STATUS = re.compile(
-    r"\b(what (?:else )?do you (?:still )?need|what(?:'s| is) (?:left|missing|next)|where (?:are|were) we|"
+    r"\b(what (?:else )?do (?:you|u|ya) (?:still )?need|what(?:'s| is) (?:left|missing|next)|where (?:are|were) we|"
     r"what (?:are|were) we doing|what have i (?:told|given) you|what do you have so far|what else is needed|"
     # 'what was the time again?', 'remind me what I said': asking back what was said
     r"what (?:was|is|were|did i say for) (?:the|my) \w+(?: \w+)? again|remind me what (?:i|we) (?:said|picked|chose))\b"
@@ -404,6 +406,20 @@ def asks_after_you(text: str) -> bool:
     return all(w in _CHAT_WORDS or w in STOPWORDS for w in tokens(rest))
 
 
+# 'haha you're quick today', 'wow ur a lifesaver': a remark on the assistant, and nothing more
+_ON_YOU = re.compile(
+    r"^\s*(?:(?:lol|lmao|haha+|hehe+|ha ha|wow|omg|aw+|oh)[\s,!.]*)*(?:you'?re|you are|ur|u r|u'?re)\s+"
+    r"(?:so\s+|really\s+|very\s+|pretty\s+|super\s+|such\s+an?\s+|an?\s+)?(?:quick|fast|funny|great|awesome|the best|"
+    r"amazing|smart|clever|helpful|good|brilliant|star|legend|speedy|efficient|lifesaver|life saver|lovely|kind|sweet|"
+    r"hilarious|gem|champ)\b(?:\s+(?:today|tonight|this morning|btw|lol|haha+|thanks|thank you|mate|man|at this))*[\s.!]*$",
+    re.IGNORECASE)
+
+
+def remarks_on_you(text: str) -> bool:
+    """A remark on the assistant ('haha you're quick today'): its 'today' is no date for the task."""
+    return bool(_ON_YOU.match(text))
+
+
 # "lol this is so much easier": an utterance that opens with small talk and asks for nothing
 SMALL_TALK_LEAD = re.compile(
     r"^\s*(lol|haha+|hehe|thanks|thank you|great|cool|nice|awesome|wow|perfect|cheers|brilliant|lovely)\b",
@@ -450,7 +466,7 @@ UNSURE = re.compile(
     r"(?:\s+(?:about|of|on|what|which|when)\s+[^,.;!?]+)?(?:\s+yet)?"
     r"(?:\s*[,.;!-]+\s*(?:" + LATER_TAIL + r"|let me (?:check|think|see|ask)[^,.;!?]*))?[\s.!]*$", re.IGNORECASE)
 # 'i need chicago to boston on the 13th': asking to have something, not whether it exists
-WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*(?:i|we)\s*(?:'d like|would like|need|" + WANT + r"|"
+WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" + WE + r"\s*(?:'d like|would like|need|" + WANT + r"|"
                    r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to)\b", re.IGNORECASE)
 # 'what flights have I got coming up?', 'which appointments do we have': asking about one's own things
 OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s+(?:already\s+|currently\s+)?have\b(?!\s+to\b)|"
@@ -551,18 +567,31 @@ def requested_verbs(text: str) -> set[str]:
     return {m["verb"].lower() for m in _REQUESTED.finditer(text)}
 
 
-def grammatical_numbers(text: str) -> dict[str, frozenset[str]]:
-    """For each stem of ``text``, whether it is said of one thing, of many, or both: 'my trip'
-    names one ('one'), 'my trips' several ('many'); 'status' and 'class' are no plurals."""
+def grammatical_numbers(text: str, definite: bool = False) -> dict[str, frozenset[str]]:
+    """For each stem of ``text``, whether it is said of one thing, of many, or both: 'my trips'
+    names several ('many'); 'status' and 'class' are no plurals. With ``definite``, a singular
+    counts as one thing only after 'my', 'the', 'this' ... and not as a modifier of the next word
+    ('is my reservation still on?', not 'my booking history', 'every booking', 'the lowest price')."""
     out: dict[str, set[str]] = {}
-    for token in tokens(text):
+    words = tokens(text)
+    for i, token in enumerate(words):
         low = token.lower()
         if low.endswith("ed"):
             continue  # 'booked' counts nothing
         many = len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "'s", "us", "is")) \
             and stem(low[:-1]) == stem(low)
+        if definite and not many:
+            before = words[i - 1].lower() if i else ""
+            after = words[i + 1].lower() if i + 1 < len(words) else ""
+            if before not in _DEFINITE or after and after not in STOPWORDS and after not in _AFTER_A_THING:
+                continue
         out.setdefault(stem(low), set()).add("many" if many else "one")
     return {s: frozenset(n) for s, n in out.items()}
+
+
+_DEFINITE = frozenset({"my", "our", "the", "this", "that", "your"})
+_AFTER_A_THING = frozenset({"still", "please", "pls", "ok", "okay", "confirmed", "go", "going", "look", "looking",
+                            "again", "today", "now"})
 
 
 # 'let me check the booking before i change it': a clause that only says when, naming a task
@@ -571,8 +600,25 @@ _WHEN_CLAUSE = re.compile(r"\b(?:before|after|once|until|till)\s+(?:i|we)\b(?:'l
 
 
 def when_clause_spans(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` says when with a clause of its own ('before i change it')."""
+    """Where a request says when with a clause of its own ('let me check the booking before i change
+    it'); in a question the clause is what is asked about ('can I eat before I come in for a patch test?')."""
+    if is_question(text):
+        return []
     return [m.span() for m in _WHEN_CLAUSE.finditer(text) if m.start() > 0]
+
+
+# 'window seats if possible', 'ideally an aisle seat': a wish that comes with a request, in a clause of its own
+_WISH = re.compile(r"(?:^|(?<=[,.;!?-]))[^,.;!?-]*\b(?:if possible|if you can|if poss|ideally|preferably|if available|"
+                   r"if there(?:'s| is) one)\b[^,.;!?-]*", re.IGNORECASE)
+
+
+def wish_spans(text: str) -> list[tuple[int, int]]:
+    """The clauses that add a wish to a request ('..., so two people. window seats if possible'): their
+    words name no task; none when the wish is all that is said, or asks for something itself ('Look
+    for a hotel there if you can')."""
+    spans = [m.span() for m in _WISH.finditer(text)
+             if not ORDER.match(m.group()) and not REQUEST_ANYWHERE.search(m.group()) and not WANTS.match(m.group().strip())]
+    return [] if len(spans) == 1 and not text[:spans[0][0]].strip() and not text[spans[0][1]:].strip(" .!") else spans
 
 
 def requested_verb_spans(text: str) -> list[tuple[int, int]]:

@@ -628,7 +628,7 @@ class Understander:
     def chats(self, r: Reading) -> Understanding | None:
         """'hey how r u today?', 'haha sorry long day, how r u anyway?': asking after the assistant,
         before any reading of it as a question for a task (its 'today' is no date for a search)."""
-        if lx.asks_after_you(r.text):
+        if lx.asks_after_you(r.text) or lx.remarks_on_you(r.text):
             return r.result("chitchat", digression_type="small_talk")
         # 'haha sorry, crazy busy day here': laughter, then a remark that asks for nothing and gives no
         # value; a task word or two in it ('day') is no request
@@ -1047,7 +1047,7 @@ _FOR_KIN = re.compile(rf"\bfor\s+{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
 # wanting, asked for ('need flights', 'I'd like', 'can I get', 'could we get'), and how many people it is for
 # (at the start of the turn or of a clause: "we're a family of four, need seattle to honolulu")
-_WANTS_THINGS = re.compile(r"(?:^|[,;.]\s*)\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,!.]+)*(?:(?:i|we)\s*(?:'d like|would like|"
+_WANTS_THINGS = re.compile(r"(?:^|[,;.]\s*)\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,!.]+)*(?:" + lx.WE + r"\s*(?:'d like|would like|"
                            r"need|want|wanna)|need|want|(?:can|could) (?:i|we) (?:get|have))\b", re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
                          r"passengers|travell?ers|seats|tickets|tix|guests)\b|\b(?:party|group|family) of\s+\w+"

@@ -42,6 +42,16 @@ def format_money(value: Any) -> str:
     return f"{symbol}{text}" if symbol else f"{text} {currency}"
 
 
+def format_count(value: Any, noun: str) -> str:
+    """'1 flight', '3 flights': a number with its noun ('flight', or 'person/people' for a plural of its own)."""
+    one, _, many = noun.partition("/")
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        return f"{value} {many or one + 's'}"
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 _FORMATS = {"date": format_date, "datetime": format_datetime, "money": format_money}
 
 
@@ -69,6 +79,8 @@ class _Formatter(string.Formatter):
         return super().get_value(key, args, kwargs)
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("count:"):
+            return format_count(value.value if isinstance(value, Shown) else value, format_spec[len("count:"):])
         if isinstance(value, Shown):
             if format_spec in _FORMATS:
                 return _FORMATS[format_spec](value.value)

@@ -77,13 +77,18 @@ class FlowProfile:
                 self.phrases.append((word_pattern(keyword), lx.content_stems(keyword)))
             else:
                 self.keywords |= {lx.stem(w) for w in lx.tokens(keyword)} - lx.STOPWORDS
+        # 'make' listed beside "can't" where the examples only say "I can't make my appointment": the
+        # keyword means the negated word ('I'd like to make an appointment' is no cancelling)
+        said = set().union(*self.examples)
+        negated_only = frozenset(k for k in self.keywords if f"not-{k}" in said and k not in said)
+        self.keywords = {f"not-{k}" if k in negated_only else k for k in self.keywords}
         self.name = {lx.stem(t) for t in spec.name.split("_")} - lx.STOPWORDS
         self.description = lx.content_stems(spec.description)
         self.value_keys = {value_key(s) for s in spec.slots if scorable(s)}
         # 'book ... with a max price of $500': words naming the flow's own slots, not its topic
         self.slot_words = {lx.stem(t) for s in spec.slots for t in s.name.split("_")} - lx.STOPWORDS \
             - self.keywords - self.name
-        self.text = flow_text(spec)
+        self.text = flow_text(spec, negated_only)
         # 'my bookings' (a list) against 'my booking' (one): how the flow's keywords and examples count
         # things (its name and description do not tell: 'find_restaurants' finds one as well)
         self.numbers = lx.grammatical_numbers(" ".join([*spec.keywords, *spec.examples]))
@@ -110,8 +115,9 @@ def _phrase(keyword: str) -> bool:
     return len(words) > 1 and any(w in lx.STOPWORDS for w in words)
 
 
-def flow_text(spec: FlowSpec) -> dict[str, float]:
-    """The flow's words (stemmed) with how prominently its YAML uses them."""
+def flow_text(spec: FlowSpec, negated_keywords: frozenset[str] = frozenset()) -> dict[str, float]:
+    """The flow's words (stemmed) with how prominently its YAML uses them; ``negated_keywords``
+    count as their negation ('not-make') where the keywords list them."""
     fields = {
         "name": [spec.name.replace("_", " ")],
         "label": [spec.label],
@@ -127,6 +133,7 @@ def flow_text(spec: FlowSpec) -> dict[str, float]:
     for field, factor in TEXT_FIELDS:
         for text in fields[field]:
             for word in lx.content_stems(text):
+                word = f"not-{word}" if field == "keywords" and word in negated_keywords else word
                 weights[word] = weights.get(word, 0.0) + factor
     return weights
 
@@ -145,8 +152,13 @@ class FlowScorer:
         # the things some flow counts only in the plural ('bookings') and another in the singular
         # ('booking'): said in the singular, they speak against the first ('is my booking still on?')
         singular = {s for p in self.profiles.values() for s, n in p.numbers.items() if "one" in n}
+        plural = {s for p in self.profiles.values() for s, n in p.numbers.items() if "many" in n}
         self.plural_only = {name: frozenset(s for s, n in p.numbers.items() if n == MANY and s in singular)
                             for name, p in self.profiles.items()}
+        # ... and of two look-ups, several said in the plural speak against the one about one thing
+        # ('which flights have i already booked?'; not against booking: 'book flights for 3 of us')
+        self.singular_only = {name: frozenset(s for s, n in p.numbers.items() if n == ONE and s in plural)
+                              if name in readers else frozenset() for name, p in self.profiles.items()}
         self.embedder = embedder
         self.flow_vectors = embedder.embed([semantic_text(f) for f in flows]) if embedder and flows else None
         self.readers = readers  # flows whose intent's role is 'read' 
@@ -248,8 +260,12 @@ class FlowScorer:
         if ctx is not None:
             self.mask_example_values(ctx)
         keys, spans = self.values_in(text, ctx)
-        ignore = [*ignore, *self.own_slot_words(text), *lx.when_clause_spans(text)]
+        # ('... so two people. window seats if possible': the wish's words are a detail, not the task)
+        ignore = [*ignore, *self.own_slot_words(text), *lx.when_clause_spans(text), *lx.wish_spans(text)]
         done = {lx.stem(m["done"]) for m in lx.ALREADY_DONE.finditer(text)}  # 'have I got anything booked?'
+        # the look-ups whose own words say what was done ('What flights have I booked?' of list_bookings)
+        done_readers = {n for n in self.readers if n in self.profiles
+                        and done & (self.profiles[n].name | self.profiles[n].keywords | set().union(*self.profiles[n].examples))}
         plain = self.stems(mask(text, ignore))
         # values are not words for a flow, unless a flow lists the whole value as a keyword ('vegetarian')
         spans = [(a, b) for a, b in spans if not lx.content_stems(text[a:b]) <= self.keywords]
@@ -258,7 +274,7 @@ class FlowScorer:
         reading = bool(lx.READ_QUESTION.match(text))
         left_text = mask(text, [*ignore, *spans])
         semantic = self.semantic(left_text)
-        numbers = lx.grammatical_numbers(left_text)
+        numbers = lx.grammatical_numbers(left_text, definite=True)
         verb_of = self.verb_flow(text)
         asked_for = self.requested_flows(text)
         named = keys if question else keys & self.rare_keys  # values that say which flows a turn is about
@@ -271,7 +287,8 @@ class FlowScorer:
             said = [stems for pattern, stems in profile.phrases if pattern.search(left_text)]
             # 'is my reservation still on?' is about one booking, not the list a flow of 'my reservations'
             # gives (the other way round tells nothing: 'book flights for 3 of us' books)
-            counted = {s for s, n in numbers.items() if n == ONE and s in self.plural_only[name]}
+            counted = {s for s, n in numbers.items() if n == ONE and s in self.plural_only[name]
+                       or n == MANY and s in self.singular_only[name]}
             words = self._words(profile, words_left, frozenset().union(*said), frozenset(counted))
             if reading and name in self.readers and words > 0:
                 words += READ_BONUS
@@ -288,6 +305,8 @@ class FlowScorer:
                 and name not in asked_for else 1.0  # (a question weighs every value it names already)
             if done & profile.name and name not in self.readers:
                 words *= UNHELD_VALUE  # what was already booked is looked up, not booked again
+            elif name in self.readers and done_readers and name not in done_readers:
+                words *= UNHELD_VALUE  # ... by a look-up of what was booked, not a search for new flights
             if name == verb_of:
                 words += VERB_BONUS  # 'i need to bok a flite': the verb alone, mended, names the task
             # 'did BK-12345 go through ok?': a question about the one thing it names needs no other word

@@ -16,10 +16,10 @@ from typing import Any
 
 from ..domain.models import FlowSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
-from ..state.text import parse_number
+from ..state.text import KIN, parse_number
 from . import lexicon as lx
-from .freetext import (YIELDING, bare_answer, could_be_a_name, cued_values, has_name, name_run, names_nothing,
-                       not_a_value, place_spans, roles_of, sentence_ends_between, without_possessive)
+from .freetext import (ROLE_CUES, YIELDING, bare_answer, could_be_a_name, cued_values, has_name, name_run,
+                       names_nothing, not_a_value, place_spans, roles_of, sentence_ends_between, without_possessive)
 from .options import COUNT_WORDS, PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
 from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates, value_key
 
@@ -154,8 +154,8 @@ class SlotReader:
             if name not in labels:
                 labels[name] = cand  # 'sorry I meant 11, not 10': the hour of the time already given
         labels.update(hour_repaired_in_turn(slots, labels, text, ctx))
-        if not labels:
-            labels.update(count_repairs(slots, text))  # 'my sister's coming too so make that 3'
+        if not labels and waiting is None:
+            labels.update(count_repairs(slots, text, last_filled))  # 'my sister's coming too so make that 3'
         said = [(c.start, c.end) for c in labels.values()]
         for name, cand in name_repairs(spec, slots, mask(text, said)).items():
             labels.setdefault(name, cand)  # 'oops i meant Tom Okafor' after 'Tom Okafer': the name given, spelt again
@@ -281,18 +281,31 @@ _COUNT_REPAIR = re.compile(
     r"(?:\s+(?:then|instead|now|please|of us))?[\s.!]*$", re.IGNORECASE)
 
 
-def count_repairs(slots: Mapping[str, BaseSlot], text: str) -> dict[str, Candidate]:
+def count_repairs(slots: Mapping[str, BaseSlot], text: str, last_filled: str | None) -> dict[str, Candidate]:
     """'oh wait, my sister's coming too so make that 3': the one filled slot holding a whole number
-    (a count of people or things) takes the number, when nothing else in the turn is a value."""
+    (a count of people or things) takes the number, when nothing else in the turn is a value, the
+    number fits the slot, and the turn speaks of people or the count was the value given last
+    ('make it 350' after a price, 'I mean 10' after a date repair no count)."""
     m = _COUNT_REPAIR.search(text)
     if m is None:
         return {}
     counted = [name for name, slot in slots.items()  # (a count never said is no count to repair)
                if slot.filled and slot.source != "default" and isinstance(slot.value, int) and not isinstance(slot.value, bool)]
     n = parse_number(m["n"])
-    if len(counted) != 1 or n is None:
+    if len(counted) != 1 or not isinstance(n, int):
         return {}
-    return {counted[0]: Candidate(n, str(n), m.start("n"), m.end("n"), 0.9)}
+    name, slot = counted[0], slots[counted[0]]
+    low, high = slot.params.get("min"), slot.params.get("max")
+    if low is not None and n < low or high is not None and n > high:
+        return {}
+    if name != last_filled and not _PEOPLE_SAID.search(text):
+        return {}
+    return {name: Candidate(n, str(n), m.start("n"), m.end("n"), 0.9)}
+
+
+# 'my sister's coming too', 'one more person': the turn speaks of people
+_PEOPLE_SAID = re.compile(rf"\b(?:{KIN})s?\b|\b(?:people|person|persons|passengers?|guests?|travell?ers?|of us|adults?|"
+                          rf"kids|children|coming too|joining|join us)\b", re.IGNORECASE)
 
 
 def hour_repaired_in_turn(slots: Mapping[str, BaseSlot], labels: Mapping[str, Candidate], text: str,
@@ -443,7 +456,8 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
     """What ``text`` says besides the values already read (``taken``) and the words that only ask
     for the task (stopwords and ``triggers``, stemmed), trimmed from the edges of the longest
     stretch: 'is Dune available' -> 'Dune'; None when nothing substantive is left ('find a book').
-    A capitalised word inside the sentence ('The Hobbit') is a name and is kept."""
+    A capitalised word inside the sentence ('The Hobbit') is a name and is kept; a first sentence
+    that is only a name is the value ('Las Vegas. I'm here for a show at Caesars')."""
     best: tuple[int, int, int] | None = None  # (kept words, start, end)
     run: list[tuple[bool, int, int]] = []
 
@@ -466,6 +480,9 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
             close()
             continue
         if i and sentence_ends_between(text, found[i - 1], m):
+            if best is None and run and all(capital[j] for j in range(i - len(run), i)) and len(run) <= _NAME_ALONE:
+                close()
+                break  # 'Las Vegas.' first, then a remark: the name alone answers
             close()  # 'a hotel there. It should have Wi-Fi': a value stays inside one sentence
         word = m.group()
         low = word.lower()
@@ -483,6 +500,7 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
     return Candidate(value, value, best[1], best[2], 0.5)
 
 
+_NAME_ALONE = 6  # the words of a name said as a sentence of its own ('Las Vegas.')
 _GUESSED_WORDS = 3  # a value guessed from what a request leaves over is short, unless it is a name
 _MAX_GUESSED = 8  # ... and a longer one needs a capital inside it, not only a number
 _SHORT_REQUEST = 4  # ... and in lower case only from a request this short ('is dune available')
@@ -500,15 +518,23 @@ def _names_something(rest: Candidate, text: str) -> bool:
 
 
 def _sole_place(text: str, waited: Any, taken: Sequence[tuple[int, int]]) -> Candidate | None:
-    """The one place ``text`` points at with a cue ('in San Francisco'), when the question asked
-    was for a place and nothing else read from the turn holds it."""
-    if not set(roles_of(waited).roles) & PLACE_ROLES:
+    """The place a cue of the asked role points at in the answer's first sentence ('I need a hotel
+    in San Francisco'), when the question asked was for a place, nothing else read from the turn
+    holds it and no name comes before it ('San Diego, I'm driving down from LA' names San Diego)."""
+    roles = set(roles_of(waited).roles) & PLACE_ROLES
+    if not roles:
         return None
-    spans = [(a, b) for a, b in place_spans(text) if not any(x < b and a < y for x, y in taken)]
+    cues = {c for role in roles | {"place"} for c in ROLE_CUES[role]}
+    spans = [(a, b) for a, b in place_spans(text, cues) if not any(x < b and a < y for x, y in taken)]
     if len(spans) != 1:
         return None
     a, b = spans[0]
+    if name_run(text, 0, a) is not None or _SENTENCE_BREAK.search(text, 0, a):
+        return None
     return None if names_nothing(text[a:b]) else Candidate(text[a:b], text[a:b], a, b, 0.5)
+
+
+_SENTENCE_BREAK = re.compile(r"[.!?]\s")
 
 
 def _sole_required(spec: FlowSpec, name: str) -> bool:
