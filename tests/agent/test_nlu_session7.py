@@ -414,3 +414,51 @@ def test_what_was_already_booked_is_listed_not_searched_for(text: str) -> None:
 def test_a_count_in_a_reply_agrees_with_its_noun(n: int, noun: str, shown: str) -> None:
     from dialstack.agent.render import render
     assert render("{n:count:" + noun + "}", {"n": n}) == shown
+
+
+# -- the thirty-first fresh sets --------------------------------------------------------------------
+@pytest.mark.parametrize("yes", ["Yes, that would be lovely, thank you dear.", "yess", "yes thanks love"])
+def test_a_yes_with_a_kind_word_or_a_long_s_books(yes: str) -> None:
+    agent = Agent("travel", store=InMemoryStore())
+    try:
+        agent.handle("s", "book a flight from chicago to las vegas on dec 22")
+        result = agent.handle("s", yes)
+        assert result.transitions.get("completed") == ["book_flight"]
+    finally:
+        agent.close()
+
+
+def test_that_sounds_good_after_a_search_judges_what_was_found_and_books_nothing() -> None:
+    assert not lx.AFFIRM.match("Yes, that sounds good.") and lx.agrees("sounds like a plan")
+
+
+def test_a_mistyped_need_still_asks_for_the_task_its_verb_names() -> None:
+    u = NLU.understand("i ned to bok a flihgt from bostn to chicgo on dec 10", IDLE, CTX)
+    assert u.flow == "book_flight" and u.labels["date"].value == "2026-12-10"
+
+
+def test_naming_the_slot_to_change_lets_its_bare_number_fill_it() -> None:
+    agent = Agent("travel", store=InMemoryStore())
+    try:
+        for line in ["I need to change my booking", "BK-20481", "the number of passengers, it should be 3 now"]:
+            agent.handle("s", line)
+        assert agent.load("s").stack.flows[-1].slots["passengers"].value == 3
+    finally:
+        agent.close()
+
+
+def test_where_the_traveller_is_is_where_the_trip_leaves_from() -> None:
+    said = ("hi! so my best friend is getting married in san francisco and i totally forgot to sort out travel lol. "
+            "i'm in seattle, could you book me something on dec 19?")
+    u = NLU.understand(said, IDLE, CTX)
+    assert (u.flow, u.labels["origin"].value, u.labels["destination"].value) == ("book_flight", "Seattle", "San Francisco")
+
+
+def test_a_greeting_before_a_question_keeps_it_a_question() -> None:
+    assert lx.is_question("hi when is my appointment? ref sw-4821")
+    agent = Agent("stillwater", pack=PACKS / "stillwater", store=InMemoryStore())
+    try:
+        result = agent.handle("s", "hi when is my appointment? ref sw-4821")
+        assert result.understanding["flow"] == "check_session"
+    finally:
+        agent.close()

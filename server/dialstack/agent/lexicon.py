@@ -15,7 +15,7 @@ import snowballstemmer
 STOPWORDS = frozenset(
     """
     a an the i im i'm me my mine to of for and or is are am be been it its it's this that these those
-    please would like want wnat watn wanna need can could you your yours do does did what which who whom with on in at
+    please would like want wnat watn wanna need ned can could you your yours do does did what which who whom with on in at
     by from some any let lets let's just now so up will we us our there here get got have has had
     should shall may might must go going gonna also too very really about into out over as if then than
     when where why how all one ok okay yes no hi hello hey thanks thank chance
@@ -23,7 +23,7 @@ STOPWORDS = frozenset(
     """.split()
 )
 
-_YES = (r"(?:yes|yeah|yep|yup|yea|ya),? (?:please )?cancel (?:it|that)|yes|yeah|yep|yup|ya|yea|ye|yah|yh|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
+_YES = (r"(?:yes|yeah|yep|yup|yea|ya),? (?:please )?cancel (?:it|that)|yes+|yeah+|yep+|yup+|ya|yea+|ye|yah|yh|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
         r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
         r"that'?s right|that is right|that'?s correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
@@ -34,6 +34,9 @@ _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sur
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
              r"sorry|my bad|"  # 'yes sorry': an apology for the trouble, said with the yes
+             # 'Yes, that would be lovely, thank you dear': a judgment and a word of address
+             r"(?:that|it|this)(?: would be|'d be) (?:lovely|great|perfect|wonderful|fine|good|"
+             r"brilliant|grand|nice|ideal|super)|wonderful|ideal|dear|love|mate|hun|"
              r"(?:that'?s|that is|it'?s|it is|thats)(?: all)? (?:ok|okay|good|great|perfect|correct|right|fine|lovely|spot on)|"
              r"all good|works for me|thank you so much|thanks so much|thanks a lot|cheers|ok|okay|alright|sure|book (?:it|that)|go ahead and book (?:it|that)|"
              r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)|"
@@ -46,7 +49,7 @@ AFFIRM = re.compile(
 # look-up the same words judge what was found, and ask for nothing)
 AGREES = re.compile(
     r"^\s*(?:(?:yes|yeah|yep|ok|okay|oh|well|hmm+)[\s,]+)*(?:that|it|everything)?\s*(?:all\s+)?"
-    r"(?:sounds|looks|seems|is)\s+(?:good|great|fine|perfect|right|correct|ok|okay)(?:\s+to me)?"
+    r"(?:(?:sounds|looks|seems|is)\s+(?:good|great|fine|perfect|right|correct|ok|okay)(?:\s+to me)?|sounds like a plan|works(?: for me)?)"
     r"(?:[\s,.!-]+(?:thanks|thank you|thanks so much|thank you so much|thanks a lot|cheers|please|go ahead|book it|do it))*"
     r"[\s.!]*$",
     re.IGNORECASE,
@@ -217,7 +220,7 @@ SELF_REPAIR = re.compile(
 _ASKS = (r"what|whats|which|where|wheres|when|whens|why|how|hows|who|whos|whose|do you|does|did you|can you|could you|are you|is there|"
          r"is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my")
 _QUESTION_WORDS = r"(?!what (?:i|we) (?:meant|mean|said|wanted)\b)(" + _ASKS + r")\b"  # 'what i meant was ...' tells
-QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold on|sorry|quick question)[\s,.:-]+"
+QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold on|sorry|quick question|hi|hey|hello|hiya)[\s,.:-]+"
                             r"(?!(?:can|could|would|will) (?:you|u)\b))*"
                             # ('and how much is the hearing test'; 'ok, can you book it' is a request)
                             r"(?:(?:before that|but first|first|actually|also|btw|by the way|"
@@ -225,8 +228,9 @@ QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold
                             re.IGNORECASE)
 # who wants: 'i', 'we', and a party said as the subject ('me and my wife need to get to orlando')
 WE = r"(?:i|we|me and (?:my|the) \w+|my \w+ and (?:i|me))"
-# 'want' and the ways it is mistyped ('i wnat to bok a flight')
+# 'want' and 'need', and the ways they are mistyped ('i wnat to bok a flight', 'i ned to ...')
 WANT = r"(?:want|wnat|watn)"
+NEED = r"(?:need|ned)"
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
@@ -466,7 +470,7 @@ UNSURE = re.compile(
     r"(?:\s+(?:about|of|on|what|which|when)\s+[^,.;!?]+)?(?:\s+yet)?"
     r"(?:\s*[,.;!-]+\s*(?:" + LATER_TAIL + r"|let me (?:check|think|see|ask)[^,.;!?]*))?[\s.!]*$", re.IGNORECASE)
 # 'i need chicago to boston on the 13th': asking to have something, not whether it exists
-WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" + WE + r"\s*(?:'d like|would like|need|" + WANT + r"|"
+WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" + WE + r"\s*(?:'d like|would like|" + NEED + r"|" + WANT + r"|"
                    r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to)\b", re.IGNORECASE)
 # 'what flights have I got coming up?', 'which appointments do we have': asking about one's own things
 OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s+(?:already\s+|currently\s+)?have\b(?!\s+to\b)|"
@@ -558,7 +562,7 @@ def shift_spans(text: str) -> list[tuple[int, int]]:
 
 # 'hi, I can't make it on friday, can you cancel it': the verb a request asks for, anywhere in the turn
 _REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|please|pls|(?:i|we)(?:'d| would) like to|"
-                        r"(?:i|we) (?:" + WANT + r"|need|wanna) to|(?:i|we) wanna)\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b",
+                        r"(?:i|we) (?:" + WANT + r"|" + NEED + r"|wanna) to|(?:i|we) wanna)\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b",
                         re.IGNORECASE)
 
 

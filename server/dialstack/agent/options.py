@@ -88,8 +88,9 @@ def count_units(spec: SlotSpec) -> frozenset[str]:
     return frozenset(units)
 
 
-def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: bool) -> Candidate | None:
-    """'for two people', 'a group of 12', 'three tickets'; a bare number only when it was asked."""
+def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: bool, named: bool = False) -> Candidate | None:
+    """'for two people', 'a group of 12', 'three tickets'; a bare number only when it was asked, or
+    the one number of a turn that names the slot ('the number of passengers, it should be 3 now')."""
     allowed = {int(str(o)) for o in options} if options else None
     units = count_units(spec)
     parties = people_listed(text) if units & PEOPLE_STEMS else []
@@ -117,4 +118,12 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
             n = _WORD_COUNTS.get(bare["n"].lower()) or parse_number(bare["n"])
             if n is not None and (allowed is None or int(n) in allowed):
                 return Candidate(str(int(n)), str(int(n)), bare.start("n"), bare.end("n"), 0.7)
+    if named:
+        numbers = list(_ONE_NUMBER.finditer(text))
+        n = parse_number(numbers[0]["n"]) if len(numbers) == 1 else None
+        if isinstance(n, int) and (allowed is None or n in allowed):
+            return Candidate(str(n), str(n), numbers[0].start("n"), numbers[0].end("n"), 0.7)
     return None
+
+
+_ONE_NUMBER = re.compile(r"(?<![\w:/.-])(?P<n>\d{1,3}|" + COUNT_WORDS + r")(?![\w:/-])", re.IGNORECASE)

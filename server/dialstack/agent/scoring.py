@@ -538,6 +538,8 @@ def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | No
     names = set(slot_spec.name.split("_")) | {lx.stem(t) for t in lx.tokens(slot_spec.description)}
     prompt = lx.tokens(slot_spec.prompt)
     score = 1.0 if slot_spec.name == waiting else 0.0
+    if _WHERE_I_AM.search(text, 0, cand.start) and names & lx.CUE_SYNONYMS["from"]:
+        score += 3.0  # "i'm in seattle, could you book me something": where one is, one leaves from
     if after and lx.stem(after[0]) in units and not isinstance(cand.value, str):
         score += 3.0  # '6 days' names its slot: the unit after a number is the slot's own word
     for i, cue in enumerate(before):
@@ -553,6 +555,8 @@ def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | No
     return score + _range_cue(text, cand, slot_spec.name)
 
 
+_WHERE_I_AM = re.compile(r"\b(?:i'?m|i am|we'?re|we are|i live|we live)(?:\s+(?:currently|now|based|staying))?\s+(?:in|at)\s+$",
+                         re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.,;!?]|\b(?:and|but|then)\b", re.IGNORECASE)
 _UP_TO = re.compile(r"\bup to\b", re.IGNORECASE)
 _KIND_WORDS = frozenset({"date", "time", "day", "city", "location", "place"})

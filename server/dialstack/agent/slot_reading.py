@@ -48,6 +48,7 @@ class SlotReader:
         property_questions = asking_spans(text)
         references = self.scorer.reference_spans(text, ctx)
         changing = bool(lx.CORRECTION.search(text) or lx.proposes(text))  # ('what about Denver' changes a place too)
+        named = _slot_named(spec, text)  # 'the number of passengers, it should be 3 now': as if asked
         for position, slot_spec in enumerate(spec.slots):
             slot = slots.get(slot_spec.name)
             if slot is None:
@@ -69,12 +70,12 @@ class SlotReader:
                 # 'does it have wifi?', 'is it furnished?': a property asked about is not one chosen
                 cands = [flag] if flag and not any(a <= flag.start and flag.end <= b for a, b in property_questions) else []
             elif isinstance(slot, CategorySlot) and is_count(options):
-                count = count_value(slot_spec, options, text, slot_spec.name == waiting)  # 'for two people'
+                count = count_value(slot_spec, options, text, slot_spec.name == waiting, slot_spec.name == named)  # 'for two people'
                 cands = [count] if count else []
             else:
                 cands = slot.extract(text, ctx)
                 if slot.criteria == "numeric" and count_units(slot_spec) & PEOPLE_STEMS:
-                    group = count_value(slot_spec, (), text, False)  # 'we're a group of 15'
+                    group = count_value(slot_spec, (), text, False, slot_spec.name == named)  # 'we're a group of 15'
                     if group is not None:
                         cands = [Candidate(int(group.value), group.display, group.start, group.end, group.score),
                                  *(c for c in cands if not (c.start < group.end and group.start < c.end))]
@@ -87,7 +88,7 @@ class SlotReader:
                         ruled_out.add(slot_spec.name)  # 'I meant Rome, not Paris': Paris's slot changes
                     denied.add(_hashable(cand.value))
                     continue
-                score = cue_score(text, cand, slot_spec, waiting, slot.label)
+                score = cue_score(text, cand, slot_spec, slot_spec.name if slot_spec.name == named else waiting, slot.label)
                 if isinstance(slot, CategorySlot) and _ASKED_FOR.search(text, 0, cand.start):
                     score += ASKED_FOR  # 'my GP asked me to get bloods done, so I'd like to book a blood test'
                 if changing and slot.filled and slot.source != "default":
@@ -184,6 +185,9 @@ class SlotReader:
                                                frozenset()), text, whole, [*taken, *places])
             if answer is not None and "person" in roles_of(waited).roles and not could_be_a_name(str(answer.value)):
                 answer = None  # 'sorry, bit of a hectic morning here' to 'the patient's name?' names no one
+            if answer is not None and set(roles_of(waited).roles) & PLACE_ROLES \
+                    and not any(w.isalpha() and w.lower() not in lx.STOPWORDS for w in lx.tokens(str(answer.value))):
+                answer = None  # 'Yes for 2 at 17:45' to 'which city?' names no place
             if answer is not None:
                 labels[waiting] = answer
         for slot_spec in spec.slots:
@@ -515,6 +519,18 @@ def _names_something(rest: Candidate, text: str) -> bool:
     if has_name(text, rest.start, rest.end) and (len(words) <= _MAX_GUESSED or any(w[:1].isupper() for w in value.split()[1:])):
         return True  # a long stretch with only a number in it ('for like 5 days ...') is a story, not a name
     return len(words) <= _GUESSED_WORDS and len(lx.tokens(text)) <= _SHORT_REQUEST
+
+
+def _slot_named(spec: FlowSpec, text: str) -> str | None:
+    """The one slot whose name the text says in full ('the number of passengers' names
+    ``passengers``), when the text says exactly one."""
+    said = {lx.stem(w) for w in lx.tokens(text)}
+    named = []
+    for slot_spec in spec.slots:
+        words = {lx.stem(w) for w in lx.tokens(slot_spec.name.replace("_", " "))} - {lx.stem(w) for w in lx.STOPWORDS}
+        if words and words <= said:
+            named.append(slot_spec.name)
+    return named[0] if len(named) == 1 else None
 
 
 def _sole_place(text: str, waited: Any, taken: Sequence[tuple[int, int]]) -> Candidate | None:
