@@ -606,9 +606,12 @@ _WHEN_CLAUSE = re.compile(r"\b(?:before|after|once|until|till)\s+(?:i|we)\b(?:'l
 def when_clause_spans(text: str) -> list[tuple[int, int]]:
     """Where a request says when with a clause of its own ('let me check the booking before i change
     it'); in a question the clause is what is asked about ('can I eat before I come in for a patch test?')."""
-    if is_question(text):
+    if is_question(text) and not (REQUEST_START.match(text) or _SEE_REQUEST.match(text)):
         return []
     return [m.span() for m in _WHEN_CLAUSE.finditer(text) if m.start() > 0]
+
+
+_SEE_REQUEST = re.compile(r"^\s*(?:(?:can|could|may) (?:i|we) (?:please )?(?:see|get|have|look at))\b", re.IGNORECASE)
 
 
 # 'window seats if possible', 'ideally an aisle seat': a wish that comes with a request, in a clause of its own
@@ -616,12 +619,22 @@ _WISH = re.compile(r"(?:^|(?<=[,.;!?-]))[^,.;!?-]*\b(?:if possible|if you can|if
                    r"if there(?:'s| is) one)\b[^,.;!?-]*", re.IGNORECASE)
 
 
+_WISH_WORD = re.compile(r"\b(?:if possible|if you can|if poss|ideally|preferably|if available|if there(?:'s| is) one)\b",
+                        re.IGNORECASE)
+# 'could I ...', 'cancel my appointment', 'tell me if it's safe': a clause that asks for something itself
+_ASKS_ITSELF = re.compile(r"^(?:(?:could|can|may) i\b|\w+ (?:me|my|us|our)\b)", re.IGNORECASE)
+
+
+def _asks_itself(clause: str) -> bool:
+    return bool(ORDER.match(clause) or QUESTION_START.match(clause) or is_question(clause) or WANTS.match(clause)
+                or REQUEST_ANYWHERE.search(clause) or _ASKS_ITSELF.match(clause))
+
+
 def wish_spans(text: str) -> list[tuple[int, int]]:
     """The clauses that add a wish to a request ('..., so two people. window seats if possible'): their
     words name no task; none when the wish is all that is said, or asks for something itself ('Look
     for a hotel there if you can')."""
-    spans = [m.span() for m in _WISH.finditer(text)
-             if not ORDER.match(m.group()) and not REQUEST_ANYWHERE.search(m.group()) and not WANTS.match(m.group().strip())]
+    spans = [m.span() for m in _WISH.finditer(text) if not _asks_itself(_WISH_WORD.sub(" ", m.group()).strip())]
     return [] if len(spans) == 1 and not text[:spans[0][0]].strip() and not text[spans[0][1]:].strip(" .!") else spans
 
 
@@ -770,7 +783,8 @@ for _group in _SYNONYM_GROUPS:
     for _s in _stems:
         SYNONYMS[_s] = tuple(o for o in _stems if o != _s)
 
-NEGATORS = frozenset({"not", "without", "don't", "dont", "won't", "wont", "can't", "cant", "isn't", "doesn't", "didn't", "never"})
+NEGATORS = frozenset({"not", "without", "don't", "dont", "won't", "wont", "can't", "cant", "cannot", "couldn't", "couldnt",
+                      "unable", "isn't", "doesn't", "didn't", "never"})
 
 
 @lru_cache(maxsize=4096)
@@ -782,8 +796,8 @@ def content_stems(text: str) -> frozenset[str]:
         if t in NEGATORS:
             negate = True
             continue
-        if t in STOPWORDS or t.isdigit():
-            continue
+        if t in STOPWORDS or t.isdigit() or negate and t == "able":
+            continue  # ("won't be able to make it": the negation reaches 'make')
         out.add(("not-" if negate else "") + stem(t))
         negate = False
     return frozenset(out)

@@ -263,8 +263,10 @@ class FlowScorer:
         # ('... so two people. window seats if possible': the wish's words are a detail, not the task)
         ignore = [*ignore, *self.own_slot_words(text), *lx.when_clause_spans(text), *lx.wish_spans(text)]
         done = {lx.stem(m["done"]) for m in lx.ALREADY_DONE.finditer(text)}  # 'have I got anything booked?'
+        asks_what_was_done = bool(done) and lx.is_question(text) and not lx.REQUEST_ANYWHERE.search(text) \
+            and not lx.ORDER.search(text)
         # the look-ups whose own words say what was done ('What flights have I booked?' of list_bookings)
-        done_readers = {n for n in self.readers if n in self.profiles
+        done_readers = {n for n in self.readers if asks_what_was_done and n in self.profiles
                         and done & (self.profiles[n].name | self.profiles[n].keywords | set().union(*self.profiles[n].examples))}
         plain = self.stems(mask(text, ignore))
         # values are not words for a flow, unless a flow lists the whole value as a keyword ('vegetarian')

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..domain.models import FlowSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
-from ..state.text import KIN, parse_number
+from ..state.text import parse_number
 from . import lexicon as lx
 from .freetext import (ROLE_CUES, YIELDING, bare_answer, could_be_a_name, cued_values, has_name, name_run,
                        names_nothing, not_a_value, place_spans, roles_of, sentence_ends_between, without_possessive)
@@ -156,7 +156,7 @@ class SlotReader:
                 labels[name] = cand  # 'sorry I meant 11, not 10': the hour of the time already given
         labels.update(hour_repaired_in_turn(slots, labels, text, ctx))
         if not labels and waiting is None:
-            labels.update(count_repairs(slots, text, last_filled))  # 'my sister's coming too so make that 3'
+            labels.update(count_repairs(slots, text))  # 'my sister's coming too so make that 3'
         said = [(c.start, c.end) for c in labels.values()]
         for name, cand in name_repairs(spec, slots, mask(text, said)).items():
             labels.setdefault(name, cand)  # 'oops i meant Tom Okafor' after 'Tom Okafer': the name given, spelt again
@@ -285,11 +285,11 @@ _COUNT_REPAIR = re.compile(
     r"(?:\s+(?:then|instead|now|please|of us))?[\s.!]*$", re.IGNORECASE)
 
 
-def count_repairs(slots: Mapping[str, BaseSlot], text: str, last_filled: str | None) -> dict[str, Candidate]:
+def count_repairs(slots: Mapping[str, BaseSlot], text: str) -> dict[str, Candidate]:
     """'oh wait, my sister's coming too so make that 3': the one filled slot holding a whole number
-    (a count of people or things) takes the number, when nothing else in the turn is a value, the
-    number fits the slot, and the turn speaks of people or the count was the value given last
-    ('make it 350' after a price, 'I mean 10' after a date repair no count)."""
+    (a count of people or things) takes the number, when nothing else in the turn is a value and the
+    number fits the slot ('make it 350' after a price, 'I mean 10' after a date repair no count; a day
+    is said 'the 3rd')."""
     m = _COUNT_REPAIR.search(text)
     if m is None:
         return {}
@@ -302,14 +302,7 @@ def count_repairs(slots: Mapping[str, BaseSlot], text: str, last_filled: str | N
     low, high = slot.params.get("min"), slot.params.get("max")
     if low is not None and n < low or high is not None and n > high:
         return {}
-    if name != last_filled and not _PEOPLE_SAID.search(text):
-        return {}
     return {name: Candidate(n, str(n), m.start("n"), m.end("n"), 0.9)}
-
-
-# 'my sister's coming too', 'one more person': the turn speaks of people
-_PEOPLE_SAID = re.compile(rf"\b(?:{KIN})s?\b|\b(?:people|person|persons|passengers?|guests?|travell?ers?|of us|adults?|"
-                          rf"kids|children|coming too|joining|join us)\b", re.IGNORECASE)
 
 
 def hour_repaired_in_turn(slots: Mapping[str, BaseSlot], labels: Mapping[str, Candidate], text: str,
@@ -484,7 +477,8 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
             close()
             continue
         if i and sentence_ends_between(text, found[i - 1], m):
-            if best is None and run and all(capital[j] for j in range(i - len(run), i)) and len(run) <= _NAME_ALONE:
+            if best is None and run and all(capital[j] for j in range(i - len(run), i)) and len(run) <= _NAME_ALONE \
+                    and any(not filler for filler, _, _ in run) and not _SOCIAL_SENTENCE.match(text, run[0][1]):
                 close()
                 break  # 'Las Vegas.' first, then a remark: the name alone answers
             close()  # 'a hotel there. It should have Wi-Fi': a value stays inside one sentence
@@ -505,6 +499,9 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
 
 
 _NAME_ALONE = 6  # the words of a name said as a sentence of its own ('Las Vegas.')
+# a first sentence that greets, apologises or exclaims ('Good Morning.', 'Happy Friday!', 'Sorry.')
+_SOCIAL_SENTENCE = re.compile(r"(?:hi|hello|hey|hiya|sorry|oops|thanks|thank you|great|perfect|ok|okay|oh|well|happy \w+|"
+                              r"good (?:morning|afternoon|evening|day|night))\b", re.IGNORECASE)
 _GUESSED_WORDS = 3  # a value guessed from what a request leaves over is short, unless it is a name
 _MAX_GUESSED = 8  # ... and a longer one needs a capital inside it, not only a number
 _SHORT_REQUEST = 4  # ... and in lower case only from a request this short ('is dune available')
@@ -545,12 +542,26 @@ def _sole_place(text: str, waited: Any, taken: Sequence[tuple[int, int]]) -> Can
     if len(spans) != 1:
         return None
     a, b = spans[0]
-    if name_run(text, 0, a) is not None or _SENTENCE_BREAK.search(text, 0, a):
+    start = _after_social(text, a)
+    if _SENTENCE_BREAK.search(text, start, a):
         return None
+    opening = name_run(text, start, a)
+    if opening is not None and not text[start:opening.start].strip(" ,"):
+        return None  # 'San Diego, I'm driving down from LA': the place named first answers
     return None if names_nothing(text[a:b]) else Candidate(text[a:b], text[a:b], a, b, 0.5)
 
 
 _SENTENCE_BREAK = re.compile(r"[.!?]\s")
+
+
+def _after_social(text: str, end: int) -> int:
+    """Where the answer starts past sentences that only greet or apologise ('Hi! I need a hotel in ...')."""
+    start = 0
+    for m in _SENTENCE_BREAK.finditer(text, 0, end):
+        if not _SOCIAL_SENTENCE.match(text[start:m.start()].strip()):
+            break
+        start = m.end()
+    return start
 
 
 def _sole_required(spec: FlowSpec, name: str) -> bool:

@@ -9,9 +9,8 @@ Pure functions, no clock of their own: ``today`` is always passed in. Convention
   "Sunday this week" that day of this week; "later today" is today;
 - "next week" is a week from today; "next month" means the same day of the month, one month later (clamped to the month's end);
 - numeric dates are day first ("15/12"), unless the first number cannot be a month ("12/15"); without a
-  year they count only when one number cannot be a month, a cue ("on", "by", "the") comes before, or the
-  date is all that is said ("12/12"; "rated 10/10", "a 3/4 coat" are no dates), and with dots only with
-  the closing dot ("25.12.");
+  year they count only when one number cannot be a month or a cue ("on", "by", "the") comes before
+  ("rated 10/10", "a 3/4 coat" are no dates), and with dots only with the closing dot ("25.12.");
 - "sat", "sun", "mon", "wed" in lower case are days only after "on", "next", "this", ... or before a time
   of day ("sat at 10am", "wed morning"; not "I sat down");
 - fixed holidays (Christmas, Christmas Eve, New Year's Eve and Day, Valentine's Day, Halloween) are read;
@@ -162,10 +161,9 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
         return date(int(g["year"]), int(g["month"]), int(g["day"]))
     if kind == "numeric":
         a, b = int(g["a"]), int(g["b"])
-        alone = not m.string[:m.start()].strip() and not m.string[m.end():].strip(" .!")  # '12/12' as the answer
         if not g["year"] and (g["sep"] == "." and not g["dot"]
-                              or max(a, b) <= 12 and not _CUE.search(m.string, 0, m.start()) and not alone):
-            return None  # '4.5 stars', 'rated 10/10': no date without its closing dot, a cue, or said alone
+                              or max(a, b) <= 12 and not _CUE.search(m.string, 0, m.start())):
+            return None  # '4.5 stars', 'rated 10/10': no date without its closing dot or a cue
         day, month = (b, a) if b > 12 >= a else (a, b)
         year = _full_year(g["year"])
         return date(year, month, day) if year else _year_for(month, day, today)
