@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,16 @@ from dialstack.domain.models import SlotSpec
 from dialstack.store.memory import InMemoryStore
 
 from .nlu_support import CTX, IDLE, NLU
+
+
+@contextmanager
+def talking(domain: str, pack: Path | None = None) -> Iterator[Agent]:
+    """An agent on ``domain`` with its state in memory, closed after the conversation."""
+    agent = Agent(domain, pack=pack, store=InMemoryStore())
+    try:
+        yield agent
+    finally:
+        agent.close()
 
 
 def left_over(text: str) -> str | None:
@@ -117,26 +129,20 @@ def hotel_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ("somewhere in half moon bay please", "half moon bay"),
 ])
 def test_the_answer_to_which_city_is_the_place_its_cue_points_at(hotel_pack: Path, said: str, city: str) -> None:
-    agent = Agent("stays", pack=hotel_pack, store=InMemoryStore())
-    try:
+    with talking("stays", pack=hotel_pack) as agent:
         agent.handle("s", "find me a hotel")
         assert agent.load("s").waiting_for_slot == "destination"
         agent.handle("s", said)
         held = [f.slots["destination"].value for f in [*agent.load("s").stack.flows, *agent.load("s").stack.archive]]
         assert held == [city]
-    finally:
-        agent.close()
 
 
 def test_a_remark_after_a_reference_to_a_place_is_no_city(hotel_pack: Path) -> None:
-    agent = Agent("stays", pack=hotel_pack, store=InMemoryStore())
-    try:
+    with talking("stays", pack=hotel_pack) as agent:
         agent.handle("s", "find me a hotel")
         agent.handle("s", "I'd like a hotel there. It should have Wi-Fi.")
         state = agent.load("s")
         assert [f.slots["destination"].value for f in state.stack.flows] == [None]
-    finally:
-        agent.close()
 
 
 # -- which task -------------------------------------------------------------------------------------
@@ -149,23 +155,17 @@ def test_a_mistyped_want_still_asks_for_the_task_its_verb_names(text: str) -> No
 
 @pytest.mark.parametrize("text", ["never mind, cancel that", "forget it, cancel that", "nvm cancel it"])
 def test_a_stop_word_then_cancel_that_with_nothing_in_progress_cancels_nothing(text: str) -> None:
-    agent = Agent("travel", store=InMemoryStore())
-    try:
+    with talking("travel") as agent:
         agent.handle("s", "hi there")
         result = agent.handle("s", text)
         assert not agent.load("s").stack.flows and "nothing in progress" in result.reply.lower()
-    finally:
-        agent.close()
 
 
 def test_a_stop_word_then_cancel_it_right_after_a_check_still_cancels_what_was_checked() -> None:
-    agent = Agent("travel", store=InMemoryStore())
-    try:
+    with talking("travel") as agent:
         agent.handle("s", "check booking BK-12345")
         agent.handle("s", "never mind, cancel it")
         assert [f.name for f in agent.load("s").stack.flows] == ["cancel_booking"]
-    finally:
-        agent.close()
 
 
 # -- names and places inside a sentence -------------------------------------------------------------
@@ -193,14 +193,11 @@ def test_the_verb_a_request_asks_with_is_no_part_of_the_value() -> None:
 
 @pytest.mark.parametrize("said", ["Is it free?", "what is their number?"])
 def test_a_question_about_what_was_found_names_no_new_city(hotel_pack: Path, said: str) -> None:
-    agent = Agent("stays", pack=hotel_pack, store=InMemoryStore())
-    try:
+    with talking("stays", pack=hotel_pack) as agent:
         agent.handle("s", said)
         state = agent.load("s")
         held = [f.slots["destination"].value for f in [*state.stack.flows, *state.stack.archive]]
         assert all(value is None for value in held)
-    finally:
-        agent.close()
 
 
 # -- a clinic pack written by a new user (clearview) ------------------------------------------------
@@ -208,24 +205,18 @@ PACKS = Path(__file__).resolve().parent.parent / "fixtures" / "packs"
 
 
 def test_the_patient_is_called_names_the_patient_without_called() -> None:
-    agent = Agent("clearview", pack=PACKS / "clearview", store=InMemoryStore())
-    try:
+    with talking("clearview", pack=PACKS / "clearview") as agent:
         agent.handle("s", "I want to book an eye test with Dr Mercer on Monday the 7th at 9:30, the patient is called Grace Kim")
         assert agent.load("s").stack.flows[-1].slots["patient_name"].value == "Grace Kim"
-    finally:
-        agent.close()
 
 
 @pytest.mark.parametrize("yes", ["ok go for it", "go for it"])
 def test_go_for_it_at_a_read_back_is_a_yes_though_for_can_point_at_a_day(yes: str) -> None:
-    agent = Agent("clearview", pack=PACKS / "clearview", store=InMemoryStore())
-    try:
+    with talking("clearview", pack=PACKS / "clearview") as agent:
         for line in ["i need to reschedule my existing appointment", "CV-1003", "monday the 14th at 3pm"]:
             agent.handle("s", line)
         result = agent.handle("s", yes)
         assert result.transitions.get("completed") == ["reschedule_appointment"]
-    finally:
-        agent.close()
 
 
 # -- one thing or many ------------------------------------------------------------------------------
@@ -253,56 +244,41 @@ def test_a_plural_is_told_from_a_word_ending_in_s(text: str, numbers: dict) -> N
 @pytest.mark.parametrize(("said", "count"), [("oh wait, my sister's coming too so make that 3", 3),
                                              ("sorry i meant four", 4)])
 def test_a_bare_number_repairs_the_count_already_given(said: str, count: int) -> None:
-    agent = Agent("travel", store=InMemoryStore())
-    try:
+    with talking("travel") as agent:
         agent.handle("s", "flight from seattle to san francisco on the 15th for 2 people")
         agent.handle("s", said)
         assert agent.load("s").stack.flows[-1].slots["passengers"].value == count
-    finally:
-        agent.close()
 
 
 def test_a_bare_number_repairs_no_count_that_was_never_said() -> None:
-    agent = Agent("travel", store=InMemoryStore())
-    try:
+    with talking("travel") as agent:
         agent.handle("s", "flight from seattle to san francisco on the 15th")
         agent.handle("s", "make it 3")
         assert agent.load("s").stack.flows[-1].slots["passengers"].value == 1
-    finally:
-        agent.close()
 
 
 def test_a_task_named_in_a_clause_that_says_when_is_not_the_one_asked_for() -> None:
-    agent = Agent("travel", store=InMemoryStore())
-    try:
+    with talking("travel") as agent:
         for line in ["book a flight to berlin", "wait first i need to change one of my bookings",
                      "actually let me check the booking before i change it"]:
             agent.handle("s", line)
         assert [f.name for f in agent.load("s").stack.flows] == ["book_flight", "modify_booking", "check_booking"]
-    finally:
-        agent.close()
 
 
 def test_of_two_places_said_together_a_bare_repair_changes_the_destination() -> None:
-    agent = Agent("travel", store=InMemoryStore())
-    try:
+    with talking("travel") as agent:
         agent.handle("s", "hey i wanna go to rome from london")
         agent.handle("s", "hmm actually paris is better, lets do paris instead")
         slots = agent.load("s").stack.flows[-1].slots
         assert (slots["origin"].value, slots["destination"].value) == ("London", "Paris")
-    finally:
-        agent.close()
 
 
 @pytest.mark.parametrize(("said", "flow"), [("I'd like to make an appointment please", "book_appointment"),
                                             ("i cant make my appointment on thursday", "cancel_appointment")])
 def test_a_keyword_the_examples_only_negate_counts_only_negated(said: str, flow: str) -> None:
-    agent = Agent("appointments", pack=PACKS / "kestrel_lane", store=InMemoryStore())
-    try:
+    with talking("appointments", pack=PACKS / "kestrel_lane") as agent:
         agent.handle("s", said)
         assert agent.load("s").stack.flows[-1].name == flow
-    finally:
-        agent.close()
 
 
 # -- what the review of these rules found -----------------------------------------------------------
@@ -312,13 +288,10 @@ def test_a_keyword_the_examples_only_negate_counts_only_negated(said: str, flow:
     ("book a flight from boston to chicago for 2 people", "make it 5"),  # the date is asked
 ])
 def test_a_bare_number_that_is_no_count_of_people_leaves_the_count_alone(first: str, then: str) -> None:
-    agent = Agent("travel", store=InMemoryStore())
-    try:
+    with talking("travel") as agent:
         agent.handle("s", first)
         agent.handle("s", then)
         assert agent.load("s").stack.flows[-1].slots["passengers"].value == 2
-    finally:
-        agent.close()
 
 
 @pytest.mark.parametrize(("text", "flow"), [
@@ -331,26 +304,20 @@ def test_a_singular_as_a_modifier_or_after_no_determiner_and_a_clause_asked_abou
 
 
 def test_a_question_about_doing_something_before_a_visit_asks_about_the_visit() -> None:
-    agent = Agent("fernhill", pack=PACKS / "fernhill", store=InMemoryStore())
-    try:
+    with talking("fernhill", pack=PACKS / "fernhill") as agent:
         result = agent.handle("s", "Can I eat before I come in for a patch test?")
         assert result.understanding["flow"] == "treatment_info"
-    finally:
-        agent.close()
 
 
 @pytest.mark.parametrize(("said", "city"), [("San Diego, I'm driving down from LA", "San Diego"),
                                             ("Las Vegas. I'm here for a show at Caesars", "Las Vegas")])
 def test_a_city_named_first_is_the_answer_not_a_place_a_later_cue_points_at(hotel_pack: Path, said: str, city: str) -> None:
-    agent = Agent("stays", pack=hotel_pack, store=InMemoryStore())
-    try:
+    with talking("stays", pack=hotel_pack) as agent:
         agent.handle("s", "find me a hotel")
         agent.handle("s", said)
         state = agent.load("s")
         held = [f.slots["destination"].value for f in [*state.stack.flows, *state.stack.archive]]
         assert len(held) == 1 and str(held[0]).startswith(city)
-    finally:
-        agent.close()
 
 
 # -- the thirtieth fresh travel set -----------------------------------------------------------------
@@ -365,25 +332,19 @@ def test_a_numeric_date_without_a_cue_stays_no_date_where_both_numbers_could_be_
 
 @pytest.mark.parametrize("said", ["sorry what else do u need from me?", "what else do ya need"])
 def test_what_else_do_u_need_asks_where_the_task_stands(said: str) -> None:
-    agent = Agent("travel", store=InMemoryStore())
-    try:
+    with talking("travel") as agent:
         agent.handle("s", "book a flight to dublin from amsterdam")
         result = agent.handle("s", said)
         assert result.understanding["rule"] == "asks_status" and "still need the date" in result.reply
-    finally:
-        agent.close()
 
 
 @pytest.mark.parametrize("said", ["haha you're quick today", "wow ur a lifesaver", "you are so helpful thanks"])
 def test_a_remark_on_the_assistant_changes_no_value(said: str) -> None:
-    agent = Agent("travel", store=InMemoryStore())
-    try:
+    with talking("travel") as agent:
         agent.handle("s", "hey i wanna book a flight from chicago to toronto on the 20th")
         result = agent.handle("s", said)
         assert result.understanding["act"] == "chitchat"
         assert agent.load("s").stack.flows[-1].slots["date"].value == "2026-12-20"
-    finally:
-        agent.close()
 
 
 def test_a_remark_on_the_assistant_with_a_request_is_the_request() -> None:
@@ -420,13 +381,10 @@ def test_a_count_in_a_reply_agrees_with_its_noun(n: int, noun: str, shown: str) 
 # -- the thirty-first fresh sets --------------------------------------------------------------------
 @pytest.mark.parametrize("yes", ["Yes, that would be lovely, thank you dear.", "yess", "yes thanks love"])
 def test_a_yes_with_a_kind_word_or_a_long_s_books(yes: str) -> None:
-    agent = Agent("travel", store=InMemoryStore())
-    try:
+    with talking("travel") as agent:
         agent.handle("s", "book a flight from chicago to las vegas on dec 22")
         result = agent.handle("s", yes)
         assert result.transitions.get("completed") == ["book_flight"]
-    finally:
-        agent.close()
 
 
 def test_that_sounds_good_after_a_search_judges_what_was_found_and_books_nothing() -> None:
@@ -439,13 +397,10 @@ def test_a_mistyped_need_still_asks_for_the_task_its_verb_names() -> None:
 
 
 def test_naming_the_slot_to_change_lets_its_bare_number_fill_it() -> None:
-    agent = Agent("travel", store=InMemoryStore())
-    try:
+    with talking("travel") as agent:
         for line in ["I need to change my booking", "BK-20481", "the number of passengers, it should be 3 now"]:
             agent.handle("s", line)
         assert agent.load("s").stack.flows[-1].slots["passengers"].value == 3
-    finally:
-        agent.close()
 
 
 def test_where_the_traveller_is_is_where_the_trip_leaves_from() -> None:
@@ -457,12 +412,9 @@ def test_where_the_traveller_is_is_where_the_trip_leaves_from() -> None:
 
 def test_a_greeting_before_a_question_keeps_it_a_question() -> None:
     assert lx.is_question("hi when is my appointment? ref sw-4821")
-    agent = Agent("stillwater", pack=PACKS / "stillwater", store=InMemoryStore())
-    try:
+    with talking("stillwater", pack=PACKS / "stillwater") as agent:
         result = agent.handle("s", "hi when is my appointment? ref sw-4821")
         assert result.understanding["flow"] == "check_session"
-    finally:
-        agent.close()
 
 
 
@@ -484,24 +436,18 @@ def test_a_wish_a_when_clause_or_a_past_booking_that_comes_with_a_request_leaves
     ("book 2 tickets from boston to chicago on dec 10", "sorry, make that 3"),
 ])
 def test_a_bare_number_repairs_the_count_though_a_day_was_said_after_it(first: str, then: str) -> None:
-    agent = Agent("travel", store=InMemoryStore())
-    try:
+    with talking("travel") as agent:
         agent.handle("s", first)
         agent.handle("s", then)
         assert agent.load("s").stack.flows[-1].slots["passengers"].value == 3
-    finally:
-        agent.close()
 
 
 @pytest.mark.parametrize("said", ["I cannot make my appointment on thursday",
                                   "I won't be able to make my appointment on thursday"])
 def test_every_way_of_saying_one_cannot_make_it_cancels(said: str) -> None:
-    agent = Agent("appointments", pack=PACKS / "kestrel_lane", store=InMemoryStore())
-    try:
+    with talking("appointments", pack=PACKS / "kestrel_lane") as agent:
         agent.handle("s", said)
         assert agent.load("s").stack.flows[-1].name == "cancel_appointment"
-    finally:
-        agent.close()
 
 
 @pytest.mark.parametrize(("said", "city"), [("Hi! I need a hotel in San Francisco", "San Francisco"),
@@ -510,12 +456,9 @@ def test_every_way_of_saying_one_cannot_make_it_cancels(said: str) -> None:
                                             ("I'm going to a Bruins game in Boston", "Boston")])
 def test_a_greeting_or_a_name_inside_the_sentence_does_not_hide_the_city_asked_for(hotel_pack: Path, said: str,
                                                                                    city: str) -> None:
-    agent = Agent("stays", pack=hotel_pack, store=InMemoryStore())
-    try:
+    with talking("stays", pack=hotel_pack) as agent:
         agent.handle("s", "find me a hotel")
         agent.handle("s", said)
         state = agent.load("s")
         held = [f.slots["destination"].value for f in [*state.stack.flows, *state.stack.archive]]
         assert held == [city]
-    finally:
-        agent.close()

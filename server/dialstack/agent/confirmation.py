@@ -238,7 +238,7 @@ def named_slot(flow: BaseFlow, text: str) -> BaseSlot | None:
     for slot in flow.slots.values():
         if slot.params.get("confirmation"):
             continue
-        words = _slot_words(slot) - {lx.stem(w) for w in lx.STOPWORDS}
+        words = _slot_words(slot) - lx.STOP_STEMS
         score = len(said & words) + (1 if words & {lx.stem(c) for c in cued} else 0)
         if score:
             scores.append((score, slot))

@@ -615,12 +615,9 @@ _SEE_REQUEST = re.compile(r"^\s*(?:(?:can|could|may) (?:i|we) (?:please )?(?:see
 
 
 # 'window seats if possible', 'ideally an aisle seat': a wish that comes with a request, in a clause of its own
-_WISH = re.compile(r"(?:^|(?<=[,.;!?-]))[^,.;!?-]*\b(?:if possible|if you can|if poss|ideally|preferably|if available|"
-                   r"if there(?:'s| is) one)\b[^,.;!?-]*", re.IGNORECASE)
-
-
 _WISH_WORD = re.compile(r"\b(?:if possible|if you can|if poss|ideally|preferably|if available|if there(?:'s| is) one)\b",
                         re.IGNORECASE)
+_WISH = re.compile(r"(?:^|(?<=[,.;!?-]))[^,.;!?-]*" + _WISH_WORD.pattern + r"[^,.;!?-]*", re.IGNORECASE)
 # 'could I ...', 'cancel my appointment', 'tell me if it's safe': a clause that asks for something itself
 _ASKS_ITSELF = re.compile(r"^(?:(?:could|can|may) i\b|\w+ (?:me|my|us|our)\b)", re.IGNORECASE)
 
@@ -751,6 +748,10 @@ def stem(word: str) -> str:
     """The Snowball (Porter 2) stem: 'bookings'/'booked' meet 'book', 'reservation' meets 'reserve'."""
     w = word.lower().replace("'s", "")
     return _SNOWBALL.stemWord(w) if len(w) > 2 else w
+
+
+# the stopwords stemmed, for sets of stems ('the number of passengers' names ``passengers``)
+STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
 
 
 # Everyday words for the same task or thing: a word the pack never uses counts as a synonym the

@@ -171,21 +171,22 @@ class SlotReader:
             # ('Dune, at Harbor'; 'I'd like Hotel Iris please' -> 'Hotel Iris')
             waited = spec.slot(waiting) or slots[waiting]
             whole = holds_whole_request(spec, waited)
+            roles = set(roles_of(waited).roles)
             # 'Something in San Francisco' to 'which cuisine?': what a place cue points at is a place
-            places = [] if whole or set(roles_of(waited).roles) & PLACE_ROLES else place_spans(text)
+            places = [] if whole or roles & PLACE_ROLES else place_spans(text)
             if asks_why and not lx.SELF_REPAIR.search(text) and not lx.YES_NO_LEAD.match(text):
                 # 'mole on my back i want checked', 'his ears again, the follow up': the story is the answer
                 said = text.strip().rstrip(".!")
                 answer = Candidate(said, said, 0, len(said), 0.5) if said else None
-            elif not whole and (cued := _sole_place(text, waited, taken)) is not None:
+            elif not whole and (cued := _sole_place(text, roles, taken)) is not None:
                 answer = cued  # 'I need a hotel in San Francisco' to 'where?': the place, not the hotel
             else:
                 answer = Candidate(text, text, 0, len(text), 0.5) if whole and not taken \
                     else bare_answer(remainder(text, [*taken, *places, *lx.act_spans(text), *lx.denied_spans(text)],
                                                frozenset()), text, whole, [*taken, *places])
-            if answer is not None and "person" in roles_of(waited).roles and not could_be_a_name(str(answer.value)):
+            if answer is not None and "person" in roles and not could_be_a_name(str(answer.value)):
                 answer = None  # 'sorry, bit of a hectic morning here' to 'the patient's name?' names no one
-            if answer is not None and set(roles_of(waited).roles) & PLACE_ROLES \
+            if answer is not None and roles & PLACE_ROLES \
                     and not any(w.isalpha() and w.lower() not in lx.STOPWORDS for w in lx.tokens(str(answer.value))):
                 answer = None  # 'Yes for 2 at 17:45' to 'which city?' names no place
             if answer is not None:
@@ -209,9 +210,9 @@ class SlotReader:
                     continue
                 if lx.is_question(text) and lx.REFERS_BACK.search(text) and not has_name(text, rest.start, rest.end):
                     continue  # 'Is it free?', 'what is their number?': about what was found, naming nothing new
-                named = name_run(text, rest.start, rest.end)
-                if named is not None and named.start > rest.start and named.end == rest.end:
-                    rest = named  # 'the weather forecast for New York' -> 'New York'
+                inner = name_run(text, rest.start, rest.end)
+                if inner is not None and inner.start > rest.start and inner.end == rest.end:
+                    rest = inner  # 'the weather forecast for New York' -> 'New York'
                 labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
         for name, cand in labels.items():
             if isinstance(slots.get(name), FreeTextSlot):
@@ -524,17 +525,17 @@ def _slot_named(spec: FlowSpec, text: str) -> str | None:
     said = {lx.stem(w) for w in lx.tokens(text)}
     named = []
     for slot_spec in spec.slots:
-        words = {lx.stem(w) for w in lx.tokens(slot_spec.name.replace("_", " "))} - {lx.stem(w) for w in lx.STOPWORDS}
+        words = {lx.stem(w) for w in lx.tokens(slot_spec.name.replace("_", " "))} - lx.STOP_STEMS
         if words and words <= said:
             named.append(slot_spec.name)
     return named[0] if len(named) == 1 else None
 
 
-def _sole_place(text: str, waited: Any, taken: Sequence[tuple[int, int]]) -> Candidate | None:
+def _sole_place(text: str, asked_roles: AbstractSet[str], taken: Sequence[tuple[int, int]]) -> Candidate | None:
     """The place a cue of the asked role points at in the answer's first sentence ('I need a hotel
     in San Francisco'), when the question asked was for a place, nothing else read from the turn
     holds it and no name comes before it ('San Diego, I'm driving down from LA' names San Diego)."""
-    roles = set(roles_of(waited).roles) & PLACE_ROLES
+    roles = asked_roles & PLACE_ROLES
     if not roles:
         return None
     cues = {c for role in roles | {"place"} for c in ROLE_CUES[role]}
