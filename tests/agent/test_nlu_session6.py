@@ -442,10 +442,13 @@ def test_asking_whether_something_is_the_same_repeats_no_task(text: str) -> None
     assert not lx.SAME_AGAIN.search(text)
 
 
-def test_no_wait_another_task_instead_replaces_the_one_in_progress() -> None:
+def test_no_wait_another_task_instead_pauses_the_one_in_progress() -> None:
+    # the seeds: "Actually, I want to cancel instead" -> intent change, pause current flow (a task that
+    # can stand in for the one in progress replaces it: test_nlu_session8)
     agent = converse(["book a flight from boston to chicago", "no wait, check my booking BK-12345 instead"])
     try:
-        assert not agent.load("s").stack.flows  # the check ran, the booking is gone
+        flows = agent.load("s").stack.flows  # the check ran, the booking waits to be offered back
+        assert [(f.name, f.state.value) for f in flows] == [("book_flight", "paused")]
     finally:
         agent.close()
 

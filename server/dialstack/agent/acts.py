@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..domain.models import FlowSpec
 from ..state.dialogue import FilledSlot
 from ..state.flows import BaseFlow, FlowState, StackError
 from ..state.pending import (Approval, CancelChoice, ChangeChoice, Confirmation, PlanReview, ResumeChoice,
@@ -111,6 +112,15 @@ def _carried_by_part(flow: BaseFlow, recent: list[BaseFlow], taken: set[str]) ->
     return out
 
 
+def _alternatives(current: FlowSpec, other: FlowSpec) -> bool:
+    """Whether one task can stand in for the other: they take a slot of the same name (a move and a
+    cancellation both take the appointment; a payment and a transfer both take the amount). A yes
+    to go ahead says nothing of what a task is about."""
+    def about(spec: FlowSpec) -> set[str]:
+        return {s.name for s in spec.slots if not s.params.get("confirmation")}
+    return bool(about(current) & about(other))
+
+
 def forget_inputs(flow: BaseFlow, said: set[str]) -> None:
     """Drop the values ``flow`` received from an earlier task's outputs (its ``inputs``)."""
     for name in list(flow.inputs):
@@ -169,13 +179,18 @@ class ActHandler:
         if making_room is not None and making_room.live:  # 'cancel the price alert' to 'which one?'
             turn.cancel(making_room, "cancelled to make room")
             turn.replies.append(turn.template("cancelled", phrase=making_room.label))
-        # 'actually, cancel it instead'; 'i'd rather change that one instead' to an offer to go back to the booking
+        # 'i'd rather change that one instead' to an offer to go back to the booking drops the booking;
+        # 'actually, cancel it instead' while moving that appointment drops the move, while 'actually i
+        # want to cancel my booking instead' in a new booking only pauses it: the two tasks are about
+        # different things, and the user may still want the first once the second is done
         offer = turn.lapsed if isinstance(turn.lapsed, ResumeOffer) else None
-        replaced = state.active or (state.stack.find(offer.flow_id) if offer is not None else None)
+        offered = state.stack.find(offer.flow_id) if offer is not None else None
+        replaced = state.active or offered
         # ('oh hold on, can i move BW-1003 to thursday at 5pm instead': a pause first; instead of its time)
         instead = lx.INSTEAD.search(turn.text) and not lx.HOLDS_ON.search(turn.text)
         if replaced is not None and replaced.name != name and instead \
-                and not turn.deps.domain.flow(name).metadata.digression:  # 'actually, cancel it instead'
+                and not turn.deps.domain.flow(name).metadata.digression \
+                and (replaced is offered or _alternatives(turn.deps.domain.flow(replaced.name), turn.deps.domain.flow(name))):
             turn.cancel(replaced, "replaced by another task")
             turn.replies.append(turn.template("cancelled", phrase=replaced.label))
         live = next((f for f in state.stack.flows if f.name == name and f.live), None)

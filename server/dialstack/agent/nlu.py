@@ -9,7 +9,7 @@ agent may ask System 2 (``contemplate``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,6 +156,7 @@ class Understander:
         intents = domain.ontology.intents
         readers = frozenset(f.name for f in flows if f.intent in intents and intents[f.intent].role == "read")
         self.scorer = FlowScorer(flows, make_slot, readers, load_embedder())
+        self._pick_cache: dict[str, dict[str, frozenset[str]]] = {}
         self.reader = SlotReader(self.scorer, make_slot)
         self._examples = {
             _normal(example): spec.name
@@ -232,8 +233,9 @@ class Understander:
             own_labels = {k: c for k, c in own_labels.items()
                           if not (isinstance(active.slots[k], FreeTextSlot) or unasked and k == view.waiting_for_slot
                                   or active.slots[k].filled and active.slots[k].value == c.value)}
+        begun = {name for _, name in view.paused} | {active.name if active else None, view.recent} - {None}
         ranked = self.prefer_reading(
-            self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None), text, ctx)
+            self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None), text, ctx, begun)
         if active is None and view.recent is not None and lx.REFERS_BACK.search(text):
             ranked = self._takes_what_was_found(ranked, view.recent)
             if lx.SAME_AGAIN.search(text):  # 'can you do the same for friday': the task just done, again
@@ -752,13 +754,18 @@ class Understander:
         return "lookup" if lx.EXISTENTIAL.search(text) else "detail"
 
     def prefer_reading(self, ranked: list[tuple[str, float]], text: str = "",
-                       ctx: SlotContext | None = None) -> list[tuple[str, float]]:
+                       ctx: SlotContext | None = None, begun: AbstractSet[str] = frozenset()) -> list[tuple[str, float]]:
         """Between nearly equal readings the flow that only reads goes first (a misread search
         costs a question, a misread booking costs a real booking, confirmed first), unless the turn
         says otherwise: it asks for a new one ('I'd like an appointment'), asks what one has ('what
-        have I got'), or wants a thing named by its values alone ('i need chicago to boston')."""
+        have I got'), or wants a thing named by its values alone ('i need chicago to boston').
+        A booking that needs a pick its look-up finds (which hotel, which bus) is looked up first
+        when neither has begun (``begun``: the flows in the conversation)."""
         if len(ranked) < 2:
             return ranked
+        first = self._looks_before_it_books(ranked, text, ctx, begun)
+        if first is not None:
+            return first
         requested = self._requested_by_its_verb(ranked, text)
         if requested is not None:
             return requested
@@ -799,6 +806,57 @@ class Understander:
         if reader is None:
             return ranked
         return _promoted(ranked, reader[0], top)
+
+    def _looks_before_it_books(self, ranked: list[tuple[str, float]], text: str, ctx: SlotContext | None,
+                               begun: AbstractSet[str]) -> list[tuple[str, float]] | None:
+        """'I need a bus for next Thursday', 'can you book me a hotel room in Delhi?': a task that
+        makes something and needs a pick a look-up of the same things finds (the bus's time, the
+        hotel's name) starts with that look-up, when it is near the best, the turn names no pick
+        and neither task has begun. (A booking that finds its own flight needs no look-up first.)"""
+        first, top = ranked[0]
+        if ctx is None or first in self.scorer.readers or first in begun or self.domain.flow(first).metadata.digression:
+            return None
+        said = lx.content_stems(text)
+        # ('I need to book a rental car', 'can you reserve a table': asked to make it, it is made, unless
+        # the user also asks to find ('I'd like to book 2 rooms, can you find some?'); 'book it', 'put it
+        # on my calendar': the pick was made already)
+        if said & _MAKES and not said & _LOOKS or any(m.group().lower() != "there" for m in lx.REFERS_BACK.finditer(text)):
+            return None
+        picks = self._picks(first)
+        if not picks:
+            return None
+        for name, score in ranked[1:3]:
+            if top - score >= LOOK_MARGIN:
+                break
+            if name in picks and name not in begun:
+                given, _ = self._read_new(self.domain.flow(first), text, ctx)
+                if not set(given) & picks[name]:
+                    return _promoted(ranked, name, top)
+        return None
+
+    def _picks(self, maker: str) -> dict[str, frozenset[str]]:
+        """The look-ups of the things flow ``maker`` makes, each with the required slots of ``maker``
+        it does not take: what is picked from what it finds. A look-up of those things names the
+        same thing ('find bus' of 'buy bus ticket', 'get cars available' of 'reserve car'), or asks
+        for nothing ``maker`` does not take and shares two slots with it; a look-up of the user's
+        own things ('your appointments') finds nothing to pick."""
+        cached = self._pick_cache.get(maker)
+        if cached is not None:
+            return cached
+        spec = self.domain.flow(maker)
+        slots = {s.name for s in spec.slots if not s.params.get("confirmation")}
+        required = {s.name for s in spec.slots if s.priority == "required" and s.name in slots}
+        things = _things(spec)
+        found: dict[str, frozenset[str]] = {}
+        for name in self.scorer.readers:
+            reader = self.domain.flow(name)
+            takes = {s.name for s in reader.slots}
+            asks = {s.name for s in reader.slots if s.priority == "required"}
+            same = bool(things & _things(reader)) or asks <= slots and len(takes & slots) >= 2
+            if same and required - takes and not self._of_own_things(name):
+                found[name] = frozenset(required - takes)
+        self._pick_cache[maker] = found
+        return found
 
     def _requested_by_its_verb(self, ranked: list[tuple[str, float]], text: str) -> list[tuple[str, float]] | None:
         """'... my conference got moved, so ... Could you please cancel my reservation BK-20481?': the
@@ -1005,6 +1063,7 @@ class Understander:
 SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focus
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
 NEW_ONE_MARGIN = 0.25  # 'an appointment': within this, the flow that makes one goes before a look-up
+LOOK_MARGIN = 0.5  # 'I need a bus for Thursday': within this, the look-up goes before a booking that needs a pick
 ANSWER_MARGIN = 1.0  # a turn that gives the task in progress values leaves it only for a flow this much better
 CONFIDENT_MARGIN = 0.1  # a flow chosen by less than this over the next is a guess
 DETAIL_MARGIN = 0.5  # a question about a detail moves the focus only to a look-up this much better
@@ -1043,6 +1102,13 @@ def _approval_answer(text: str, view: NLUView) -> Understanding | None:
 
 # a look-up of the user's own things ('looking up your appointments', 'an existing booking')
 _MAKES = frozenset(lx.stem(w) for w in "new make book create add schedule reserve order buy rent open".split())
+def _things(spec: FlowSpec) -> frozenset[str]:
+    """What a flow's label says it is about, without its verbs ('buy bus ticket' -> bus, ticket)."""
+    return frozenset(lx.content_stems(spec.label) - _MAKES - _LOOKS - _DOES)
+
+
+_DOES = frozenset(lx.stem(w) for w in "get lookup play check list see view cancel change modify".split())
+_LOOKS = frozenset(lx.stem(w) for w in "find search look show browse available options".split())
 _FOR_KIN = re.compile(rf"\bfor\s+{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
 # wanting, asked for ('need flights', 'I'd like', 'can I get', 'could we get'), and how many people it is for

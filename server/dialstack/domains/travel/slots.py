@@ -55,9 +55,9 @@ _WORD_BEFORE = re.compile(r"(?<![\w'-])(?P<place>[A-Za-z][a-z'.-]{3,})\s+(?:to|-
 # 'to nyc', 'from sfo': a code in lower case counts only right after a travel cue, and not when
 # it is an everyday word ('to sea', 'from den', 'to mad', 'to was')
 _CODE_AFTER = re.compile(r"\b(?:from|to|into|out of|via)\s+(?P<code>[a-z]{2,3})\b")
-_CODE_BEFORE = re.compile(r"(?<![\w'-])(?P<code>[a-z]{2,3})\s+(?:to|-)\s+[a-z]")  # 'book nyc to lax', 'sf - seattle'
+_CODE_BEFORE = re.compile(r"(?<![\w'-])(?P<code>[a-z]{2,3})\s+(?:to|-)\s+[A-Za-z]")  # 'book nyc to lax', 'sf - seattle'
 _CODE_WORDS = frozenset("sea den mad was lin mel mil rom sin cia dal del sha sel sao sto bom dub cai fra par lon hou "
-                        "ba hk dc".split())
+                        "ba hk dc saw".split())
 _PLACE_AFTER = re.compile(r"\b(?:from|to)\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})")
 
 

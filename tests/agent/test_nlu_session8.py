@@ -1,0 +1,174 @@
+"""Everyday readings fixed from the thirty-second fresh sets and the SGD kit: 'instead' replaces the
+task in progress only when the new task can stand in for it, a lower-case city code before 'to' is a
+city, and a purchase that needs a pick its look-up finds starts with the look-up."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dialstack.agent import Agent
+from dialstack.store.memory import InMemoryStore
+
+PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
+
+
+@contextmanager
+def talking(domain: str, pack: Path | None = None) -> Iterator[Agent]:
+    """An agent on ``domain`` with its state in memory, closed after the conversation."""
+    agent = Agent(domain, pack=pack, store=InMemoryStore())
+    try:
+        yield agent
+    finally:
+        agent.close()
+
+
+def stack_of(agent: Agent) -> list[tuple[str, str]]:
+    return [(f.name, f.state.value) for f in agent.load("s").stack.flows]
+
+
+# -- 'instead': replace what can be replaced, pause the rest ---------------------------------------
+@pytest.mark.parametrize("text", [
+    "actually i'd rather cancel my booking BK-20481 instead",
+    "hmm no, i want to cancel a booking instead",
+])
+def test_cancelling_an_old_booking_instead_pauses_the_new_booking(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i want to book a flight to boston")
+        agent.handle("s", text)
+        assert stack_of(agent) == [("book_flight", "paused"), ("cancel_booking", "active")]
+
+
+def test_searching_instead_of_booking_replaces_the_booking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book me a flight to boston")
+        agent.handle("s", "actually just search flights instead")
+        assert [name for name, _ in stack_of(agent)] == ["search_flights"]
+
+
+def test_the_paused_task_is_offered_back_once_the_other_is_done() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i want to book a flight")
+        agent.handle("s", "actually i'd rather cancel my booking BK-20481 instead")
+        result = agent.handle("s", "yes")
+        assert stack_of(agent) == [("book_flight", "paused")] and "continue" in result.reply.lower()
+
+
+def test_cancelling_the_appointment_being_moved_instead_drops_the_move() -> None:
+    with talking("kidspeech", PACKS / "littlevoices") as agent:
+        agent.handle("s", "can i move SL-2041 please")
+        agent.handle("s", "actually no, cancel it instead")
+        assert [name for name, _ in stack_of(agent)] == ["cancel_appointment"]
+
+
+# -- a city code in lower case ------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "origin"), [
+    ("need a flight nyc to LA dec 20", "New York"),
+    ("sfo to Boston on the 10th", "San Francisco"),
+    ("nyc to la on friday", "New York"),
+])
+def test_a_lower_case_code_before_to_is_the_origin(text: str, origin: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", text)
+        assert agent.load("s").stack.flows[-1].slots["origin"].value == origin
+
+
+def test_an_everyday_word_before_to_is_no_city() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i saw to Boston flights were cheap, book me one")
+        origin = agent.load("s").stack.flows[-1].slots["origin"].value
+        assert origin is None
+
+
+# -- look before you buy ------------------------------------------------------------------------------
+def _place(name: str, description: str, prompt: str) -> dict[str, str]:
+    return {"name": name, "type": "FreeTextSlot", "description": description, "prompt": prompt}
+
+
+ROUTE = [_place("origin", "City the bus leaves from", "Leaving from where?"),
+         _place("destination", "City the bus goes to", "Going where?"),
+         {"name": "travel_date", "type": "TripDaySlot", "description": "Day of travel", "prompt": "Which day?"}]
+BUS_FLOWS = {
+    "domain": "coach",
+    "intents": {"Plan": {}, "Converse": {}, "Internal": {}, "Lookup": {"role": "read"}, "Buy": {"role": "transform"}},
+    "slot_types": {
+        "TripDaySlot": {"base": "ExactSlot", "params": {"pattern": "(?:mon|tues|wednes|thurs|fri|satur|sun)day"}},
+        "DepartureSlot": {"base": "ExactSlot", "params": {"pattern": "\\d{1,2}(?::\\d\\d)?\\s*(?:am|pm)"}},
+        "RidersSlot": {"base": "LevelSlot", "params": {"min": 1, "max": 9, "integer": True}},
+    },
+    "flows": [
+        {"name": "find_bus", "intent": "Lookup", "label": "find bus",
+         "description": "Find buses between two cities on a day.", "slots": ROUTE,
+         "examples": ["find me a bus", "are there buses to Reno?", "look for buses on friday"],
+         "tools": ["bus_search"], "skill": "find-bus",
+         "steps": [{"call": "bus_search", "args": {"origin": "$slots.origin"}, "map_outputs": {"found": "ok"}}]},
+        {"name": "buy_bus_ticket", "intent": "Buy", "label": "buy bus ticket",
+         "description": "Buy tickets for a bus between two cities.",
+         "examples": ["I need a bus ticket", "I need a bus to Reno", "get me on a bus on friday"],
+         "slots": [*ROUTE, {"name": "departure_time", "type": "DepartureSlot", "description": "Time the bus leaves",
+                            "prompt": "Which bus (its time)?"},
+                   {"name": "riders", "type": "RidersSlot", "description": "Number of people", "prompt": "For how many?"}],
+         "tools": ["bus_buy"], "skill": "buy-bus-ticket",
+         "steps": [{"call": "bus_buy", "args": {"origin": "$slots.origin"}, "map_outputs": {"bought": "ok"}}]},
+    ],
+}
+
+
+def _tool(tool_id: str, changes: bool) -> dict[str, object]:
+    return {"tool_id": tool_id, "name": tool_id, "description": f"The {tool_id.replace('_', ' ')} tool.",
+            "input_schema": {"type": "object", "properties": {"origin": {"type": "string"}}},
+            "output_schema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+            "idempotent": not changes, "timeout_ms": 1000, "capabilities": {"changes_state": changes},
+            "handler": "coach_handlers:ok"}
+
+
+@pytest.fixture(scope="module")
+def bus_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("coach")
+    (root / "flows").mkdir()
+    (root / "manifests").mkdir()
+    (root / "flows" / "coach.yaml").write_text(yaml.safe_dump(BUS_FLOWS, sort_keys=False))
+    (root / "manifests" / "coach.yaml").write_text(yaml.safe_dump(
+        {"domain": "coach", "tools": [_tool("bus_search", False), _tool("bus_buy", True)]}, sort_keys=False))
+    (root / "coach_handlers.py").write_text("def ok(**_):\n    return {'ok': True}\n")
+    for skill, tool in (("find-bus", "bus_search"), ("buy-bus-ticket", "bus_buy")):
+        (root / "skills" / "coach" / skill).mkdir(parents=True)
+        (root / "skills" / "coach" / skill / "SKILL.md").write_text(
+            f"---\nname: {skill}\ndescription: The {skill.replace('-', ' ')} task. Use when asked.\n---\n"
+            f"1. Call `{tool}`.\n")
+    return root
+
+
+def first_flow(pack: Path, text: str) -> str:
+    """The flow the first turn ``text`` starts (a search given every value runs and ends at once)."""
+    with talking("coach", pack) as agent:
+        return agent.handle("s", text).understanding["flow"]
+
+
+@pytest.mark.parametrize("text", ["I need a bus for next Thursday", "we need a bus from Fresno to Reno on friday",
+                                  "hi, i'm after a bus to Reno"])
+def test_wanting_a_bus_with_no_time_looks_buses_up_first(bus_pack: Path, text: str) -> None:
+    assert first_flow(bus_pack, text) == "find_bus"
+
+
+@pytest.mark.parametrize("text", ["buy me a bus ticket from Fresno to Reno on friday",
+                                  "i need the 9:15 am bus from Fresno to Reno on friday"])
+def test_asking_to_buy_or_naming_the_bus_buys(bus_pack: Path, text: str) -> None:
+    assert first_flow(bus_pack, text) == "buy_bus_ticket"
+
+
+def test_after_a_search_the_purchase_is_not_sent_back_to_it(bus_pack: Path) -> None:
+    with talking("coach", bus_pack) as agent:
+        agent.handle("s", "find me a bus from Fresno to Reno on friday")
+        agent.handle("s", "great, i need tickets for that bus for two")
+        assert agent.load("s").stack.flows[-1].name == "buy_bus_ticket"
+
+
+def test_a_booking_that_searches_by_itself_needs_no_look_up_first() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "need a flight from boston to chicago on dec 10")
+        assert agent.load("s").stack.flows[0].name == "book_flight"
