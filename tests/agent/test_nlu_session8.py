@@ -1,6 +1,8 @@
-"""Everyday readings fixed from the thirty-second fresh sets and the SGD kit: 'instead' replaces the
-task in progress only when the new task can stand in for it, a lower-case city code before 'to' is a
-city, and a purchase that needs a pick its look-up finds starts with the look-up."""
+"""Everyday readings fixed from the thirty-second and thirty-third fresh sets and the SGD kit: 'instead'
+replaces the task in progress only when the new task can stand in for it, a lower-case city code
+before 'to' is a city, a purchase that needs a pick its look-up finds starts with the look-up, a title
+said after its verb ('see Missing Link') is the name, an example said with a value is its flow's task,
+and a city with one letter wrong is read."""
 
 from __future__ import annotations
 
@@ -12,6 +14,10 @@ import pytest
 import yaml
 
 from dialstack.agent import Agent
+from dialstack.agent.freetext import cued_values, not_a_value
+from dialstack.agent.slot_reading import remainder
+from dialstack.domain.models import SlotSpec
+from dialstack.state.text import one_edit
 from dialstack.store.memory import InMemoryStore
 
 PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
@@ -172,3 +178,135 @@ def test_a_booking_that_searches_by_itself_needs_no_look_up_first() -> None:
     with talking("travel") as agent:
         agent.handle("s", "need a flight from boston to chicago on dec 10")
         assert agent.load("s").stack.flows[0].name == "book_flight"
+
+
+# -- titles and names said with their verb or their noun --------------------------------------------
+def _name_slot(name: str, description: str) -> SlotSpec:
+    return SlotSpec(name=name, type="FreeTextSlot", description=description)
+
+
+@pytest.mark.parametrize(("slot", "text", "value"), [
+    (("movie_name", "Name of the movie"), "I'd like to see Missing Link.", "Missing Link"),
+    (("title", "Title of the movie"), "I would like to watch The Man Who Knew Too Much now", "The Man Who Knew Too Much"),
+    (("song_name", "Name of the song"), "Please play Love Me Like You.", "Love Me Like You"),
+    (("song_name", "Name of the song"), "I want to listen to Colder Weather.", "Colder Weather"),
+    (("restaurant_name", "Name of the restaurant"), "I like the restaurant Kampai Bar. I would like a table at 7",
+     "Kampai Bar"),
+])
+def test_a_title_said_after_its_verb_or_its_noun_is_the_name(slot: tuple[str, str], text: str, value: str) -> None:
+    assert value in [c.value for _, c in cued_values(_name_slot(*slot), text)]
+
+
+@pytest.mark.parametrize(("slot", "text"), [
+    (("movie_name", "Name of the movie"), "I want to see a movie tonight"),
+    (("theater_name", "Name of the theater"), "I'd like to see Missing Link."),
+    (("patient_name", "Name of the patient"), "I'd like to see Dr Patel on friday"),
+])
+def test_a_verb_of_seeing_points_at_no_plain_word_venue_or_patient(slot: tuple[str, str], text: str) -> None:
+    assert not cued_values(_name_slot(*slot), text)
+
+
+# -- an example said with values, a question the pack's own examples ask -----------------------------
+IRONBRIDGE = PACKS / "ironbridge"
+
+
+def test_an_example_said_with_a_value_and_a_texting_spelling_is_that_flows_task() -> None:
+    with talking("physio", IRONBRIDGE) as agent:
+        result = agent.handle("s", "what are ur opening hours on saturday")
+        assert result.understanding["flow"] == "faq" and not agent.load("s").stack.flows
+
+
+def test_a_do_you_have_question_goes_to_the_look_up_whose_examples_ask_it() -> None:
+    with talking("physio", IRONBRIDGE) as agent:
+        agent.handle("s", "do you have any openings at old town")
+        flows = agent.load("s").stack.flows
+        assert [f.name for f in flows] == ["find_free_times"] and flows[0].slots["site"].value == "Old Town"
+
+
+def test_a_question_about_an_option_mid_task_is_answered_beside_it() -> None:
+    with talking("physio", IRONBRIDGE) as agent:
+        agent.handle("s", "i want to book a follow-up")
+        result = agent.handle("s", "where is the old town one actually?")
+        assert result.understanding["flow"] == "faq"
+        assert [f.name for f in agent.load("s").stack.flows] == ["book_appointment"]
+
+
+def test_an_faq_example_right_after_a_check_is_answered_not_checked_again() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i want to fly from dallas to denver")
+        agent.handle("s", "hang on, look up BK-31337 for me")
+        result = agent.handle("s", "how much does it cost to change a booking?")
+        assert result.understanding["flow"] == "faq"
+
+
+# -- a city with one letter wrong ----------------------------------------------------------------------
+@pytest.mark.parametrize(("typed", "word", "close"), [
+    ("bostin", "boston", True), ("bostn", "boston", True), ("bosston", "boston", True), ("bsoton", "boston", True),
+    ("atlantis", "atlanta", False), ("boston", "boston", False), ("bstn", "boston", False),
+])
+def test_one_edit_is_one_letter_changed_added_dropped_or_swapped(typed: str, word: str, close: bool) -> None:
+    assert one_edit(typed, word) is close
+
+
+def test_a_city_with_one_letter_wrong_is_read() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I'd like to book a flight from Bostin to Washington in the 8th")
+        assert agent.load("s").stack.flows[0].slots["origin"].value == "Boston"
+
+
+@pytest.mark.parametrize("text", ["oh also i need to change BK-31337", "i want to chance it, book BK-31337 on a later date"])
+def test_an_everyday_word_one_letter_from_a_city_name_is_no_city(text: str) -> None:
+    # ('change' is one letter from 'changi', Singapore's airport: a slip keeps its first and last letters)
+    with talking("travel") as agent:
+        agent.handle("s", "find flights from boston to miami")
+        agent.handle("s", text)
+        assert all(f.slots["destination"].value != "Singapore" for f in agent.load("s").stack.flows
+                   if "destination" in f.slots)
+
+
+# -- what a turn leaves over -----------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "value"), [("Oh, right. Chicago.", "Chicago"), ("Sure thing. San Jose please", "San Jose")])
+def test_a_sentence_that_only_says_yes_holds_no_part_of_the_value(text: str, value: str) -> None:
+    found = remainder(text, [], frozenset())
+    assert found is not None and found.value == value
+
+
+@pytest.mark.parametrize("text", ["No, I don't. Thanks, but that would be all.", "Nope. Thanks!", "Is that it? Thanks, bye."])
+def test_sentences_that_each_say_no_thanks_or_goodbye_are_no_value(text: str) -> None:
+    assert not_a_value(text)
+
+
+def test_a_sentence_that_names_something_after_a_question_is_still_a_value() -> None:
+    assert not not_a_value("Any other dates? I heard about Falcons Vs Buccaneers, looking in ATL.")
+
+
+@pytest.fixture(scope="module")
+def sights_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("sights")
+    flows = {"domain": "sights", "intents": {"Plan": {}, "Converse": {}, "Internal": {}, "Lookup": {"role": "read"}},
+             "flows": [{"name": "find_attractions", "intent": "Lookup", "label": "find attractions",
+                        "description": "Find attractions to visit in a city.",
+                        "slots": [_place("location", "City to look in", "Which city?")],
+                        "tools": ["sights_search"], "skill": "find-attractions",
+                        "steps": [{"call": "sights_search", "args": {"origin": "$slots.location"},
+                                   "map_outputs": {"found": "ok"}}]}]}
+    (root / "flows").mkdir()
+    (root / "manifests").mkdir()
+    (root / "flows" / "sights.yaml").write_text(yaml.safe_dump(flows, sort_keys=False))
+    (root / "manifests" / "sights.yaml").write_text(yaml.safe_dump(
+        {"domain": "sights", "tools": [{**_tool("sights_search", False), "handler": "sights_handlers:ok"}]}, sort_keys=False))
+    (root / "sights_handlers.py").write_text("def ok(**_):\n    return {'ok': True}\n")
+    (root / "skills" / "sights" / "find-attractions").mkdir(parents=True)
+    (root / "skills" / "sights" / "find-attractions" / "SKILL.md").write_text(
+        "---\nname: find-attractions\ndescription: Find attractions in a city. Use when asked.\n---\n1. Call `sights_search`.\n")
+    return root
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("No way, try again.", None), ("Any good attractions nearby?", None), ("Recommend attractions please.", None),
+    ("attractions in Paris please", "Paris"), ("find attractions portland", "portland"),
+])
+def test_a_place_guessed_from_what_a_request_leaves_over_is_a_name(sights_pack: Path, text: str, place: str | None) -> None:
+    with talking("sights", sights_pack) as agent:
+        labels = agent.handle("s", text).understanding.get("labels") or {}
+        assert labels.get("location") == place

@@ -43,7 +43,9 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
     "destination": ("to", "into", "towards", "heading to", "going to", "get to", "arriving in", "arriving at",
                     "drop me off at", "drop off at", "dropoff at"),
     "place": ("in", "at", "near", "around", "nearby", "close to", "within", "located in", "based in", "downtown"),
-    "name": ("called", "named", "titled", "the name is", "name is", "name's", "call it", "name it", "title it"),
+    "name": ("called", "named", "titled", "the name is", "name is", "name's", "call it", "name it", "title it",
+             # ('I'd like to see Missing Link', 'please play Love Me Like You': a title, capitalised)
+             "see", "watch", "hear", "listen to", "play", "read"),
     "maker": ("by", "directed by", "written by", "sung by", "performed by", "produced by", "composed by", "made by",
               "featuring", "starring", "works of"),
     "venue": ("at",),
@@ -81,6 +83,8 @@ def _lower_name(text: str, at: int) -> tuple[int, int] | None:
     return m.span("name")
 # cues that point at a person only when a name with a capital follows ('for Eva Roth', not 'for two')
 _PERSON_ONLY = frozenset({"for", "under", "i'm", "i am", "this is", "it's for", "its for", "it is for", "to"})
+# verbs that point at a title only when it is capitalised ('see Captain Marvel', not 'see a movie')
+_TITLE_ONLY = frozenset({"see", "watch", "hear", "listen to", "play", "read"})
 _CUE = re.compile(
     r"\b(?P<cue>" + "|".join(sorted({re.escape(c) for cues in ROLE_CUES.values() for c in cues},
                                     key=len, reverse=True)) + r")\s+",
@@ -151,7 +155,9 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
             continue
         cue = m["cue"].lower()
         role = next((r for r in roles.roles if cue in ROLE_CUES[r]), None)
-        person = role in ("person", "recipient") and cue in _PERSON_ONLY
+        if cue in _TITLE_ONLY and {"venue", "place", "person"} & set(roles.roles):
+            continue  # (a theatre, a town or a patient is not what one sees or plays)
+        person = role in ("person", "recipient") and cue in _PERSON_ONLY or role == "name" and cue in _TITLE_ONLY
         # a name in lower case ('from san jose') only where the cue cannot start a verb ('to fly')
         # ('directed by alfred hitchcock': a lower-case name where the cue says who made it, not bare 'by')
         lower_ok = role == "reason" or role == "maker" and cue != "by" or asked and cue != "to" and not person
@@ -163,6 +169,8 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
         elif span is None or person and not text[span[0]:span[0] + 1].isupper():
             continue
         start, end = span
+        if cue in _TITLE_ONLY and text[m.end():start] == "The ":
+            start = m.end()  # 'watch The Man Who Knew Too Much': a title keeps its article
         value = text[start:end]
         words = {lx.stem(w) for w in lx.tokens(value)}
         score = weight if role else 0.0
@@ -179,6 +187,10 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
             span = _span_after(text, m.end(), taken)
             if span is not None and text[span[0]:span[0] + 1].isupper():
                 out.append((2.0, Candidate(text[span[0]:span[1]], text[span[0]:span[1]], span[0], span[1], 0.7)))
+    for m in _own_noun(roles).finditer(text) if "name" in roles.roles and roles.name_words else ():
+        span = _span_after(text, m.end(), taken)  # 'I like the restaurant Kampai Bar', 'the movie Hotel Mumbai'
+        if span is not None and text[span[0]:span[0] + 1].isupper():
+            out.append((2.0, Candidate(text[span[0]:span[1]], text[span[0]:span[1]], span[0], span[1], 0.7)))
     own = _own_cue(spec)
     for m in own.finditer(text) if own is not None else ():
         value = _NEXT_CLAUSE.split(m["value"], maxsplit=1)[0].strip()
@@ -243,6 +255,19 @@ def kind_values(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Candid
 # 'my name is Clara Brandt and I'd like a checkup': a new clause with its own subject ends a value
 _NEXT_CLAUSE = re.compile(r"\s+(?:and|but|so|then)\s+(?=(?:i|i'd|i'm|i'll|id|im|we|we'd|we're|we'll|my|our|it|can|could|"
                           r"please|also|would|will)\b)", re.IGNORECASE)
+
+
+_OWN_NOUNS: dict[frozenset[str], re.Pattern[str]] = {}
+
+
+def _own_noun(roles: SlotRoles) -> re.Pattern[str]:
+    """'the restaurant ', 'the movie ' (of restaurant_name, movie_name): the thing a name slot
+    names, said with 'the' or 'a', just before the name."""
+    pattern = _OWN_NOUNS.get(roles.name_words)
+    if pattern is None:
+        stems = "|".join(sorted(map(re.escape, roles.name_words), key=len, reverse=True))
+        pattern = _OWN_NOUNS[roles.name_words] = re.compile(rf"\b(?:the|a|an)\s+(?:{stems})\w*\s+", re.IGNORECASE)
+    return pattern
 
 
 def _own_cue(spec: SlotSpec) -> re.Pattern[str] | None:
@@ -610,12 +635,24 @@ _ABOUT_THE_TALK = re.compile(
     r"\s*(?:(?:lol|haha+|hehe+|hah|ugh|meh|yay|wow)\b|(?:(?:oops|sorry|my bad|whoops|no)[\s,.!]+)*i (?:meant|mean)\b)", re.IGNORECASE)
 
 
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def only_acts(sentence: str) -> bool:
+    """A yes, no, thanks, goodbye or small talk, and nothing else ('Oh, right.', "No, I don't.")."""
+    return bool(lx.AFFIRM.match(sentence) or lx.DENY.match(sentence) or lx.SMALL_TALK.match(sentence)
+                or lx.NO_PREFERENCE.match(sentence) or lx.is_closing(sentence))
+
+
 def not_a_value(text: str, remark_ok: bool = False) -> bool:
     """A question, yes/no, thanks, goodbye or small talk: never the answer a free-text slot keeps
     (``remark_ok``: a remark about oneself is the answer, as to 'what's the reason for the visit?')."""
     stripped = text.strip()
     if not stripped:
         return True
+    sentences = _SENTENCES.split(stripped)
+    if len(sentences) > 1 and all(lx.is_question(one) or only_acts(one) for one in sentences):
+        return True  # "No, I don't. Thanks, but that would be all.": each sentence a no, thanks or goodbye
     if lx.is_question(stripped):
         return True
     if lx.AFFIRM.match(stripped) or lx.DENY.match(stripped) or lx.SMALL_TALK.match(stripped) \

@@ -15,7 +15,7 @@ import snowballstemmer
 STOPWORDS = frozenset(
     """
     a an the i im i'm me my mine to of for and or is are am be been it its it's this that these those
-    please would like want wnat watn wanna need ned can could you your yours do does did what which who whom with on in at
+    please would like want wnat watn wanna need ned can could you your yours u ur do does did what which who whom with on in at
     by from some any let lets let's just now so up will we us our there here get got have has had
     should shall may might must go going gonna also too very really about into out over as if then than
     when where why how all one ok okay yes no hi hello hey thanks thank chance

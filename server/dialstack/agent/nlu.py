@@ -163,6 +163,13 @@ class Understander:
             for spec in domain.ontology.flows if spec.intent != "Internal"
             for example in spec.examples
         }
+        # the content words of each example, for one flow only ('what are ur opening hours on
+        # saturday' says the words of 'What are your opening hours?' and a value)
+        owners: dict[frozenset[str], set[str]] = {}
+        for spec in domain.ontology.flows:
+            for example in spec.examples if spec.intent != "Internal" else ():
+                owners.setdefault(lx.content_stems(example), set()).add(spec.name)
+        self._example_words = {words: next(iter(names)) for words, names in owners.items() if len(names) == 1}
 
     # -- scoring -------------------------------------------------------------
     def rank(
@@ -171,14 +178,28 @@ class Understander:
     ) -> list[tuple[str, float]]:
         """Every user-facing flow with its score for ``text``, best first (values need ``ctx``).
 
-        A text that is word for word one of a flow's examples ranks that flow first.
+        A text that is word for word one of a flow's examples, but for the values it names ('what
+        are your opening hours on saturday?' of 'What are your opening hours?'), ranks that flow first.
         """
         ranked = self.scorer.rank(text, ignore, ctx, values_alone, question)
-        exact = self._examples.get(_normal(text)) if not not_a_value(text) else None
+        exact = self.example_flow(text, ctx)
         if exact is not None and ranked and ranked[0][0] != exact:
             top = ranked[0][1]
             ranked = _promoted(ranked, exact, max(top, self.threshold) + 0.01)
         return ranked
+
+    def example_flow(self, text: str, ctx: SlotContext | None) -> str | None:
+        """The flow one of whose examples ``text`` says word for word, or in the same words but for
+        the values it names."""
+        # (a yes, thanks or small talk says no task, even one an example spells; a question may)
+        if not lx.is_question(text) and not_a_value(text):
+            return None
+        exact = self._examples.get(_normal(text))
+        if exact is None and ctx is not None:
+            spans = self.scorer.values_in(text, ctx)[1]
+            said = lx.content_stems(mask(text, [*spans, *lx.value_lead_spans(text, spans)])) if spans else frozenset()
+            exact = self._example_words.get(said) if len(said) >= 2 else None
+        return exact
 
     # -- the act -------------------------------------------------------------
     def understand(self, text: str, view: NLUView, ctx: SlotContext) -> Understanding:
@@ -236,7 +257,10 @@ class Understander:
         begun = {name for _, name in view.paused} | {active.name if active else None, view.recent} - {None}
         ranked = self.prefer_reading(
             self.rank(text, spans, ctx, values_alone=active is None, question=asks is not None), text, ctx, begun)
-        if active is None and view.recent is not None and lx.REFERS_BACK.search(text):
+        # ('how much does it cost to change a booking?' right after a check: an example of the FAQ, word
+        # for word, whatever 'it' seems to point at)
+        if active is None and view.recent is not None and lx.REFERS_BACK.search(text) \
+                and not (ranked and self.example_flow(text, ctx) == ranked[0][0]):
             ranked = self._takes_what_was_found(ranked, view.recent)
             if lx.SAME_AGAIN.search(text):  # 'can you do the same for friday': the task just done, again
                 ranked = _promoted(ranked, view.recent, max(ranked[0][1] if ranked else 0.0, self.threshold))
@@ -475,13 +499,32 @@ class Understander:
         # 'do you fly to Honolulu?', 'do you have flights out of Vancouver?': whether the service
         # covers one thing, not a request that gives a task its details
         if lx.SERVICE_QUESTION.match(r.text) and len(self.scorer.values_in(r.text, r.ctx)[1]) <= 1:
-            # the side task whose own examples ask such questions, else the one that scores at all
-            answers = next((n for n, score in r.ranked if self.domain.flow(n).metadata.digression
-                            and any(lx.SERVICE_QUESTION.match(e) for e in self.domain.flow(n).examples)), None) \
+            # the best side task or look-up whose own examples ask such questions ('do you have any
+            # openings on Thursday?' of a look-up of free times), else the side task that scores at all
+            answers = next((n for n, score in r.ranked if (
+                self.domain.flow(n).metadata.digression or n in self.scorer.readers and score > 0)
+                and any(lx.SERVICE_QUESTION.match(e) for e in self.domain.flow(n).examples)), None) \
                 or next((n for n, score in r.ranked if score > 0 and self.domain.flow(n).metadata.digression), None)
+            if answers is not None and not self.domain.flow(answers).metadata.digression:
+                return None if r.active and r.active.name == answers else self._starts(r, answers)
             if answers is not None:
                 return self._digresses(r, answers, confident=False)
-        return None
+        side = self._asked_about_a_value(r)
+        return self._digresses(r, side, confident=False) if side is not None else None
+
+    def _asked_about_a_value(self, r: Reading) -> str | None:
+        """'where is the old town one actually?': a question about a value it names, in no task's
+        words, goes to the side task whose own examples or keywords ask that way ('Where is the Old
+        Town clinic?')."""
+        if r.asks is None or r.own_labels or r.best_score > 0 or not self.scorer.values_in(r.text, r.ctx)[1]:
+            return None  # ('ok how about Dec 26': a value put forward, not a question about it)
+        asked = next((t for t in lx.tokens(r.text) if t in _WH), None)
+        if asked is None:
+            return None
+        return next((n for n in self.domain.flows if self.domain.flow(n).metadata.digression
+                     and self.domain.flow(n).intent not in ("Internal", "Plan")
+                     and any(asked in lx.tokens(e) for e in [*self.domain.flow(n).examples, *self.domain.flow(n).keywords])),
+                    None)
 
     def _task_said_with_values(self, r: Reading) -> tuple[str, dict[str, Candidate], dict[str, str]] | None:
         """A task near the side question that ranks first, which takes at least as many of the
@@ -761,8 +804,8 @@ class Understander:
         have I got'), or wants a thing named by its values alone ('i need chicago to boston').
         A booking that needs a pick its look-up finds (which hotel, which bus) is looked up first
         when neither has begun (``begun``: the flows in the conversation)."""
-        if len(ranked) < 2:
-            return ranked
+        if len(ranked) < 2 or text and self.example_flow(text, ctx) == ranked[0][0]:
+            return ranked  # (what an example of the flow says word for word is what the flow is for)
         first = self._looks_before_it_books(ranked, text, ctx, begun)
         if first is not None:
             return first
@@ -1108,6 +1151,7 @@ def _things(spec: FlowSpec) -> frozenset[str]:
 
 
 _DOES = frozenset(lx.stem(w) for w in "get lookup play check list see view cancel change modify".split())
+_WH = frozenset({"where", "when", "what", "how", "which", "who", "why"})
 _LOOKS = frozenset(lx.stem(w) for w in "find search look show browse available options".split())
 _FOR_KIN = re.compile(rf"\bfor\s+{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))

@@ -19,7 +19,7 @@ from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotC
 from ..state.text import parse_number
 from . import lexicon as lx
 from .freetext import (ROLE_CUES, YIELDING, bare_answer, could_be_a_name, cued_values, has_name, name_run,
-                       names_nothing, not_a_value, place_spans, roles_of, sentence_ends_between, without_possessive)
+                       names_nothing, not_a_value, only_acts, place_spans, roles_of, sentence_ends_between, without_possessive)
 from .options import COUNT_WORDS, PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
 from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates, value_key
 
@@ -211,7 +211,16 @@ class SlotReader:
                 if lx.is_question(text) and lx.REFERS_BACK.search(text) and not has_name(text, rest.start, rest.end):
                     continue  # 'Is it free?', 'what is their number?': about what was found, naming nothing new
                 inner = name_run(text, rest.start, rest.end)
-                if inner is not None and inner.start > rest.start and inner.end == rest.end:
+                if set(roles_of(slot_spec).roles) & PLACE_ROLES:
+                    # ('No way, try again', 'any good attractions nearby?': a place guessed is a name, or
+                    # the one word a terse request ends on: 'show attractions portland')
+                    word = str(rest.value)
+                    terse = len(word.split()) == 1 and len(lx.tokens(text)) <= _SHORT_REQUEST \
+                        and not lx.is_question(text) and lx.opener(text) != word.lower()
+                    if inner is None and not terse:
+                        continue
+                    rest = inner or rest
+                elif inner is not None and inner.start > rest.start and inner.end == rest.end:
                     rest = inner  # 'the weather forecast for New York' -> 'New York'
                 labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
         for name, cand in labels.items():
@@ -470,6 +479,7 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
         run.clear()
 
     found = list(lx.TOKEN.finditer(text))
+    sentence = 0  # where the sentence being read starts
     capital = [m.group()[:1].isupper() and m.group().lower() not in lx.I_FORMS for m in found]
     if len(found) > 1 and all(capital[1:]):
         capital = [False] * len(found)  # 'Find A Book': title case says nothing about names
@@ -482,7 +492,10 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
                     and any(not filler for filler, _, _ in run) and not _SOCIAL_SENTENCE.match(text, run[0][1]):
                 close()
                 break  # 'Las Vegas.' first, then a remark: the name alone answers
+            if run and only_acts(text[sentence:found[i - 1].end()]):
+                run.clear()  # 'Oh, right. Chicago.': a sentence that only says yes, no or thanks holds no value
             close()  # 'a hotel there. It should have Wi-Fi': a value stays inside one sentence
+            sentence = m.start()
         word = m.group()
         low = word.lower()
         # 'The Hobbit, at Central': a capital inside the sentence, or one opening a run of capitals

@@ -127,6 +127,20 @@ def find_phrases(text: str, names: Iterable[tuple[str, object]]) -> list[Found]:
     return sorted(found, key=lambda f: f.start)
 
 
+def one_edit(typed: str, word: str) -> bool:
+    """Whether ``typed`` is ``word`` with one letter changed, added, dropped, or two neighbours
+    swapped ('bostin', 'bostn', 'bosston', 'bsoton' of 'boston')."""
+    if typed == word or abs(len(typed) - len(word)) > 1:
+        return False
+    if len(typed) == len(word):
+        diff = [i for i, (a, b) in enumerate(zip(typed, word)) if a != b]
+        return len(diff) == 1 or len(diff) == 2 and diff[1] == diff[0] + 1 \
+            and typed[diff[0]] == word[diff[1]] and typed[diff[1]] == word[diff[0]]
+    short, long = sorted((typed, word), key=len)
+    at = next((i for i, (a, b) in enumerate(zip(short, long)) if a != b), len(short))
+    return short[at:] == long[at + 1:]
+
+
 def split_list(text: str) -> list[str]:
     """'window, aisle and middle' -> ['window', 'aisle', 'middle']."""
     parts = re.split(r"\s*(?:,|;|/|\band\b|\bor\b|&|\+)\s*", text.strip(), flags=re.IGNORECASE)

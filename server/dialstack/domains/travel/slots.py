@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...state.slots import BaseSlot, Candidate, CategorySlot, Check, LevelSlot, SlotContext
-from ...state.text import parse_number, people_listed
+from ...state.text import one_edit, parse_number, people_listed
 from .cities import CITIES
 from .places import fold as _fold
 from ...state.dates import find_dates, parse_date, spoken
@@ -140,6 +140,15 @@ def _folded_index(entries: list[tuple[str, list[str], list[str]]]) -> dict[str, 
     return built
 
 
+def _close_names(typed: str, names: list[str]) -> list[str]:
+    """The known names ``typed`` may misspell, closest first: alike by ``FUZZY_CUTOFF``, or one edit
+    away inside a word of five letters or more, its first and last letters right ('bostin' ->
+    'boston', whose ratio is only 0.83; not 'change' -> 'changi')."""
+    close = difflib.get_close_matches(typed, names, n=3, cutoff=0.75)
+    return [name for name in close if difflib.SequenceMatcher(None, typed, name).ratio() >= FUZZY_CUTOFF
+            or len(typed) >= 5 and typed[0] == name[0] and typed[-1] == name[-1] and one_edit(typed, name)]
+
+
 class LocationSlot(CategorySlot):
     """A supported city, named by city, alias, airport name or IATA code; fuzzy-matched."""
 
@@ -166,7 +175,7 @@ class LocationSlot(CategorySlot):
         wanted = _fold(text)
         cities = index.get(wanted) or {city for city, _, _ in entries if _fold(city.split(",")[0]) == wanted}
         if not cities:
-            close = difflib.get_close_matches(wanted, list(index), n=1, cutoff=FUZZY_CUTOFF)
+            close = _close_names(wanted, list(index))[:1]
             cities = index[close[0]] if close else set()
         if not cities:  # "Paris CDG", "New York JFK airport": every known name in it is one city
             named = {c.value for c in self.extract(text, ctx) if c.score >= 0.8}
@@ -195,7 +204,7 @@ class LocationSlot(CategorySlot):
             start, end = m.span("place")
             if any(start < e and s < end for _, s, e, _ in found):
                 continue
-            close = difflib.get_close_matches(m.group("place").casefold(), list(by_name), n=2, cutoff=FUZZY_CUTOFF)
+            close = _close_names(m.group("place").casefold(), list(by_name))[:2]
             cities = {by_name[c] for c in close}
             if len(cities) == 1:
                 found.append((cities.pop(), start, end, 0.7))
