@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
+from pathlib import Path
 
+from dialstack.agent import Agent
 from dialstack.agent.nlu import ActiveView, NLUView, Understander
 from dialstack.domain import load_domain
 from dialstack.domains.travel.slots import _static_items
 from dialstack.state.factory import FlowFactory
 from dialstack.state.slots import SlotContext
+from dialstack.store.memory import InMemoryStore
 
 DOMAIN = load_domain("travel")
 FACTORY = FlowFactory(DOMAIN.ontology)
@@ -24,3 +29,13 @@ def view_of(factory: FlowFactory, flow: str, slot: str | None, **filled: object)
     instance.fill_slots_by_label(dict(filled), CTX)
     last = next(reversed(filled), None)
     return NLUView(ActiveView(flow, instance.spec, instance.slots, last), slot, paused=[])
+
+
+@contextmanager
+def talking(domain: str, pack: Path | None = None) -> Iterator[Agent]:
+    """An agent on ``domain`` with its state in memory, closed after the conversation."""
+    agent = Agent(domain, pack=pack, store=InMemoryStore())
+    try:
+        yield agent
+    finally:
+        agent.close()

@@ -6,31 +6,17 @@ from __future__ import annotations
 
 import copy
 import textwrap
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 import yaml
 
-from dialstack.agent import Agent
 from dialstack.agent import lexicon as lx
 from dialstack.agent.freetext import cued_values, name_run
 from dialstack.agent.slot_reading import remainder
 from dialstack.domain.models import SlotSpec
-from dialstack.store.memory import InMemoryStore
 
-from .nlu_support import CTX, IDLE, NLU
-
-
-@contextmanager
-def talking(domain: str, pack: Path | None = None) -> Iterator[Agent]:
-    """An agent on ``domain`` with its state in memory, closed after the conversation."""
-    agent = Agent(domain, pack=pack, store=InMemoryStore())
-    try:
-        yield agent
-    finally:
-        agent.close()
+from .nlu_support import CTX, IDLE, NLU, talking
 
 
 def left_over(text: str) -> str | None:

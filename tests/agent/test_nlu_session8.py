@@ -6,8 +6,6 @@ and a city with one letter wrong is read."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -18,19 +16,10 @@ from dialstack.agent.freetext import cued_values, not_a_value
 from dialstack.agent.slot_reading import remainder
 from dialstack.domain.models import SlotSpec
 from dialstack.state.text import one_edit
-from dialstack.store.memory import InMemoryStore
+
+from .nlu_support import talking
 
 PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
-
-
-@contextmanager
-def talking(domain: str, pack: Path | None = None) -> Iterator[Agent]:
-    """An agent on ``domain`` with its state in memory, closed after the conversation."""
-    agent = Agent(domain, pack=pack, store=InMemoryStore())
-    try:
-        yield agent
-    finally:
-        agent.close()
 
 
 def stack_of(agent: Agent) -> list[tuple[str, str]]:
