@@ -12,7 +12,9 @@ import pytest
 import yaml
 
 from dialstack.agent import Agent
+from dialstack.agent import lexicon as lx
 from dialstack.agent.freetext import cued_values, not_a_value
+from dialstack.agent.options import count_value
 from dialstack.agent.slot_reading import remainder
 from dialstack.domain.models import SlotSpec
 from dialstack.state.text import one_edit
@@ -299,3 +301,103 @@ def test_a_place_guessed_from_what_a_request_leaves_over_is_a_name(sights_pack: 
     with talking("sights", sights_pack) as agent:
         labels = agent.handle("s", text).understanding.get("labels") or {}
         assert labels.get("location") == place
+
+
+# -- counts, and the thirty-fourth fresh sets ----------------------------------------------------------------
+def _count_slot(name: str, description: str) -> SlotSpec:
+    return SlotSpec(name=name, type="CategorySlot", description=description,
+                    params={"options": [str(n) for n in range(1, 10)]})
+
+
+@pytest.mark.parametrize(("slot", "text", "asked", "count"), [
+    (("number_of_beds", "Number of bed rooms"), "I want the apartment to have 1 bedroom.", False, "1"),
+    (("number_of_seats", "Number of seats to find event tickets for"), "1 Ticket would be great.", False, "1"),
+    (("number_of_seats", "Number of seats to find event tickets for"), "Buy 3, please.", True, "3"),
+    (("number_of_seats", "Number of seats to find event tickets for"), "I'll also need a hotel. Two rooms.", True, None),
+    (("number_of_seats", "Number of seats to find event tickets for"), "the 5 pm one", True, None),
+])
+def test_a_count_is_read_by_what_the_slot_counts(slot: tuple[str, str], text: str, asked: bool, count: str | None) -> None:
+    spec = _count_slot(*slot)
+    found = count_value(spec, spec.params["options"], text, asked)
+    assert (found.value if found else None) == count
+
+
+def test_a_word_written_as_it_sounds_is_the_packs_word() -> None:
+    with talking("travel") as agent:
+        assert agent.handle("s", "i need a flite to miami").understanding["flow"] == "book_flight"
+
+
+def test_scratch_that_then_a_value_corrects_the_answer_just_given() -> None:
+    with talking("travel") as agent:
+        for text in ("i need a flight to miami", "from chicago", "scratch that, from atlanta"):
+            agent.handle("s", text)
+        flows = agent.load("s").stack.flows
+        assert [f.name for f in flows] == ["book_flight"] and flows[0].slots["origin"].value == "Atlanta"
+
+
+def test_a_stop_word_then_another_request_with_values_still_replaces_the_task() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from new york to paris")
+        agent.handle("s", "actually forget booking for now, just show me flights from boston to denver on the 12th")
+        assert all(f.name != "book_flight" or not f.live for f in agent.load("s").stack.flows)
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("do i need to fast before an ultrasound??", False), ("so do we need a referral?", False),
+    ("i need to book a scan", True),
+])
+def test_asking_whether_one_must_is_no_request(text: str, asks: bool) -> None:
+    assert bool(lx.REQUEST_ANYWHERE.search(text)) is asks
+
+
+@pytest.mark.parametrize(("text", "verb"), [
+    ("hi i need a check up", None), ("i need a flight to miami", None), ("book a flight", "book"),
+    ("can you check my booking", "check"),
+])
+def test_a_word_after_an_article_opens_no_request(text: str, verb: str | None) -> None:
+    assert lx.opener(text) == verb
+
+
+BRIGHTSMILE, SCANLINE = PACKS / "brightsmile", PACKS / "scanline"
+
+
+def test_needing_a_check_up_books_one() -> None:
+    with talking("dental", BRIGHTSMILE) as agent:
+        agent.handle("s", "hi i need a check up")
+        flows = agent.load("s").stack.flows
+        assert [f.name for f in flows] == ["book_appointment"] and flows[0].slots["service"].value == "check-up"
+
+
+def test_an_example_said_with_a_filler_and_a_plural_day_is_that_flows_question() -> None:
+    with talking("dental", BRIGHTSMILE) as agent:
+        agent.handle("s", "i'd like to book a cleaning")
+        result = agent.handle("s", "wait are you open on saturdays?")
+        assert result.understanding["flow"] == "faq"
+        assert [(f.name, f.state.value) for f in agent.load("s").stack.flows] == [("book_appointment", "active")]
+
+
+@pytest.mark.parametrize("text", ["what if i panic inside the machine", "ok.. and will my results come back quickly?"])
+def test_a_question_in_no_tasks_words_goes_to_the_side_task_that_answers_questions(text: str) -> None:
+    with talking("imaging", SCANLINE) as agent:
+        agent.handle("s", "hi i have to book an mri")
+        assert agent.handle("s", text).understanding["flow"] == "faq"
+
+
+@pytest.mark.parametrize("text", ["what can you actually do?", "phew, busy morning. how are you doing?"])
+def test_a_question_about_the_assistant_is_not_sent_to_the_faq(text: str) -> None:
+    with talking("imaging", SCANLINE) as agent:
+        agent.handle("s", "hi i have to book an mri")
+        assert agent.handle("s", text).understanding.get("flow") != "faq"
+
+
+def test_a_goodbye_with_nothing_open_is_a_goodbye_whatever_its_words_score() -> None:
+    with talking("imaging", SCANLINE) as agent:
+        agent.handle("s", "can you check IMG-4822 for me please")
+        assert agent.handle("s", "lovely, thats all i needed, thanks bye").understanding["act"] == "close"
+
+
+def test_a_two_city_booking_is_no_example_of_a_multi_city_plan() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I need to book flights from Boston to Denver, there are four of us")
+        flows = agent.load("s").stack.flows
+        assert [f.name for f in flows] == ["book_flight"] and flows[0].slots["passengers"].value == 4

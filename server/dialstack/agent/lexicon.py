@@ -246,7 +246,8 @@ REQUEST_ANYWHERE = re.compile(
     r"(?:can|could|may|shall|should) (?:i|we) (?:please )?"
     r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b(?!\s+in\b)|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
     # ('what's the fee if i need to change it?': a condition, no request)
-    r"|(?<!\bif )(?<!\bwhen )(?<!\bcase )(?<!\bwhether )(?<!\bonce )"
+    # ('do i need to fast before an ultrasound?': asked whether one must, no request)
+    r"|(?<!\bif )(?<!\bwhen )(?<!\bcase )(?<!\bwhether )(?<!\bonce )(?<!\bdo )(?<!\bdid )"
     r"\b(?:i|we)(?:'d| would| " + WANT + r"| wanna| need|\s+(?:also|just|really|still|actually|now|then)\s+(?:" + WANT + r"|wanna|need|would))\b"
     r"(?!\s+(?:like\s+)?to\s+know\b)|\b(?:please|let'?s|go ahead and)\s+\w+"
     r"|(?:^|[.!?,;]\s*)(?:how|what) about \w+ing\b"  # 'how about booking the restaurant now?'
@@ -733,11 +734,17 @@ def tokens(text: str) -> list[str]:
 
 @lru_cache(maxsize=4096)
 def opener(text: str) -> str | None:
-    """The word a request opens with, past the lead-ins: 'I'd like to book a flight' -> 'book'."""
+    """The word a request opens with, past the lead-ins: 'I'd like to book a flight' -> 'book';
+    none when that word follows 'a', 'an', 'the' or 'my' ('i need a check up': a thing, not a verb)."""
+    before = None
     for t in tokens(text):
         if t not in STOPWORDS and t not in LEAD_INS and t not in OPENING_FILLERS:
-            return t
+            return None if before in _DETERMINERS else t
+        before = t
     return None
+
+
+_DETERMINERS = frozenset({"a", "an", "the", "my", "our", "your"})
 
 
 _SNOWBALL = snowballstemmer.stemmer("english")

@@ -163,13 +163,8 @@ class Understander:
             for spec in domain.ontology.flows if spec.intent != "Internal"
             for example in spec.examples
         }
-        # the content words of each example, for one flow only ('what are ur opening hours on
-        # saturday' says the words of 'What are your opening hours?' and a value)
-        owners: dict[frozenset[str], set[str]] = {}
-        for spec in domain.ontology.flows:
-            for example in spec.examples if spec.intent != "Internal" else ():
-                owners.setdefault(lx.content_stems(example), set()).add(spec.name)
-        self._example_words = {words: next(iter(names)) for words, names in owners.items() if len(names) == 1}
+        # the words of each example but for its values, for one flow only (read once values can be)
+        self._example_words: dict[frozenset[str], str] | None = None
 
     # -- scoring -------------------------------------------------------------
     def rank(
@@ -190,16 +185,34 @@ class Understander:
 
     def example_flow(self, text: str, ctx: SlotContext | None) -> str | None:
         """The flow one of whose examples ``text`` says word for word, or in the same words but for
-        the values it names."""
+        the values both name and the fillers around them ('wait are you open on saturdays?' of 'Are
+        you open on Saturday?', 'what are ur opening hours on saturday' of 'What are your opening
+        hours?')."""
         # (a yes, thanks or small talk says no task, even one an example spells; a question may)
-        if not lx.is_question(text) and not_a_value(text):
+        question = lx.is_question(text)
+        if not question and not_a_value(text):
             return None
         exact = self._examples.get(_normal(text))
         if exact is None and ctx is not None:
-            spans = self.scorer.values_in(text, ctx)[1]
-            said = lx.content_stems(mask(text, [*spans, *lx.value_lead_spans(text, spans)])) if spans else frozenset()
+            if self._example_words is None:
+                owners: dict[frozenset[str], set[str]] = {}
+                for spec in self.domain.ontology.flows:
+                    for example in spec.examples if spec.intent != "Internal" else ():
+                        owners.setdefault(self._plain_words(example, ctx), set()).add(spec.name)
+                self._example_words = {w: next(iter(names)) for w, names in owners.items() if w and len(names) == 1}
+            said = self._plain_words(text, ctx)
             exact = self._example_words.get(said) if len(said) >= 2 else None
         return exact
+
+    def _plain_words(self, text: str, ctx: SlotContext) -> frozenset[str]:
+        """The words of ``text`` but for its values and their lead-ins, fillers ('wait', 'oh'), days
+        ('on saturdays': every one) and articles and prepositions; texting spelt out ('ur' -> 'your').
+        'then', 'and', 'not' stay: 'Book flights to Madrid and then Lisbon' plans a trip of two legs."""
+        spans = self.scorer.values_in(text, ctx)[1]
+        plain = mask(text, [*spans, *lx.value_lead_spans(text, spans)]) if spans else text
+        words = (_TEXTED.get(w, w) for w in lx.tokens(plain))
+        return frozenset(w for w in words if w not in _SMALL_WORDS and w not in lx.OPENING_FILLERS
+                         and w not in _FILLERS and not _DAY_WORD.fullmatch(w))
 
     # -- the act -------------------------------------------------------------
     def understand(self, text: str, view: NLUView, ctx: SlotContext) -> Understanding:
@@ -247,6 +260,10 @@ class Understander:
             asks = None  # 'ok how about Dec 26': a value put forward for the task in progress
         # the active flow's values speak for no other flow, even those a question does not give it
         spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text) + lx.shift_spans(text)
+        undone = lx.CANCEL_LEAD.match(text) if own_labels else None
+        if undone is not None and undone["rest"] and _only_values(undone["rest"], [
+                (c.start - undone.start("rest"), c.end - undone.start("rest")) for c in own_labels.values()]):
+            spans.append((0, undone.start("rest")))  # 'scratch that, from atlanta': the taking back names no task
         if active and (asks is not None or lx.REMARK.match(text)):  # 'are there hotels near Paris?' gives no address
             # nor answers 'where to?', unless it looks up this very task ('are there buses to Fresno?')
             unasked = asks is not None and (asks != "lookup" or not self.scorer.names_task(text, spans, active.name))
@@ -404,6 +421,9 @@ class Understander:
             return r.result("cancel", flow=r.active.name if r.active else None)
         if not r.active:
             return None
+        if _only_values(r.text[lead.start("rest"):], [(c.start - lead.start("rest"), c.end - lead.start("rest"))
+                                                     for c in r.own_labels.values() if c.start >= lead.start("rest")]):
+            return None  # 'scratch that, from atlanta': the answer just given, taken back and given again
         # what the rest asks for, the task let go aside ('actually forget booking, i just want to look at flights')
         other, score = next(((n, s) for n, s in self.rank(rest, (), r.ctx) if n != r.active.name), (None, 0.0))
         if other is None or score < self.threshold or self.domain.flow(other).metadata.digression \
@@ -484,7 +504,9 @@ class Understander:
 
     def asks_a_side_question(self, r: Reading) -> Understanding | None:
         """'do you fly to Honolulu?': a question a digression flow answers; nothing is stored."""
-        if r.starts_other and r.best_spec.metadata.digression and (r.is_question or not r.active):
+        # ('lovely, thats all i needed, thanks bye' with nothing open: a goodbye, whatever its words score)
+        if r.starts_other and r.best_spec.metadata.digression \
+                and (r.is_question or not r.active and not lx.is_closing(r.text)):
             task = None if r.is_question else self._task_said_with_values(r)
             if task is not None:  # 'dentist on saturday at 10 please': a request with its values, not a question
                 name, labels, rejected = task
@@ -509,8 +531,24 @@ class Understander:
                 return None if r.active and r.active.name == answers else self._starts(r, answers)
             if answers is not None:
                 return self._digresses(r, answers, confident=False)
-        side = self._asked_about_a_value(r)
+        side = self._asked_about_a_value(r) or self._asked_in_no_tasks_words(r)
         return self._digresses(r, side, confident=False) if side is not None else None
+
+    def _asked_in_no_tasks_words(self, r: Reading) -> str | None:
+        """'what if i panic inside the machine?': a question no flow's words speak for (none scores
+        its threshold) goes to the one side task that answers questions (its label or description
+        says so), which says what it knows, rather than to 'Sorry, I didn't understand'."""
+        if r.asks is None or r.own_labels or r.best_score >= self.threshold or not lx.content_stems(r.text) \
+                or r.best_spec is not None and r.best_spec.metadata.digression and r.best_score > 0 \
+                or r.view.pending_offer and lx.YES_NO_LEAD.match(r.text) or lx.SMALL_TALK.search(r.text) \
+                or _TO_YOU.search(r.text):
+            # (help asked in other words; 'yes, that's correct - who will I see?'; 'what can you
+            # actually do?', 'hows your day going': about the assistant, not the service)
+            return None
+        answering = [n for n in self.domain.flows if self.domain.flow(n).metadata.digression
+                     and self.domain.flow(n).intent not in ("Internal", "Plan")
+                     and _QUESTION_STEM in lx.content_stems(f"{self.domain.flow(n).label} {self.domain.flow(n).description}")]
+        return answering[0] if len(answering) == 1 else None
 
     def _asked_about_a_value(self, r: Reading) -> str | None:
         """'where is the old town one actually?': a question about a value it names, in no task's
@@ -953,13 +991,18 @@ class Understander:
         before a look-up that nearly ties with it (unless the request opens with a verb: 'find a
         restaurant' looks one up)."""
         first, top = ranked[0]
-        if first not in self.scorer.readers or not text or self.scorer.verb_flow(text) is not None:
+        if first not in self.scorer.readers or not text or self.scorer.verb_flow(text) is not None \
+                or lx.content_stems(text) & _LOOKS:  # ('can you help me find a doctor?' looks one up)
             return None
         spec = self.domain.flow(first)
         if not {lx.stem(w) for w in lx.tokens(f"{spec.label} {spec.description}")} & _OWN_THINGS:
             return None  # a look-up of options ('find a rental car') is the way to a new one
-        text = mask(text, self.scorer.values_in(text, ctx)[1]) if ctx is not None else text
+        # ('hi i need a check up': the thing asked for may be a value of the task that makes it)
         said = {lx.stem(w) for m in lx.INDEFINITE.finditer(text) for w in m.groups() if w}
+        said |= {self.scorer.mend(w) for w in said}  # ('a flite to miami')
+        said |= {lx.stem(f"{a}{joint}{b}") for m in lx.INDEFINITE.finditer(text) if (a := m[1]) and (b := m[2])
+                 for joint in ("-", "")}  # ('a check up' is a 'check-up', a 'checkup')
+        text = mask(text, self.scorer.values_in(text, ctx)[1]) if ctx is not None else text
         said |= {other for w in said for other in lx.SYNONYMS.get(w, ())}  # 'an appt'
         # ('i need an appt for my mum': who it is for asks for nothing else)
         if not said or not lx.content_stems(_FOR_KIN.sub(" ", text)) - lx.LEAD_INS <= said | _COURTESY:
@@ -1122,6 +1165,13 @@ def _clearly_beats_paused(ranked: list[tuple[str, float]], name: str, paused: Se
     return all(scores.get(name, 0.0) >= scores.get(other, 0.0) + SWITCH_MARGIN for _, other in paused if other != name)
 
 
+def _only_values(text: str, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``text`` says nothing but the values at ``spans`` and the words that lead to them
+    ('from atlanta'; not "i'll just walk in", not 'just show me flights from boston')."""
+    inside = [(a, b) for a, b in spans if 0 <= a < b <= len(text)]
+    return bool(inside) and not lx.content_stems(mask(text, [*inside, *lx.value_lead_spans(text, inside)]))
+
+
 def _promoted(ranked: list[tuple[str, float]], name: str, score: float) -> list[tuple[str, float]]:
     """``ranked`` with flow ``name`` first, at ``score`` (the rest in their order)."""
     return [(name, score), *((n, v) for n, v in ranked if n != name)]
@@ -1151,6 +1201,12 @@ def _things(spec: FlowSpec) -> frozenset[str]:
 
 
 _DOES = frozenset(lx.stem(w) for w in "get lookup play check list see view cancel change modify".split())
+_TEXTED = {"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please", "ya": "you"}
+_SMALL_WORDS = frozenset("a an the on at in for to of by with from my your our please".split())
+_DAY_WORD = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|today|tonight|tomorrow")
+_QUESTION_STEM = lx.stem("questions")
+_TO_YOU = re.compile(r"\b(?:you|u|ya|your|ur|yourself)\b", re.IGNORECASE)
+_FILLERS = frozenset({"wait", "hang", "hold", "quick", "question", "q", "btw", "sorry", "also", "just"})
 _WH = frozenset({"where", "when", "what", "how", "which", "who", "why"})
 _LOOKS = frozenset(lx.stem(w) for w in "find search look show browse available options".split())
 _FOR_KIN = re.compile(rf"\bfor\s+{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)

@@ -78,14 +78,25 @@ def is_count(options: Sequence[object]) -> bool:
 
 
 def count_units(spec: SlotSpec) -> frozenset[str]:
-    """The words that count for this slot: its own nouns ('tickets', 'rooms') and, for a group
+    """The words that count for this slot: its own nouns ('tickets', 'rooms'), the things its
+    description counts ('Number of seats to find event tickets for': tickets) and, for a group
     size ('party_size', 'number_of_riders'), the words for people."""
     words = {lx.stem(w) for w in [*spec.name.split("_"), *lx.tokens(spec.description)]}
     own = {w for w in (lx.stem(t) for t in spec.name.split("_")) if w not in ("number", "of", "num", "count", "total")}
-    units = set(own)
+    counted = {lx.stem(t) for t in lx.tokens(spec.description) if len(t) > 3 and t.endswith("s") and not t.endswith("ss")
+               and t not in lx.STOPWORDS}  # (plural nouns: what the description counts)
+    units = own | counted
     if words & _GROUP_SLOT:
         units |= PEOPLE_STEMS
     return frozenset(units)
+
+
+def _counts(unit: str, units: frozenset[str]) -> bool:
+    """Whether the word ``unit`` said after a number counts for a slot of ``units``: one of them,
+    or a word made of one ('1 bedroom' for 'Number of bed rooms')."""
+    stem = lx.stem(unit)
+    return stem in units or any(len(u) >= 3 and len(stem) > len(u) and (stem.startswith(u) or stem.endswith(u))
+                                for u in units - PEOPLE_STEMS)
 
 
 def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: bool, named: bool = False) -> Candidate | None:
@@ -99,7 +110,7 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
             continue  # '2 adults and 3 children': a part of a list of people, counted with it below
         unit = (m["unit"] or "").lower()
         said = (m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["alone"] or "").lower()
-        if m["unit"] is not None and lx.stem(unit) not in units:
+        if m["unit"] is not None and not _counts(unit, units):
             continue
         if m["unit"] is None and not (units & PEOPLE_STEMS):
             continue
@@ -118,12 +129,18 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
             n = _WORD_COUNTS.get(bare["n"].lower()) or parse_number(bare["n"])
             if n is not None and (allowed is None or int(n) in allowed):
                 return Candidate(str(int(n)), str(int(n)), bare.start("n"), bare.end("n"), 0.7)
-    if named:
+    # 'Buy 3, please' to 'how many seats?': the one number of an answer that says no time or day,
+    # and counts nothing else ('I'll also need a hotel. Two rooms.')
+    if named or asked and not _CLOCK_OR_DAY.search(text):
         numbers = list(_ONE_NUMBER.finditer(text))
         n = parse_number(numbers[0]["n"]) if len(numbers) == 1 else None
-        if isinstance(n, int) and (allowed is None or n in allowed):
+        after = re.match(r"\s+([a-z]+)", text[numbers[0].end():], re.IGNORECASE) if numbers else None
+        other = after is not None and after[1].lower() not in lx.STOPWORDS and not _counts(after[1], units)
+        if isinstance(n, int) and (allowed is None or n in allowed) and not (other and not named):
             return Candidate(str(n), str(n), numbers[0].start("n"), numbers[0].end("n"), 0.7)
     return None
 
 
+_CLOCK_OR_DAY = re.compile(r"\d\s*(?:am|pm|a\.m|p\.m|o'?clock|:\d)|\b(?:at|on|the)\s+\d|\d(?:st|nd|rd|th)\b|"
+                           r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
 _ONE_NUMBER = re.compile(r"(?<![\w:/.-])(?P<n>\d{1,3}|" + COUNT_WORDS + r")(?![\w:/-])", re.IGNORECASE)

@@ -347,6 +347,9 @@ class FlowScorer:
         cached = self._mended.get((word, spelled_right))
         if cached is None:
             same = [s for s in lx.SYNONYMS.get(word, ()) if s in self.weights or s in self.text_weights]
+            # written as it sounds ('flite', 'nite'): the pack's word spelt the usual way
+            sounded = [word[:-len(said)] + spelt for said, spelt in _SOUNDED if word.endswith(said)]
+            same = same or [self.spelled[w] for w in sounded if w in self.spelled]
             close = [] if same or spelled_right else difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8) \
                 or [w for w in self.spelled if _swapped(word, w)][:1] \
                 or _shortened(word, self.spelled)  # 'mvoe' -> 'move', 'resched' -> 'reschedule'
@@ -367,8 +370,17 @@ class FlowScorer:
         """Cosine similarity of ``text`` to every flow's purpose, or None without an embedder."""
         if self.embedder is None or self.flow_vectors is None or not lx.tokens(text):
             return None
-        said = " ".join(lx.tokens(text))  # case and punctuation say nothing about the task
+        # case and punctuation say nothing about the task, and a typo is read as the word it mends to
+        said = " ".join(self._as_meant(t) for t in lx.tokens(text))
         return self.flow_vectors @ self.embedder.embed([said])[0]
+
+    def _as_meant(self, token: str) -> str:
+        """``token``, or the pack's word it misspells ('flite' -> 'flight')."""
+        stem = lx.stem(token)
+        if len(token) < 4 or stem in self.weights or stem in self.text_weights or self._is_word(token):
+            return token
+        mended = self.mend(stem)
+        return token if mended == stem else mended
 
     def trigger_words(self, name: str) -> frozenset[str]:
         """The words that ask for flow ``name`` (stemmed): its keywords, name, description and the
@@ -490,6 +502,9 @@ def _shortened(typed: str, spelled: Mapping[str, str]) -> list[str]:
         return []
     longer = [w for w in spelled if w.startswith(typed) and len(w) > len(typed)]
     return longer[:1] if len({spelled[w] for w in longer}) == 1 else []
+
+
+_SOUNDED = (("ite", "ight"), ("ites", "ights"))  # endings written as they sound, and how they are spelt
 
 
 def _swapped(typed: str, word: str) -> bool:
