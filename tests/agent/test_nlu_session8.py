@@ -335,6 +335,14 @@ def test_scratch_that_then_a_value_corrects_the_answer_just_given() -> None:
         assert [f.name for f in flows] == ["book_flight"] and flows[0].slots["origin"].value == "Atlanta"
 
 
+def test_scratch_that_then_a_bare_value_replaces_the_answer_taken_back() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight to Paris")
+        agent.handle("s", "scratch that, rome")
+        slots = agent.load("s").stack.flows[0].slots
+        assert (slots["destination"].value, slots["origin"].value) == ("Rome", None)
+
+
 def test_a_stop_word_then_another_request_with_values_still_replaces_the_task() -> None:
     with talking("travel") as agent:
         agent.handle("s", "book a flight from new york to paris")
@@ -376,11 +384,16 @@ def test_an_example_said_with_a_filler_and_a_plural_day_is_that_flows_question()
         assert [(f.name, f.state.value) for f in agent.load("s").stack.flows] == [("book_appointment", "active")]
 
 
-@pytest.mark.parametrize("text", ["what if i panic inside the machine", "ok.. and will my results come back quickly?"])
-def test_a_question_in_no_tasks_words_goes_to_the_side_task_that_answers_questions(text: str) -> None:
+def test_a_question_in_no_tasks_words_goes_to_the_side_task_that_answers_questions() -> None:
     with talking("imaging", SCANLINE) as agent:
         agent.handle("s", "hi i have to book an mri")
-        assert agent.handle("s", text).understanding["flow"] == "faq"
+        assert agent.handle("s", "ok.. and will my results come back quickly?").understanding["flow"] == "faq"
+
+
+@pytest.mark.parametrize("text", ["what is the weather tomorrow?", "who is the chef?"])
+def test_a_question_the_side_task_says_nothing_about_is_not_sent_to_it(text: str) -> None:
+    with talking("restaurant", PACKS / "restaurant") as agent:
+        assert agent.handle("s", text).understanding.get("flow") is None
 
 
 @pytest.mark.parametrize("text", ["what can you actually do?", "phew, busy morning. how are you doing?"])

@@ -264,6 +264,7 @@ class Understander:
         if undone is not None and undone["rest"] and _only_values(undone["rest"], [
                 (c.start - undone.start("rest"), c.end - undone.start("rest")) for c in own_labels.values()]):
             spans.append((0, undone.start("rest")))  # 'scratch that, from atlanta': the taking back names no task
+            own_labels = _taken_back(active, own_labels, text, ctx) if active else own_labels
         if active and (asks is not None or lx.REMARK.match(text)):  # 'are there hotels near Paris?' gives no address
             # nor answers 'where to?', unless it looks up this very task ('are there buses to Fresno?')
             unasked = asks is not None and (asks != "lookup" or not self.scorer.names_task(text, spans, active.name))
@@ -548,7 +549,12 @@ class Understander:
         answering = [n for n in self.domain.flows if self.domain.flow(n).metadata.digression
                      and self.domain.flow(n).intent not in ("Internal", "Plan")
                      and _QUESTION_STEM in lx.content_stems(f"{self.domain.flow(n).label} {self.domain.flow(n).description}")]
-        return answering[0] if len(answering) == 1 else None
+        if len(answering) != 1:
+            return None
+        # ... when it asks about something the side task speaks of ('will my results come back
+        # quickly?' of a FAQ on results; not 'what is the weather tomorrow?' of one on opening hours)
+        profile = self.scorer.profiles.get(answering[0])
+        return answering[0] if profile is not None and self.scorer.stems(r.text) & profile.vocabulary else None
 
     def _asked_about_a_value(self, r: Reading) -> str | None:
         """'where is the old town one actually?': a question about a value it names, in no task's
@@ -1163,6 +1169,19 @@ def _clearly_beats_paused(ranked: list[tuple[str, float]], name: str, paused: Se
     """Whether flow ``name`` scores clearly better than every other paused flow in ``ranked``."""
     scores = dict(ranked)
     return all(scores.get(name, 0.0) >= scores.get(other, 0.0) + SWITCH_MARGIN for _, other in paused if other != name)
+
+
+def _taken_back(active: ActiveView, labels: dict[str, Candidate], text: str, ctx: SlotContext) -> dict[str, Candidate]:
+    """'book a flight to Paris', then 'scratch that, rome': a value with no cue of its own replaces
+    the answer taken back (the slot filled last), not the one asked next."""
+    last = active.last_filled
+    if len(labels) != 1 or last is None or last in labels or last not in active.slots:
+        return labels
+    (name, cand), = labels.items()
+    spec = active.spec.slot(name)
+    if spec is None or cue_score(text, cand, spec, None) > 0 or not active.slots[last].check(cand.value, ctx).ok:
+        return labels
+    return {last: cand}
 
 
 def _only_values(text: str, spans: Sequence[tuple[int, int]]) -> bool:
