@@ -414,3 +414,21 @@ def test_a_two_city_booking_is_no_example_of_a_multi_city_plan() -> None:
         agent.handle("s", "I need to book flights from Boston to Denver, there are four of us")
         flows = agent.load("s").stack.flows
         assert [f.name for f in flows] == ["book_flight"] and flows[0].slots["passengers"].value == 4
+
+
+# -- the thirty-fifth fresh sets ------------------------------------------------------------------------------
+NURSES = PACKS / "nurseclinic"
+
+
+@pytest.mark.parametrize(("text", "name"), [("its for sarah khan", "sarah khan"), ("it's for sarah khan", "sarah khan"),
+                                            ("its for tomorrow morning", None)])
+def test_its_for_a_name_in_lower_case_is_the_persons_name(text: str, name: str | None) -> None:
+    spec = SlotSpec(name="patient_name", type="FreeTextSlot", description="Full name of the patient")
+    assert [c.value for _, c in cued_values(spec, text, asked=True)] == ([name] if name else [])
+
+
+def test_an_option_with_two_letters_swapped_is_read() -> None:
+    with talking("nurses", NURSES) as agent:
+        agent.handle("s", "i need to bok a smaer test")
+        assert agent.load("s").stack.flows[0].slots["service"].value == "smear test"
+

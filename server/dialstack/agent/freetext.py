@@ -162,7 +162,7 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
         # ('directed by alfred hitchcock': a lower-case name where the cue says who made it, not bare 'by')
         lower_ok = role == "reason" or role == "maker" and cue != "by" or asked and cue != "to" and not person
         span = _span_after(text, m.end(), taken, lower_ok=lower_ok)
-        lower = _lower_name(text, m.end()) if person and cue in ("for", "under") else None
+        lower = _lower_name(text, m.end()) if person and cue.endswith(("for", "under")) else None  # ('its for sarah khan')
         weight, parsed = 2.0, 0.7
         if lower is not None and (span is None or not text[span[0]:span[0] + 1].isupper()):
             span, weight, parsed = lower, 1.0, YIELDING  # 'whats booked for tom becker': a name to the end, in lower case

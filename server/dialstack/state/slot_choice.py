@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .slot_base import BaseSlot, Candidate, Check, SlotContext, show
-from .text import Found, find_phrases, join_options, split_list
+from .text import Found, find_phrases, join_options, one_edit, split_list
 
 # -- options: shared by CategorySlot, ChecklistSlot and GroupSlot ------------------
 
@@ -72,7 +72,8 @@ def _misspelt(wanted: str, table: list[tuple[str, list[str]]]) -> str | None:
     # a word said right that is only part of a name ('appointment' of 'gp appointment') mends nothing
     names = {_loose(name): value for value, names in table for name in names
              if len(_loose(name)) >= _TYPO_MIN_LENGTH and wanted not in re.split(r"[\s-]+", name.casefold())}
-    close = difflib.get_close_matches(wanted, list(names), n=2, cutoff=_TYPO_CUTOFF)
+    close = difflib.get_close_matches(wanted, list(names), n=2, cutoff=_TYPO_CUTOFF) \
+        or [n for n in names if n[:1] == wanted[:1] and one_edit(wanted, n)]  # ('smaer test': two letters swapped)
     values = {names[c] for c in close}
     return values.pop() if len(values) == 1 else None
 
