@@ -165,6 +165,12 @@ class Understander:
         }
         # the words of each example but for its values, for one flow only (read once values can be)
         self._example_words: dict[frozenset[str], str] | None = None
+        self._last_example: tuple[tuple[str, int], str | None] | None = None  # (the turn's text, its example flow)
+        # the side tasks a question may go to, and the one of them that says it answers questions
+        self._side_tasks = [f for f in flows if f.metadata.digression and f.intent not in ("Internal", "Plan")]
+        answering = [f.name for f in self._side_tasks
+                     if _QUESTION_STEM in lx.content_stems(f"{f.label} {f.description}")]
+        self._answers_questions = answering[0] if len(answering) == 1 else None
 
     # -- scoring -------------------------------------------------------------
     def rank(
@@ -188,6 +194,14 @@ class Understander:
         the values both name and the fillers around them ('wait are you open on saturdays?' of 'Are
         you open on Saturday?', 'what are ur opening hours on saturday' of 'What are your opening
         hours?')."""
+        key = (text, id(ctx))
+        if self._last_example is not None and self._last_example[0] == key:
+            return self._last_example[1]  # (asked again by the ranking, its preferences and the focus)
+        exact = self._example_of(text, ctx)
+        self._last_example = (key, exact)
+        return exact
+
+    def _example_of(self, text: str, ctx: SlotContext | None) -> str | None:
         # (a yes, thanks or small talk says no task, even one an example spells; a question may)
         question = lx.is_question(text)
         if not question and not_a_value(text):
@@ -546,15 +560,10 @@ class Understander:
             # (help asked in other words; 'yes, that's correct - who will I see?'; 'what can you
             # actually do?', 'hows your day going': about the assistant, not the service)
             return None
-        answering = [n for n in self.domain.flows if self.domain.flow(n).metadata.digression
-                     and self.domain.flow(n).intent not in ("Internal", "Plan")
-                     and _QUESTION_STEM in lx.content_stems(f"{self.domain.flow(n).label} {self.domain.flow(n).description}")]
-        if len(answering) != 1:
-            return None
         # ... when it asks about something the side task speaks of ('will my results come back
         # quickly?' of a FAQ on results; not 'what is the weather tomorrow?' of one on opening hours)
-        profile = self.scorer.profiles.get(answering[0])
-        return answering[0] if profile is not None and self.scorer.stems(r.text) & profile.vocabulary else None
+        profile = self.scorer.profiles.get(self._answers_questions) if self._answers_questions else None
+        return self._answers_questions if profile is not None and self.scorer.stems(r.text) & profile.vocabulary else None
 
     def _asked_about_a_value(self, r: Reading) -> str | None:
         """'where is the old town one actually?': a question about a value it names, in no task's
@@ -565,9 +574,7 @@ class Understander:
         asked = next((t for t in lx.tokens(r.text) if t in _WH), None)
         if asked is None:
             return None
-        return next((n for n in self.domain.flows if self.domain.flow(n).metadata.digression
-                     and self.domain.flow(n).intent not in ("Internal", "Plan")
-                     and any(asked in lx.tokens(e) for e in [*self.domain.flow(n).examples, *self.domain.flow(n).keywords])),
+        return next((f.name for f in self._side_tasks if any(asked in lx.tokens(e) for e in [*f.examples, *f.keywords])),
                     None)
 
     def _task_said_with_values(self, r: Reading) -> tuple[str, dict[str, Candidate], dict[str, str]] | None:
@@ -1214,11 +1221,6 @@ def _approval_answer(text: str, view: NLUView) -> Understanding | None:
 
 # a look-up of the user's own things ('looking up your appointments', 'an existing booking')
 _MAKES = frozenset(lx.stem(w) for w in "new make book create add schedule reserve order buy rent open".split())
-def _things(spec: FlowSpec) -> frozenset[str]:
-    """What a flow's label says it is about, without its verbs ('buy bus ticket' -> bus, ticket)."""
-    return frozenset(lx.content_stems(spec.label) - _MAKES - _LOOKS - _DOES)
-
-
 _DOES = frozenset(lx.stem(w) for w in "get lookup play check list see view cancel change modify".split())
 _TEXTED = {"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please", "ya": "you"}
 _SMALL_WORDS = frozenset("a an the on at in for to of by with from my your our please".split())
@@ -1228,6 +1230,13 @@ _TO_YOU = re.compile(r"\b(?:you|u|ya|your|ur|yourself)\b", re.IGNORECASE)
 _FILLERS = frozenset({"wait", "hang", "hold", "quick", "question", "q", "btw", "sorry", "also", "just"})
 _WH = frozenset({"where", "when", "what", "how", "which", "who", "why"})
 _LOOKS = frozenset(lx.stem(w) for w in "find search look show browse available options".split())
+
+
+def _things(spec: FlowSpec) -> frozenset[str]:
+    """What a flow's label says it is about, without its verbs ('buy bus ticket' -> bus, ticket)."""
+    return frozenset(lx.content_stems(spec.label) - _MAKES - _LOOKS - _DOES)
+
+
 _FOR_KIN = re.compile(rf"\bfor\s+{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
 # wanting, asked for ('need flights', 'I'd like', 'can I get', 'could we get'), and how many people it is for
