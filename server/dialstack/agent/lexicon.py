@@ -160,7 +160,8 @@ SHIFT = re.compile(
     r"(?:just|give me|wait|hold on|hang on)\s+(?:a|one) (?:moment|min|minute|mo|tick)\b|^\s*(?:a|one) (?:moment|min|minute)\b(?! ago)|"
     r"\bone moment\b|"
     r"before (?:i|we|you) do|"
-    r"rather|switch|before that|let me|change of plans?|on second thought)\b",
+    r"rather|switch(?=\s+(?:over\s+)?to\s+\w+ing\b|\s+(?:gears|topics?|tasks?)\b|\s*[,.!?]*$)|before that|let me|"
+    r"change of plans?|on second thought)\b",  # ('switch to booking a hotel' turns away; 'switch my seat' changes it)
     re.IGNORECASE,
 )
 CORRECTION = re.compile(
@@ -518,13 +519,18 @@ def is_question(text: str) -> bool:
     asked in a statement ('I'd like to know whether ...')."""
     stripped = text.strip()
     if stripped.endswith("?") or _ASKED_FIRST.match(stripped) or QUESTION_START.match(stripped) or _TAG_QUESTION.search(stripped) \
-            or _INDIRECT_QUESTION.search(stripped) or _CONDITIONAL_QUESTION.match(stripped):
+            or _INDIRECT_QUESTION.search(stripped) or _CONDITIONAL_QUESTION.match(stripped) or _ANY_LEFT.match(stripped):
         return True
     # 'just browsing - what are the fares like', 'ok, how much is it': a later clause asks
     return any(QUESTION_START.match(c) and not _EXCLAIMS.match(c) and not REQUEST_ANYWHERE.search(c)
                for c in _CLAUSE.split(stripped)[1:])
 
 
+# 'any flghts frm dallas to houston on dec 9', 'any tables for 4 tonight': asks what there is, with no
+# question mark (not 'any time after 5' or 'any days are fine', which answer)
+_ANY_LEFT = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|hiya|hello|also|btw)[\s,.:-]+)*any\s+\w+s\b"
+                       r"(?!.*\b(?:is|are|will|would|works?|suits?|does|do)\s+(?:be\s+)?(?:fine|ok|okay|good|great|alright|do|me)\b)",
+                       re.IGNORECASE)
 _CLAUSE = re.compile(r"[.!;:]+\s*|\s[-–—]+\s*|,\s*")
 _EXCLAIMS = re.compile(r"(?:what an?|how (?:nice|lovely|great|kind|cool|awesome))\b", re.IGNORECASE)  # 'what a day'
 
@@ -724,6 +730,7 @@ I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've", "im", "id"})
 LEAD_INS = frozenset({"i'd", "id", "we'd", "i'll", "we'll", "love", "kindly", "quickly"})
 # fillers before a request's verb ("hmm, actually cancel it"): the request opens after them
 OPENING_FILLERS = frozenset({"hmm", "hmmm", "um", "umm", "uh", "oh", "well", "actually", "alright",
+                             "hi", "hiya", "hey", "heya", "hello", "howdy",
                              "nice", "great", "cool", "perfect", "awesome", "lovely", "brilliant", "excellent", "sweet",
                              "ugh", "argh", "eh", "meh", "ah", "ahh", "oops", "whoops", "shoot", "dang", "darn"})
 
@@ -768,6 +775,7 @@ _SYNONYM_GROUPS = (
     "buy purchase",
     "rent hire lease",
     "reschedule postpone push",
+    "change switch swap",
     "hour hrs",
     "close shut",
     "baggage bag luggage suitcase",

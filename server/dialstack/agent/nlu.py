@@ -220,11 +220,12 @@ class Understander:
 
     def _plain_words(self, text: str, ctx: SlotContext) -> frozenset[str]:
         """The words of ``text`` but for its values and their lead-ins, fillers ('wait', 'oh'), days
-        ('on saturdays': every one) and articles and prepositions; texting spelt out ('ur' -> 'your').
+        ('on saturdays': every one) and articles and prepositions; texting spelt out ('ur' -> 'your'),
+        and 'what time' said as 'when' ('wat time r u open' of 'When are you open?').
         'then', 'and', 'not' stay: 'Book flights to Madrid and then Lisbon' plans a trip of two legs."""
         spans = self.scorer.values_in(text, ctx)[1]
         plain = mask(text, [*spans, *lx.value_lead_spans(text, spans)]) if spans else text
-        words = (_TEXTED.get(w, w) for w in lx.tokens(plain))
+        words = _WHAT_TIME.sub("when", " ".join(_TEXTED.get(w, w) for w in lx.tokens(plain))).split()
         return frozenset(w for w in words if w not in _SMALL_WORDS and w not in lx.OPENING_FILLERS
                          and w not in _FILLERS and not _DAY_WORD.fullmatch(w))
 
@@ -479,6 +480,9 @@ class Understander:
         resume = [m.span() for m in lx.RESUME.finditer(r.text)]
         if not resume:
             return None
+        named = self._paused_by_label(r, resume[-1][1])
+        if named is not None:
+            return self._resumes_with_values(r, *named)
         # a paused task named besides the words of going back ('go back to the booking', where another
         # task's keywords hold 'back')
         besides = self.rank(r.text, resume, r.ctx)
@@ -498,6 +502,15 @@ class Understander:
         if len(r.view.paused) == 1:
             return self._resumes_with_values(r, *r.view.paused[0])
         return r.result("resume") if r.view.paused else None
+
+    def _paused_by_label(self, r: Reading, after: int) -> tuple[str, str] | None:
+        """'ok go back to moving the dressing appointment': the one paused task whose own label
+        ('moving a nurse appointment', the words the offer to go back uses) opens with the word said
+        after going back, whatever values of other tasks the rest names."""
+        said = lx.content_stems(" ".join(lx.tokens(r.text[after:])[:2]))
+        found = [(flow_id, name) for flow_id, name in r.view.paused
+                 if (head := _label_head(self.domain.flow(name))) and head in said]
+        return found[0] if len({name for _, name in found}) == 1 else None
 
     def _resumes_with_values(self, r: Reading, flow_id: str, name: str) -> Understanding:
         """'ok back to my booking, make it jan 5': the paused task resumes with what the turn says of it."""
@@ -1172,6 +1185,14 @@ OWN_MARGIN = 0.75  # 'what have I got': within this, the look-up of one's own th
 REFER_MARGIN = 0.5  # 'email that to me': within this, the task that takes what was just found goes first
 OTHER_TASK_MARGIN = 1.5  # a question in only another task's words moves the focus to it when this much better
 
+def _label_head(spec: FlowSpec) -> str | None:
+    """The stem of the word a flow's label opens with ('moving a nurse appointment' -> 'move'),
+    when it is a word of the task and not a stopword."""
+    words = lx.tokens(spec.label or "")
+    head = lx.stem(words[0]) if words else None
+    return head if head and head not in lx.STOP_STEMS else None
+
+
 def _clearly_beats_paused(ranked: list[tuple[str, float]], name: str, paused: Sequence[tuple[str, str]]) -> bool:
     """Whether flow ``name`` scores clearly better than every other paused flow in ``ranked``."""
     scores = dict(ranked)
@@ -1222,7 +1243,9 @@ def _approval_answer(text: str, view: NLUView) -> Understanding | None:
 # a look-up of the user's own things ('looking up your appointments', 'an existing booking')
 _MAKES = frozenset(lx.stem(w) for w in "new make book create add schedule reserve order buy rent open".split())
 _DOES = frozenset(lx.stem(w) for w in "get lookup play check list see view cancel change modify".split())
-_TEXTED = {"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please", "ya": "you"}
+_TEXTED = {"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please", "ya": "you", "wat": "what",
+           "wot": "what", "wen": "when"}
+_WHAT_TIME = re.compile(r"\b(?:at )?what time\b")
 _SMALL_WORDS = frozenset("a an the on at in for to of by with from my your our please".split())
 _DAY_WORD = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|today|tonight|tomorrow")
 _QUESTION_STEM = lx.stem("questions")
