@@ -104,3 +104,124 @@ def test_going_back_to_a_task_by_the_label_of_one_not_paused_resumes_nothing_els
         agent.handle("s", "hmm before that, show me all my appointments")
         agent.handle("s", "ok go back to booking a flu jab")
         assert ("reschedule_appointment", "active") not in stack_of(agent)
+
+
+# -- round 37: a proposal with a time books; a day kept when only the time is asked again -----------------
+def test_a_proposed_day_and_time_after_the_thing_needed_starts_the_booking_not_a_look_up() -> None:
+    with talking("allergy", PACKS / "allergy") as agent:
+        agent.handle("s", "my daughter needs a food challenge for peanuts. could we do tuesday the 8th at 10?")
+        flow = agent.load("s").stack.flows[0]
+        assert flow.name == "book_appointment" and flow.slots["service"].value == "food challenge"
+
+
+def test_a_question_about_free_times_on_a_day_still_looks_them_up() -> None:
+    with talking("allergy", PACKS / "allergy") as agent:
+        result = agent.handle("s", "any free times on tuesday the 8th?")
+        assert [c["tool"] for c in result.tool_calls] == ["find_free_times"]
+
+
+def test_a_time_said_alone_after_that_time_is_taken_keeps_the_day() -> None:
+    with talking("allergy", PACKS / "allergy") as agent:
+        agent.handle("s", "move AL-1004 to dec 3 at 10am")  # (Dr. Okafor sees AL-1001 then)
+        taken = agent.handle("s", "yes")
+        assert "taken" in taken.reply
+        agent.handle("s", "10:30 then")
+        assert agent.load("s").stack.flows[0].slots["new_when"].value == "2026-12-03T10:30"
+
+
+@pytest.mark.parametrize("change, expected", [("the time pls", "2026-12-10T16:30"), ("the day", None)])
+def test_naming_the_time_to_change_keeps_the_day_and_naming_the_day_does_not(change: str, expected: str | None) -> None:
+    with talking("antenatal", PACKS / "antenatal") as agent:
+        agent.handle("s", "book a dating scan on thursday the 10th at 9am for ana ruiz")
+        agent.handle("s", "no")
+        agent.handle("s", change)
+        agent.handle("s", "4:30pm")
+        assert agent.load("s").stack.flows[0].slots["when"].value == expected
+
+
+def test_a_day_and_time_slot_asked_again_for_its_time_keeps_its_day() -> None:
+    from dialstack.state.slots import DateTimeSlot, SlotContext
+    from datetime import datetime, timezone
+    slot = DateTimeSlot("when", {"time": "required"})
+    ctx = SlotContext(now=datetime(2026, 12, 1, 9, tzinfo=timezone.utc))
+    slot.fill("2026-12-03T10:00", ctx)
+    assert slot.ask_time_again() and slot.value == "2026-12-03" and not slot.filled
+    assert slot.fill(slot.extract("10:30 then", ctx)[0].value, ctx).ok and slot.value == "2026-12-03T10:30"
+
+
+def test_a_day_slot_with_no_time_required_is_cleared_as_before() -> None:
+    from dialstack.state.slots import DateTimeSlot
+    slot = DateTimeSlot("day", {"time": "none"})
+    slot.value = "2026-12-03"
+    assert not slot.ask_time_again() and slot.value == "2026-12-03"
+
+
+# -- a correction that says 'wait no', counts said twice, question words as names --------------------
+def test_a_changed_day_after_wait_no_corrects_the_booking_and_keeps_its_time() -> None:
+    with talking("antenatal", PACKS / "antenatal") as agent:
+        agent.handle("s", "book a glucose test pls")
+        agent.handle("s", "tues 8th at 9am")
+        agent.handle("s", "oh wait no, wednesday the 9th, same time")
+        assert stack_of(agent) == [("book_appointment", "active")]
+        assert agent.load("s").stack.flows[0].slots["when"].value == "2026-12-09T09:00"
+
+
+@pytest.mark.parametrize("text, count", [("for me and my partner, 2 people", 2), ("me and my mum, 3 people", 3),
+                                         ("me, my wife and 2 kids", 4), ("me and my partner", 2)])
+def test_a_total_said_after_the_people_listed_is_the_party_not_more_people(text: str, count: int) -> None:
+    from dialstack.state.text import people_listed
+    assert [f.value for f in people_listed(text)] == [count]
+
+
+@pytest.mark.parametrize("word", ["whens", "whats", "wheres", "hows", "whos"])
+def test_a_question_word_without_its_apostrophe_is_no_content_word(word: str) -> None:
+    assert word in lx.STOPWORDS
+
+
+def test_whens_my_next_appointment_asks_whose_instead_of_taking_whens_as_the_name() -> None:
+    with talking("antenatal", PACKS / "antenatal") as agent:
+        result = agent.handle("s", "whens my next appointment")
+        assert stack_of(agent) == [("list_appointments", "active")] and result.tool_calls == []
+
+
+# -- travel: wanting things for a group, 'X then', a question and a request in one turn --------------
+def test_a_group_that_needs_flights_books_them() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "we're a group of 6 and need flights from houston to cancun")
+        flow = agent.load("s").stack.flows[0]
+        assert flow.name == "book_flight" and flow.slots["passengers"].value == 6
+
+
+def test_a_place_settled_on_with_then_at_the_read_back_changes_the_destination() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book london to rome on dec 10")
+        agent.handle("s", "hmm madrid then")
+        slots = agent.load("s").stack.flows[0].slots
+        assert (slots["origin"].value, slots["destination"].value) == ("London", "Madrid")
+
+
+def test_a_question_and_a_request_in_one_turn_answer_the_question_then_start_the_request() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "hi, whats the status of BK-20481, and can you also set a check-in reminder for it")
+        assert [c["tool"] for c in result.tool_calls] == ["get_booking"]
+        reminder = agent.load("s").stack.flows[0]
+        assert stack_of(agent) == [("checkin_reminder", "active")] and reminder.slots["booking_ref"].value == "BK-20481"
+        assert "check-in reminder" in result.reply and "shall I go ahead" in result.reply
+        done = agent.handle("s", "yes")
+        assert [c["tool"] for c in done.tool_calls] == ["schedule_checkin_reminder"] and stack_of(agent) == []
+
+
+def test_the_later_part_of_a_request_waits_until_the_first_is_done() -> None:
+    with talking("travel") as agent:
+        first = agent.handle("s", "cancel BK-31337 and set me up a price alert from London to Rome under $200")
+        assert stack_of(agent) == [("price_alert", "pending"), ("cancel_booking", "active")]
+        assert "price alert" in first.reply and first.tool_calls == []
+        agent.handle("s", "yes")
+        assert stack_of(agent) == [("price_alert", "active")]
+
+
+def test_stopping_the_first_part_still_leaves_the_next_part_to_start() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "cancel BK-31337 and set me up a price alert from London to Rome under $200")
+        agent.handle("s", "no")
+        assert [name for name, _ in stack_of(agent)] == ["price_alert"]

@@ -90,6 +90,19 @@ class StackMachine(RuleBasedStateMachine):
         flow = self.new(name)
         self.attempt(lambda: self.stack.push(flow, self.tick(dt), CTX if with_ctx else None))
 
+    @rule(name=st.sampled_from(DOMAIN_FLOWS))
+    def queue(self, name: str) -> None:
+        flow = self.new(name)
+        queued = self.attempt(lambda: self.stack.queue(flow))
+        if queued is not None:
+            assert self.stack.top is flow and flow.state is FlowState.PENDING and self.stack.active is None
+
+    @rule(with_ctx=st.booleans())
+    def start_queued(self, with_ctx: bool) -> None:
+        waiting = self.stack.queued
+        started = self.attempt(lambda: self.stack.start_queued(CTX if with_ctx else None))
+        assert started is waiting and (started is None or started.state is FlowState.ACTIVE)
+
     @rule(outputs=st.dictionaries(st.sampled_from(["booking_ref", "origin", "flight_id"]), st.text(max_size=3)))
     def complete(self, outputs: dict[str, str]) -> None:
         self.attempt(lambda: self.stack.complete(now=self.tick(1), outputs=outputs))

@@ -225,3 +225,40 @@ def test_stack_round_trips_through_serialize(stack: FlowStack, factory: FlowFact
     stack.cancel(now=2)
     data = stack.serialize()
     assert FlowStack.from_dict(data, factory).serialize() == data
+
+
+# -- queued parts of a multi-part request ---------------------------------------------------------
+def test_a_queued_flow_waits_below_the_first_part_and_starts_once_it_has_ended(stack: FlowStack, factory: FlowFactory) -> None:
+    reminder = stack.queue(factory.create("checkin_reminder", now=0))
+    stack.push(factory.create("check_booking", now=0), now=0)
+    assert names(stack) == [("check_booking", "active"), ("checkin_reminder", "pending")] and stack.queued is None
+    stack.complete(now=1, outputs={"booking_ref": "BK-20481"})
+    stack.pop_completed(1)
+    assert stack.queued is reminder
+    assert stack.start_queued() is reminder and names(stack) == [("checkin_reminder", "active")]
+    assert reminder.inputs == {"booking_ref": "BK-20481"}  # what the part before it found
+
+
+def test_queueing_while_a_flow_is_active_is_refused_and_changes_nothing(stack: FlowStack, factory: FlowFactory) -> None:
+    stack.push(factory.create("book_flight", now=0), now=0)
+    with pytest.raises(StackError, match="a flow is active"):
+        stack.queue(factory.create("checkin_reminder", now=0))
+    assert names(stack) == [("book_flight", "active")]
+
+
+def test_a_full_stack_refuses_a_queued_part_without_cancelling_anything(factory: FlowFactory) -> None:
+    stack = FlowStack(travel_ontology(max_stack_depth=2).settings)
+    stack.push(factory.create("book_flight", now=0), now=0)
+    stack.push(factory.create("check_booking", now=1), now=1)
+    stack.complete(now=2)
+    stack.pop_completed(2)
+    stack.queue(factory.create("checkin_reminder", now=2))
+    with pytest.raises(StackError, match="holds 2 open flows"):
+        stack.queue(factory.create("price_alert", now=2))
+    assert names(stack) == [("checkin_reminder", "pending"), ("book_flight", "paused")]
+
+
+def test_starting_a_queued_flow_with_none_waiting_is_refused(stack: FlowStack, factory: FlowFactory) -> None:
+    stack.push(factory.create("book_flight", now=0), now=0)
+    with pytest.raises(StackError, match="no queued flow"):
+        stack.start_queued()

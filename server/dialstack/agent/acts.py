@@ -6,7 +6,7 @@ what the user should hear to the turn's replies. A digression leaves the stack u
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..domain.models import FlowSpec
@@ -27,6 +27,7 @@ from .commands import (
     CorrectSlot,
     Deny,
     Digress,
+    Part,
     ResumeFlow,
     SetSlots,
     StartFlow,
@@ -110,6 +111,12 @@ def _carried_by_part(flow: BaseFlow, recent: list[BaseFlow], taken: set[str]) ->
         if out:
             return out
     return out
+
+
+def _joined(parts: Sequence[Part], turn: Turn) -> str:
+    """'setting a check-in reminder ('can you also set a check-in reminder for it')': each part by
+    its task and the user's own words."""
+    return "; ".join(f"{turn.deps.domain.flow(p.flow).label} ('{p.words}')" for p in parts)
 
 
 def _alternatives(current: FlowSpec, other: FlowSpec) -> bool:
@@ -202,6 +209,7 @@ class ActHandler:
             self.fill(turn, live, u.values, u.rejected)
             return True
         flow = turn.deps.factory.create(name, now=turn.now)
+        queued = self.queue_parts(turn, u.later)
         try:
             pushed = state.stack.push(flow, turn.now, turn.slot_ctx, reason=f"user: {turn.text}")
         except StackFullError as exc:
@@ -222,9 +230,29 @@ class ActHandler:
             carry_over(turn, flow, set(u.values))
         elif not another_item:
             carry_place(turn, flow, set(u.values))
-        if u.later:  # never a part dropped in silence
-            turn.replies.append(turn.template("later_parts", phrase=flow.label, parts="; ".join(u.later)))
+        queued_names = {f.name for f in queued}
+        waiting = [p for p in u.later if p.queue and p.flow in queued_names]
+        left = [p for p in u.later if p not in waiting]
+        if waiting:  # never a part dropped in silence: what comes next, or what was left
+            turn.replies.append(turn.template("later_parts", phrase=flow.label, parts=_joined(waiting, turn)))
+        if left:
+            turn.replies.append(turn.template("parts_left", phrase=flow.label, parts=_joined(left, turn)))
         return True
+
+    def queue_parts(self, turn: Turn, parts: Sequence[Part]) -> list[BaseFlow]:
+        """Queue the later parts of a multi-part request below the first, last one lowest, each with
+        the values its own words gave; a part whose words name no task, or that the stack cannot hold
+        (full, or a second task of the same kind), is left, and the reply says so."""
+        queued: list[BaseFlow] = []
+        for part in reversed([p for p in parts if p.queue]):
+            flow = turn.deps.factory.create(part.flow, now=turn.now)
+            try:
+                turn.state.stack.queue(flow)
+            except StackError:
+                continue
+            self.fill(turn, flow, part.values, part.rejected)
+            queued.append(flow)
+        return queued[::-1]
 
     def refuse(self, turn: Turn, exc: StackFullError, u: StartFlow) -> bool:
         state = turn.state

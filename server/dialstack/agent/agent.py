@@ -410,6 +410,11 @@ class Agent:
         state = turn.state
         for _ in range(MAX_STEPS_PER_TURN):
             active = state.active
+            if active is None and state.stack.queued is not None:
+                # the next part of a multi-part request, once the part above it has ended
+                started = state.stack.start_queued(turn.slot_ctx)
+                turn.replies.append(turn.template("plan_next", step=started.label))
+                continue
             if active is None:
                 if not self._plan_waiting(state):
                     break
@@ -433,7 +438,8 @@ class Agent:
                 turn.replies.append(execution.reply)
             turn.warnings.extend(execution.issues)
             res.pre_hook(turn)
-            if state.keep_going or (execution.status in ("completed", "declined") and self._plan_waiting(state)):
+            if state.keep_going or (execution.status in ("completed", "declined")
+                                    and (self._plan_waiting(state) or state.stack.queued is not None)):
                 continue
             break
         offer = res.offer_resume(turn)

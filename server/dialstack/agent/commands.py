@@ -17,6 +17,17 @@ Values = Mapping[str, Candidate]
 
 
 @dataclass(frozen=True)
+class Part:
+    """A later part of a multi-part request: its flow, the values its own words give, and the words."""
+
+    flow: str
+    values: Values = field(default_factory=dict)
+    rejected: Mapping[str, str] = field(default_factory=dict)
+    words: str = ""
+    queue: bool = True  # its words name its task, so it waits below the first to start in turn; else only named
+
+
+@dataclass(frozen=True)
 class StartFlow:
     """Start ``flow`` with ``values`` (resumes it instead when it is already live)."""
 
@@ -25,7 +36,7 @@ class StartFlow:
     rejected: Mapping[str, str] = field(default_factory=dict)  # slot -> why its value was refused
     replaces: str | None = None  # a live flow (id) to cancel first, to make room
     refers_back: bool = False  # 'book that one': unnamed values come from the task before
-    later: tuple[str, ...] = ()  # the rest of a multi-part request: named in the reply, not started
+    later: tuple[Part, ...] = ()  # the rest of a multi-part request: queued below it, named in the reply
     kind: Literal["start_flow"] = "start_flow"
 
 

@@ -17,7 +17,7 @@ import re
 from ..state.confirmation import digest, irreversible, needed, remember  # noqa: F401  (the pure rule; re-exported)
 from ..state.flows import BaseFlow, FlowState
 from ..state.pending import ChangeChoice, Confirmation
-from ..state.slots import BaseSlot
+from ..state.slots import BaseSlot, DateTimeSlot
 from . import lexicon as lx
 from .nlu import Understanding
 from .render import render
@@ -147,7 +147,10 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     slot = named_slot(flow, rest)
     if slot is None:
         return u
-    slot.clear()
+    # ('the time pls': the day stays, and '4:30pm' alone is that day's new time)
+    if not (isinstance(slot, DateTimeSlot) and _TIME_ONLY.search(rest) and not _DAY_TOO.search(rest)
+            and slot.ask_time_again()):
+        slot.clear()
     turn.refused[flow.flow_id] = slot.name  # asked for again, even an optional one, then confirmed again
     state.pending = None
     return Understanding("fill", u.text, flow=flow.name, confidence=u.confidence)
@@ -247,3 +250,8 @@ def named_slot(flow: BaseFlow, text: str) -> BaseSlot | None:
     best = max(s for s, _ in scores)
     top = [slot for s, slot in scores if s == best]
     return top[0] if len(top) == 1 else None
+
+
+# 'the time pls', 'a different hour': the time of a day-and-time, not its day
+_TIME_ONLY = re.compile(r"\b(?:time|times|hour|o'?clock|slot)\b", re.IGNORECASE)
+_DAY_TOO = re.compile(r"\b(?:day|date|days|dates|both|everything|all)\b", re.IGNORECASE)

@@ -19,6 +19,7 @@ STOPWORDS = frozenset(
     by from some any let lets let's just now so up will we us our there here get got have has had
     should shall may might must go going gonna also too very really about into out over as if then than
     when where why how all one ok okay yes no hi hello hey thanks thank chance
+    whats whens wheres whys hows whos thats theres
     not don't dont won't wont can't cant isn't doesn't didn't
     """.split()
 )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..domain.models import DomainPack, FlowSpec
-from ..state.slots import BaseSlot, Candidate, FreeTextSlot, SlotContext
+from ..state.slots import BaseSlot, Candidate, DateTimeSlot, FreeTextSlot, SlotContext
 from ..state.text import KIN, KIN_OWNER, people_listed
 from . import lexicon as lx
 from .commands import (
@@ -28,6 +28,7 @@ from .commands import (
     CorrectSlot,
     Deny,
     Digress,
+    Part,
     ResumeFlow,
     SetSlots,
     StartFlow,
@@ -76,7 +77,7 @@ class Understanding:
     refers_back: bool = False  # 'book that one', 'cancel it': values come from the task before
     rule: str = ""  # the rule of System 1 that decided (or 'system_2')
     replaces: str | None = None  # start: the live flow (id) to cancel first, to make room
-    later: tuple[str, ...] = ()  # start: the other parts of a multi-part request, not started
+    later: tuple[Part, ...] = ()  # start: the other parts of a multi-part request, queued after it
 
     @property
     def command(self) -> Command:
@@ -317,7 +318,7 @@ class Understander:
         # 'hmm no my meeting moved, the 12th then': a value given again, changed, and nothing asked for
         changes = active is not None and any(active.slots[k].filled and active.slots[k].value != c.value
                                              for k, c in own_labels.items())
-        if starts_other and changes and (lx.CORRECTION.search(text) or lx.SETTLES_ON.search(text)) \
+        if starts_other and changes and (lx.CORRECTION.search(text) or lx.SETTLES_ON.search(text) or lx.SELF_REPAIR.search(text)) \
                 and not lx.REQUEST_ANYWHERE.search(text) and not lx.ORDER.match(text) \
                 and self.scorer.verb_flow(text) != best and not self.scorer.names_flow(text, best, active.name):
             starts_other = False
@@ -504,13 +505,15 @@ class Understander:
         return r.result("resume") if r.view.paused else None
 
     def _paused_by_label(self, r: Reading, after: int) -> tuple[str, str] | None:
-        """'ok go back to moving the dressing appointment': the one paused task whose own label
-        ('moving a nurse appointment', the words the offer to go back uses) opens with the word said
-        after going back, whatever values of other tasks the rest names."""
-        said = lx.content_stems(" ".join(lx.tokens(r.text[after:])[:2]))
-        found = [(flow_id, name) for flow_id, name in r.view.paused
-                 if (head := _label_head(self.domain.flow(name))) and head in said]
-        return found[0] if len({name for _, name in found}) == 1 else None
+        """'ok go back to moving the dressing appointment': the paused task whose own label ('moving
+        a nurse appointment', the words the offer to go back uses), and no other task's, opens with
+        the word said right after going back, whatever values of other tasks the rest names."""
+        # ('go back to the booking' names a thing, which two paused tasks may both be about)
+        said = lx.stem(next(iter(lx.tokens(r.text[after:])), ""))
+        named = [f.name for f in self.domain.ontology.flows if said and _label_head(f) == said]
+        if len(named) != 1:  # ('continue searching for movies': searching for restaurants, paused, says it too)
+            return None
+        return next(((flow_id, name) for flow_id, name in reversed(r.view.paused) if name == named[0]), None)
 
     def _resumes_with_values(self, r: Reading, flow_id: str, name: str) -> Understanding:
         """'ok back to my booking, make it jan 5': the paused task resumes with what the turn says of it."""
@@ -648,23 +651,42 @@ class Understander:
         first, words = parts[0]
         spec = self.domain.flow(first)
         labels, rejected = self._read_new(spec, words, r.ctx)
-        # each part left for later is named by its task and by the user's words
-        later = tuple(f"{self.domain.flow(name).label} ('{w}')" for name, w in parts[1:])
+        # each later part keeps the values its own words give, to be queued after the first when its
+        # words name its task ('around 2:15 in the afternoon' after 'then' names none: it is only named)
+        later = tuple(Part(name, *self._read_new(self.domain.flow(name), w, r.ctx), words=w,
+                           queue=self.scorer.names_task(w, self.scorer.values_in(w, r.ctx)[1], name))
+                      for name, w in parts[1:])
         return r.result("start", flow=first, labels=labels, rejected=rejected, later=later)
 
     def _two_requests(self, r: Reading) -> list[str]:
         """'cancel BK-31337 and set me up a price alert': two requests joined by 'and', the first
-        opening with its task's verb, the second clearly another task (not 'from Boston and Denver')."""
+        opening with its task's verb or asking a look-up's question, the second clearly another task
+        (not 'from Boston and Denver')."""
         pieces = lx.AND_BREAK.split(r.text)
         if len(pieces) != 2:
             return []
         first = self.scorer.verb_flow(pieces[0])
         ranked = self.rank(pieces[1], (), r.ctx, values_alone=False)
+        if first is None and ranked and self._asks_then_requests(r.text, pieces, ranked[0][0], r.ctx):
+            first = self.rank(pieces[0], (), r.ctx, values_alone=False, question=True)[0][0]
         if first is None or not ranked or ranked[0][1] < self.threshold or ranked[0][0] == first:
             return []
         # 'for me, my wife and our two kids, boston to miami': values and people, no second task named
         values = self.scorer.values_in(pieces[1], r.ctx)[1]
         return pieces if self.scorer.names_task(pieces[1], values, ranked[0][0]) else []
+
+    def _asks_then_requests(self, text: str, pieces: list[str], second: str, ctx: SlotContext) -> bool:
+        """'whats the status of BK-20481, and can you also set a check-in reminder for it': a question
+        a look-up answers (not a request put as one: 'can you check ...'), then a request for a task
+        that does something (not a second question: 'when does it arrive and is it refundable?')."""
+        asked, then = pieces
+        joint = lx.AND_BREAK.search(text)
+        requests = bool(joint and _ASKS_TO.search(joint.group()) or lx.REQUEST_ANYWHERE.search(then) or lx.ORDER.match(then))
+        if not requests or not lx.is_question(asked) or lx.REQUEST_START.match(asked) or second in self.scorer.readers \
+                or self.domain.flow(second).metadata.digression:
+            return False
+        ranked = self.rank(asked, (), ctx, values_alone=False, question=True)
+        return bool(ranked) and ranked[0][1] >= self.threshold and ranked[0][0] in self.scorer.readers
 
     def asks_the_same_again(self, r: Reading) -> Understanding | None:
         """'same for savings', 'what about Oakland?' right after a task ended: that task again with
@@ -898,6 +920,9 @@ class Understander:
             if maker is not None:
                 return _promoted(ranked, maker, max(top, self.threshold) if len(spans) >= 2 else top)
 
+        maker = self._takes_the_moment(tied, text, ctx) if len(tied) > 1 else None
+        if maker is not None:
+            return _promoted(ranked, maker, top)
         if ranked[0][0] in self.scorer.readers:
             held = self._look_up_of_what_is_named(ranked, text, ctx)
             if held is not None:
@@ -913,6 +938,24 @@ class Understander:
         if reader is None:
             return ranked
         return _promoted(ranked, reader[0], top)
+
+    def _takes_the_moment(self, tied: list[tuple[str, float]], text: str, ctx: SlotContext | None) -> str | None:
+        """'... could we do tuesday the 8th at 10?': of tasks tied on the values alone, the one that
+        makes something at a time of day goes first when every look-up tied with it keeps only the
+        day (a look-up of free times on a day would drop the 10 o'clock the user asked for)."""
+        if ctx is None:
+            return None
+        timed = [name for name, _ in tied if self._holds_a_time(name, text, ctx)]
+        makers = [name for name in timed if name not in self.scorer.readers
+                  and not self.domain.flow(name).metadata.digression]
+        readers = [name for name, _ in tied if name in self.scorer.readers]
+        return makers[0] if len(makers) == 1 and readers and not set(readers) & set(timed) else None
+
+    def _holds_a_time(self, name: str, text: str, ctx: SlotContext) -> bool:
+        spec = self.domain.flow(name)
+        slots = self._fresh_slots(spec)
+        labels, _ = self.reader.read(spec, slots, text, ctx, None)
+        return any(isinstance(slots[k], DateTimeSlot) and "T" in str(c.value) for k, c in labels.items())
 
     def _looks_before_it_books(self, ranked: list[tuple[str, float]], text: str, ctx: SlotContext | None,
                                begun: AbstractSet[str]) -> list[tuple[str, float]] | None:
@@ -1185,6 +1228,7 @@ OWN_MARGIN = 0.75  # 'what have I got': within this, the look-up of one's own th
 REFER_MARGIN = 0.5  # 'email that to me': within this, the task that takes what was just found goes first
 OTHER_TASK_MARGIN = 1.5  # a question in only another task's words moves the focus to it when this much better
 
+
 def _label_head(spec: FlowSpec) -> str | None:
     """The stem of the word a flow's label opens with ('moving a nurse appointment' -> 'move'),
     when it is a word of the task and not a stopword."""
@@ -1251,6 +1295,7 @@ _DAY_WORD = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|
 _QUESTION_STEM = lx.stem("questions")
 _TO_YOU = re.compile(r"\b(?:you|u|ya|your|ur|yourself)\b", re.IGNORECASE)
 _FILLERS = frozenset({"wait", "hang", "hold", "quick", "question", "q", "btw", "sorry", "also", "just"})
+_ASKS_TO = re.compile(r"\b(?:can|could) you\b|\bplease\b", re.IGNORECASE)  # (what joins a request on)
 _WH = frozenset({"where", "when", "what", "how", "which", "who", "why"})
 _LOOKS = frozenset(lx.stem(w) for w in "find search look show browse available options".split())
 
@@ -1264,7 +1309,7 @@ _FOR_KIN = re.compile(rf"\bfor\s+{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
 # wanting, asked for ('need flights', 'I'd like', 'can I get', 'could we get'), and how many people it is for
 # (at the start of the turn or of a clause: "we're a family of four, need seattle to honolulu")
-_WANTS_THINGS = re.compile(r"(?:^|[,;.]\s*)\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,!.]+)*(?:" + lx.WE + r"\s*(?:'d like|would like|"
+_WANTS_THINGS = re.compile(r"(?:^|[,;.]\s*|\band\s+)\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,!.]+)*(?:" + lx.WE + r"\s*(?:'d like|would like|"
                            r"need|want|wanna)|need|want|(?:can|could) (?:i|we) (?:get|have))\b", re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
                          r"passengers|travell?ers|seats|tickets|tix|guests)\b|\b(?:party|group|family) of\s+\w+"

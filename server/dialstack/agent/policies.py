@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..state.flows import BaseFlow
+from ..state.slots import DateTimeSlot
 from .outcomes import Execution, Failure, Success, Uncertain
 from .render import render
 from .res import frame_summary
@@ -103,8 +104,10 @@ class Policy:
         reask = flow.spec.reask.get(category, [])
         if reask:
             for name in reask:
-                if name in flow.slots:
-                    flow.slots[name].clear()
+                slot = flow.slots.get(name)
+                # ('Sorry, that time is taken'): a day-and-time keeps its day, so '10:30 then' is that day
+                if slot is not None and not (isinstance(slot, DateTimeSlot) and slot.ask_time_again()):
+                    slot.clear()
             turn.state.waiting_for_slot = reask[0]
             text = flow.spec.responses.get(category) or f"{outcome.message}."
             return Execution("failed", reply=render(text, values), slot=reask[0])

@@ -47,7 +47,8 @@ class SlotReader:
         denied: set[object] = set()  # values ruled out in this very turn ('..., sorry I meant Denver not Chicago')
         property_questions = asking_spans(text)
         references = self.scorer.reference_spans(text, ctx)
-        changing = bool(lx.CORRECTION.search(text) or lx.proposes(text))  # ('what about Denver' changes a place too)
+        # ('what about Denver', 'hmm madrid then' change a place too)
+        changing = bool(lx.CORRECTION.search(text) or lx.proposes(text) or lx.SETTLES_ON.search(text))
         named = _slot_named(spec, text)  # 'the number of passengers, it should be 3 now': as if asked
         for position, slot_spec in enumerate(spec.slots):
             slot = slots.get(slot_spec.name)

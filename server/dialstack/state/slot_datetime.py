@@ -59,6 +59,16 @@ class DateTimeSlot(BaseSlot):
             data["prompt"] = self._prompt  # the declared prompt, not the time question
         return data
 
+    def ask_time_again(self) -> bool:
+        """Keep the day and ask for the time again ('that time is taken', 'no - the time pls'), so that
+        a time said alone ('10:30 then') lands on the same day; False (nothing kept) unless the slot
+        requires a time and holds one."""
+        if self.time_mode != "required" or self.value is None or "T" not in str(self.value):
+            return False
+        self.value = str(self.value).split("T", 1)[0]
+        self.display = self.display.rsplit(" at ", 1)[0]
+        return True
+
     def _day_only_awaiting_time(self) -> bool:
         return self.time_mode == "required" and self.value is not None and "T" not in str(self.value)
 

@@ -186,6 +186,35 @@ class FlowStack(PlanOperations):
         self._activate(flow, ctx)
         return Pushed(flow, current, tuple(cancelled))
 
+    def queue(self, flow: BaseFlow) -> BaseFlow:
+        """Stack ``flow`` pending on top, to start once every flow pushed above it has ended: a later
+        part of a multi-part request ('check BK-20481 and set a reminder for it'). Nothing is paused
+        or cancelled for it; a full stack refuses it (:class:`StackError`)."""
+        self._require_fresh(flow, "queue")
+        if self.active is not None:
+            raise StackError("queue", self.active, "a flow is active", "queue the later parts before pushing the first")
+        self._check_names("queue", [flow])
+        limit = self.settings.flow_management.max_stack_depth
+        if self.depth + 1 > limit:
+            raise StackError("queue", flow, f"the stack holds {limit} open flows already", "finish or cancel one first")
+        self._flows.append(flow)
+        return flow
+
+    @property
+    def queued(self) -> BaseFlow | None:
+        """The queued flow (pending, in no plan) on top, when no flow is active: it starts next."""
+        top = self.top
+        return top if self.active is None and top is not None and top.state is Q and top.plan_id is None else None
+
+    def start_queued(self, ctx: SlotContext | None = None) -> BaseFlow:
+        """Activate the queued flow on top (see :meth:`queue`); it takes its inputs from what ended."""
+        flow = self.queued
+        if flow is None:
+            raise StackError("start queued", self.top, "no queued flow waits on top with nothing active",
+                             "queue a flow, and end the flows above it first")
+        self._activate(flow, ctx)
+        return flow
+
     def _room_for(self, flow: BaseFlow, count: int) -> list[BaseFlow]:
         management = self.settings.flow_management
         excess = self.depth + count - management.max_stack_depth

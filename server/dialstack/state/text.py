@@ -275,8 +275,12 @@ def people_listed(text: str) -> list[Found]:
             number = one["n"]
             if number is None and (one["plural"] or one["who"].lower() in ("people", "children")):
                 break  # 'our kids': how many?
+            counted = 1 if number is None or number.lower() in ("a", "one") else int(parse_number(number) or 0)
+            if total and joined.strip() == "," and number is not None and one["who"].lower() in ("people", "person", "guest"):
+                total = counted  # 'me and my partner, 2 people': the total said again, not more people
+                continue
             group = one["who"].lower() in ("people", "adult", "person", "guest", "children")
-            total += 1 if number is None or number.lower() in ("a", "one") else int(parse_number(number) or 0)
+            total += counted
         else:
             if total >= 2:
                 found.append(Found(total, m.group(), m.start(), m.end()))
