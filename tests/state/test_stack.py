@@ -262,3 +262,15 @@ def test_starting_a_queued_flow_with_none_waiting_is_refused(stack: FlowStack, f
     stack.push(factory.create("book_flight", now=0), now=0)
     with pytest.raises(StackError, match="no queued flow"):
         stack.start_queued()
+
+
+def test_a_part_never_started_makes_room_before_a_task_the_user_began(factory: FlowFactory) -> None:
+    stack = FlowStack(travel_ontology(max_stack_depth=2, on_limit_reached="cancel_oldest").settings)
+    stack.push(factory.create("book_flight", now=0), now=0)
+    stack.push(factory.create("check_booking", now=1), now=1)
+    stack.complete(now=2)
+    stack.pop_completed(2)
+    stack.queue(factory.create("price_alert", now=2))
+    pushed = stack.push(factory.create("list_bookings", now=3), now=3)
+    assert [f.name for f in pushed.cancelled] == ["price_alert"]
+    assert names(stack) == [("list_bookings", "active"), ("book_flight", "paused")]

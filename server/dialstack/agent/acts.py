@@ -173,6 +173,8 @@ class ActHandler:
             case ChitChat():
                 return await self.on_chitchat(turn)
             case Close():
+                if state.active is None:
+                    self.drop_waiting_parts(turn)  # ('thats all thanks': nothing more of that request either)
                 turn.replies.append(turn.template("goodbye"))
                 return False
             case _:
@@ -209,7 +211,12 @@ class ActHandler:
             self.fill(turn, live, u.values, u.rejected)
             return True
         flow = turn.deps.factory.create(name, now=turn.now)
-        queued = self.queue_parts(turn, u.later)
+        # a question among the parts ('... and also when do you close on saturdays?') is answered this turn
+        turn.side_parts = [p for p in u.later if self.answers_at_once(turn, p)]
+        # ('... and a hotel near the airport too': no task of this pack does it, and it asks nothing)
+        cannot = [p for p in u.later if turn.deps.domain.flow(p.flow).metadata.digression and p not in turn.side_parts]
+        later = [p for p in u.later if p not in turn.side_parts and p not in cannot]
+        queued = self.queue_parts(turn, later)
         try:
             pushed = state.stack.push(flow, turn.now, turn.slot_ctx, reason=f"user: {turn.text}")
         except StackFullError as exc:
@@ -231,12 +238,14 @@ class ActHandler:
         elif not another_item:
             carry_place(turn, flow, set(u.values))
         queued_names = {f.name for f in queued}
-        waiting = [p for p in u.later if p.queue and p.flow in queued_names]
-        left = [p for p in u.later if p not in waiting]
+        waiting = [p for p in later if p.queue and p.flow in queued_names]
+        left = [p for p in later if p not in waiting]
         if waiting:  # never a part dropped in silence: what comes next, or what was left
             turn.replies.append(turn.template("later_parts", phrase=flow.label, parts=_joined(waiting, turn)))
         if left:
             turn.replies.append(turn.template("parts_left", phrase=flow.label, parts=_joined(left, turn)))
+        if cannot:
+            turn.replies.append(turn.template("plan_cannot", parts="; ".join(f"'{p.words}'" for p in cannot)))
         return True
 
     def queue_parts(self, turn: Turn, parts: Sequence[Part]) -> list[BaseFlow]:
@@ -297,7 +306,8 @@ class ActHandler:
     async def on_cancel(self, turn: Turn, u: CancelFlow) -> bool:
         state = turn.state
         named = state.stack.find(u.flow) if u.flow else None
-        if named is not None and named.state is FlowState.PAUSED:  # "cancel the price alert"
+        waiting = named is not None and named.state is FlowState.PENDING and named.plan_id is None
+        if named is not None and (named.state is FlowState.PAUSED or waiting):  # "cancel the price alert"
             turn.cancel(named)
             turn.replies.append(turn.template("cancelled", phrase=named.label))
             prompt = res.reprompt(turn)
@@ -311,8 +321,37 @@ class ActHandler:
             return False
         turn.cancel(target)
         turn.replies.append(turn.template("cancelled", phrase=target.label))
+        if lx.is_closing(turn.text):
+            self.drop_waiting_parts(turn)  # 'thats all thanks': the parts waiting go too
         turn.replies.append(res.offer_resume(turn))  # the paused flow below, if any
         return False
+
+    @staticmethod
+    def answers_at_once(turn: Turn, part: Part) -> bool:
+        """A side question, or a question to a look-up that its own words give all it needs."""
+        spec = turn.deps.domain.flow(part.flow)
+        if spec.metadata.digression:
+            return lx.is_question(part.words)
+        reads = spec.intent in turn.deps.domain.ontology.intents \
+            and turn.deps.domain.ontology.intents[spec.intent].role == "read"
+        needed = {s.name for s in spec.slots if s.priority == "required" and s.default is None}
+        return reads and lx.is_question(part.words) and needed <= set(part.values)
+
+    async def answer_side_parts(self, turn: Turn) -> None:
+        """Answer the questions of a multi-part request once its first task has run this turn, before
+        the question that task asks last ('What's the patient's name?' stays the last word)."""
+        for part in turn.side_parts:
+            asked = Understanding("digress", part.words, flow=part.flow, labels=dict(part.values))
+            answer = await turn.deps.pex.run_detached(turn, part.flow, asked)
+            waits = turn.state.active is not None or turn.state.pending is not None
+            turn.replies.insert(len(turn.replies) - 1 if waits and turn.replies else len(turn.replies), answer)
+        turn.side_parts = []
+
+    def drop_waiting_parts(self, turn: Turn) -> None:
+        """Cancel the later parts of a request still queued, and say so."""
+        for flow in turn.state.stack.waiting_parts:
+            turn.cancel(flow)
+            turn.replies.append(turn.template("cancelled", phrase=flow.label))
 
     async def on_resume(self, turn: Turn, u: ResumeFlow) -> bool:
         state = turn.state
@@ -453,12 +492,14 @@ class ActHandler:
         required = [active.slots[n].label for n in active.missing_slots() if active.slots[n].priority == "required"]
         electives = [active.slots[n].label for n in active.missing_slots() if active.slots[n].priority == "elective"]
         missing = ", ".join(required + ([" or ".join(electives)] if electives else []))
-        return turn.template(
+        status = turn.template(
             "status",
             phrase=active.label,
             filled=f"So far I have {filled}." if filled else "I don't have any details yet.",
             missing=f"I still need the {missing}." if missing else "I have everything I need.",
         )
+        waiting = turn.state.stack.waiting_parts
+        return f"{status} After that: {', then '.join(f.label for f in waiting)}." if waiting else status
 
     def clarify(self, turn: Turn) -> str:
         active = turn.state.active

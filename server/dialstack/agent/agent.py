@@ -24,6 +24,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ from ..tools import gate, vocabulary
 from ..tools.prepare import prepare_domain
 from ..tools.sessions import Written, claim_session, record_user_text
 from ..tools.wire import is_session_id, session_id_error
+from . import lexicon as lx
 from . import res
 from .result import Clock, TurnResult, call_view, flags_of, flow_view
 from .settings import with_settings
@@ -353,8 +355,12 @@ class Agent:
             turn.replies.append(turn.template("error", phrase="answering that", reason=str(exc) or type(exc).__name__))
             state.has_issues = True
             run = False
-        if run or self._plan_waiting(state):
-            await self._run_flows(turn)
+        if state.stack.waiting_parts and lx.EVERYTHING.search(turn.text) and lx.CANCEL_VERB.search(turn.text):
+            self.acts.drop_waiting_parts(turn)  # 'stop everything, cancel both': the parts waiting go too
+        if run or self._plan_waiting(state) or state.stack.queued is not None:
+            await self._run_flows(turn)  # (a part queued below a task just cancelled starts now)
+        if turn.side_parts:
+            await self.acts.answer_side_parts(turn)
         if state.active is None and state.stack.top is None:
             state.has_plan = False
         reply = res.compose(turn.replies) or turn.template("fallback")
@@ -411,7 +417,9 @@ class Agent:
         for _ in range(MAX_STEPS_PER_TURN):
             active = state.active
             if active is None and state.stack.queued is not None:
-                # the next part of a multi-part request, once the part above it has ended
+                # the next part of a multi-part request, once the part above it has ended (with what
+                # the parts before saved: 'save window seat as my preference, then book me ...')
+                self._refresh_preferences(turn)
                 started = state.stack.start_queued(turn.slot_ctx)
                 turn.replies.append(turn.template("plan_next", step=started.label))
                 continue
@@ -445,6 +453,13 @@ class Agent:
         offer = res.offer_resume(turn)
         if offer:
             turn.replies.append(offer)
+
+    def _refresh_preferences(self, turn: Turn) -> None:
+        """The user's saved preferences as they are now, for the slots filled from them."""
+        prefs = self.store.preferences(self.user_id)
+        if prefs != turn.preferences:
+            turn.preferences = prefs
+            turn.slot_ctx = replace(turn.slot_ctx, preferences=prefs)
 
     def _commit(self, turn: Turn, reply: str, understanding: Understanding, started_from: int) -> TurnResult:
         state = turn.state

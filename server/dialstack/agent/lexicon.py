@@ -19,7 +19,6 @@ STOPWORDS = frozenset(
     by from some any let lets let's just now so up will we us our there here get got have has had
     should shall may might must go going gonna also too very really about into out over as if then than
     when where why how all one ok okay yes no hi hello hey thanks thank chance
-    whats whens wheres whys hows whos thats theres
     not don't dont won't wont can't cant isn't doesn't didn't
     """.split()
 )
@@ -144,6 +143,16 @@ ABANDON = re.compile(
     re.IGNORECASE,
 )
 ABANDON_FILLER = frozenset({"anymore", "longer", "whole", "thing", "idea", "altogether", "after", "entirely"})
+# 'switch it to 2 passengers', 'can we change the date to dec 11': a value changed in so many words
+CHANGE_TO = re.compile(r"\b(?:change|switch|swap|move)\b(?:\s+(?:it|that|this|the\s+\w+|my\s+\w+))?\s+to\b",
+                       re.IGNORECASE)
+# 'whens my next appointment': a question word written without its apostrophe, no content of a value
+UNAPOSTROPHED = frozenset("whats whens wheres whys hows whos thats theres".split())
+# 'dont bother with the price alert', 'no need for the reminder': a task not wanted after all
+DONT_BOTHER = re.compile(r"\b(?:do not|don'?t|no need to)\s+bother\b|\bno need for\b", re.IGNORECASE)
+# 'cancel both', 'stop everything': every task of the request, the parts waiting their turn too
+EVERYTHING = re.compile(r"\b(?:both|everything|all of (?:it|them|that|this)|the whole (?:lot|thing)|all (?:of )?those)\b",
+                        re.IGNORECASE)
 CANCEL_VERB = re.compile(r"\b(cancel|stop|abort|forget|drop|scratch|scrap|ditch|abandon)\b", re.IGNORECASE)
 RESUME = re.compile(
     r"\b(go(?:ing)? back to|back to|get back to|return to|resume|continue(?: with)?|pick up|carry on with|"
@@ -166,7 +175,8 @@ SHIFT = re.compile(
     re.IGNORECASE,
 )
 CORRECTION = re.compile(
-    r"\b(actually|make it|change (?:it|that)|i meant|i mean|sorry|correction|not .+ but|instead)\b|^\s*no,"
+    r"\b(actually|make it|(?:change|switch|swap) (?:it|that)|(?:switch|swap)(?: the \w+)? to|i meant|i mean|sorry|"
+    r"correction|not .+ but|instead)\b|^\s*no,"
     # 'leaving from Boston, not Chicago' (not 'for two, not too late', 'not sure when')
     r"|,\s*(?:and\s+)?not\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|very|at all|bad|great)\b)"
     r"(?:the\s+)?\w+(?:\s+\w+)?\s*[.!]*$",
@@ -306,9 +316,13 @@ ALREADY_DONE = re.compile(
     r"\b(?:have|has|had|got|'ve|already|anything|something|what)\b(?:\s+(?!never\b|not\b|n't\b)\w+){0,2}?\s+(?P<done>[a-z]+ed)\b",
     re.IGNORECASE,
 )
-# 'an appointment', 'another flight', 'a new booking', 'a dermatology appointment': asking for a new one
-INDEFINITE = re.compile(r"\b(?:a|an|another|one more)\s+(?:new\s+)?([a-z]+)(?:\s+([a-z]+))?", re.IGNORECASE)
-AND_BREAK = re.compile(r"\s*,?\s+and\s+(?:also\s+)?(?:can you\s+|could you\s+|please\s+)?", re.IGNORECASE)
+# 'an appointment', 'another flight', 'a new booking', 'a blood pressure check appointment': asking for a new
+# one (the words of the thing asked for, up to four)
+_NP_WORD = r"(?:\s+(?!(?:of|for|to|in|at|on|with|from|and|or|but|that|which|please|pls|needed|asap)\b)([a-z]+))?"
+INDEFINITE = re.compile(r"\b(?:a|an|another|one more)\s+(?:new\s+)?([a-z]+)" + _NP_WORD * 3, re.IGNORECASE)
+# (not 'to go and see my grandchildren', 'come and get': one thing done)
+AND_BREAK = re.compile(r"(?<!\bgo)(?<!\bcome)(?<!\btry)(?<!\bpop)\s*,?\s+and\s+(?:also\s+)?(?:can you\s+|could you\s+|please\s+)?",
+                       re.IGNORECASE)
 # "thanks, that's all I needed", "bye for now": the user is done
 CLOSING = re.compile(
     r"^\s*(?:(?:ok|okay|great|perfect|cool|awesome|alright|no|nope|nah|thanks|thank you(?: (?:so|very) much)?|"
@@ -477,11 +491,14 @@ WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" 
                    r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to)\b", re.IGNORECASE)
 # 'what flights have I got coming up?', 'which appointments do we have': asking about one's own things
 OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s+(?:already\s+|currently\s+)?have\b(?!\s+to\b)|"
-                   r"\b(?:i|we)(?:'ve|\s+have)\s+got\b(?!\s+to\b)", re.IGNORECASE)
+                   r"\b(?:i|we)(?:'ve|\s+have)\s+got\b(?!\s+to\b)|"
+                   r"\b(?:booked|reserved|scheduled)\s+(?:under|in)\s+(?:my|our)\s+name\b",  # 'whats booked under my name'
+                   re.IGNORECASE)
 # 'we'd like to know whether our reservation is confirmed', 'I was wondering if ...': asked in a statement
 _INDIRECT_QUESTION = re.compile(
-    r"\b(?:(?:would|'d) like to know|want(?:ed)? to know|need to know|wondering|wonder)\s+"
-    r"(?:whether|if|when|what|where|how|which|who|why)\b(?!\s+(?:i|we|you|u|someone)\s+(?:could|can|might|may)\b)",
+    r"\b(?:(?:would|'d) like to know|want(?:ed)? to know|need to know|wondering|wonder|"
+    r"(?:need|want|wanna|like) (?:to|2) (?:see|check|find out))\s+"  # ('need 2 see whats up with my trip bk-31337')
+    r"(?:whether|if|when|what|whats|what's|where|how|which|who|why)\b(?!\s+(?:i|we|you|u|someone)\s+(?:could|can|might|may)\b)",
     re.IGNORECASE)  # ('I was wondering if I could book ...' asks for something)
 
 
@@ -529,8 +546,10 @@ def is_question(text: str) -> bool:
 
 # 'any flghts frm dallas to houston on dec 9', 'any tables for 4 tonight': asks what there is, with no
 # question mark (not 'any time after 5' or 'any days are fine', which answer)
-_ANY_LEFT = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|hiya|hello|also|btw)[\s,.:-]+)*any\s+\w+s\b"
-                       r"(?!.*\b(?:is|are|will|would|works?|suits?|does|do)\s+(?:be\s+)?(?:fine|ok|okay|good|great|alright|do|me)\b)",
+_ANY_LEFT = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|hiya|hello|also|btw)[\s,.:-]+)*any\s+"
+                       r"(?!(?:days|times|dates|weekdays|weekends|mornings|afternoons|evenings|nights|ones)\b)\w+s\b"
+                       r"(?!.*\b(?:is|are|will|would|works?|suits?|does|do)\s+(?:be\s+)?(?:fine|ok|okay|good|great|alright|do|me|for me)\b)"
+                       r"(?!.*\b(?:book|reserve|buy|get me|grab)\b)",  # ('any flights ... under 300 book the cheapest' books)
                        re.IGNORECASE)
 _CLAUSE = re.compile(r"[.!;:]+\s*|\s[-–—]+\s*|,\s*")
 _EXCLAIMS = re.compile(r"(?:what an?|how (?:nice|lovely|great|kind|cool|awesome))\b", re.IGNORECASE)  # 'what a day'
@@ -570,7 +589,9 @@ def shift_spans(text: str) -> list[tuple[int, int]]:
 
 # 'hi, I can't make it on friday, can you cancel it': the verb a request asks for, anywhere in the turn
 _REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|please|pls|(?:i|we)(?:'d| would) like to|"
-                        r"(?:i|we) (?:" + WANT + r"|" + NEED + r"|wanna) to|(?:i|we) wanna)\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b",
+                        r"(?:i|we) (?:" + WANT + r"|" + NEED + r"|wanna) to|(?:i|we) wanna|"
+                        r"^\s*(?:" + WANT + r"|" + NEED + r") to|^\s*wanna)"  # ('need to reschedule my plasma appt')
+                        r"\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b",
                         re.IGNORECASE)
 
 
@@ -657,6 +678,22 @@ def value_lead_spans(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[
     """The words just before each value span that only point at it ('leaving from' of 'leaving from
     new york'): they name no task ('when does my flight leave?' does)."""
     return [m.span() for m in (_VALUE_LEAD.search(text[:start]) for start, _ in spans) if m is not None]
+
+
+def free_of_charge(text: str) -> str:
+    """``text`` with 'free' read as 'cost' where it means no charge ('free for over 65s', 'for free',
+    'free of charge'), not an open time ('is friday free'); same length, so spans stay where they are."""
+    return _FREE_OF_CHARGE.sub(lambda m: "cost" if m.group().islower() else "Cost" if m.group()[0].isupper() else "COST", text)
+
+
+_FREE_OF_CHARGE = re.compile(
+    r"\bfree(?=\s+(?:for|to)\s+(?:over|under|anyone|everyone|everybody|kids|children|pensioners|students|seniors|carers|"
+    r"pregnant|people|those|the over|the elderly|nhs|\d+s\b|\d+\+|me\b|us\b)|\s+of charge\b)|(?<=\bfor )free\b",
+    re.IGNORECASE)
+
+
+# 'wat time do u close on sat?': 'what time' asks when, like 'when' (not 'what times are free', nor 'what time slots')
+WHAT_TIME = re.compile(r"\b(?:what|wat|wot|which)\s+time\b(?!\s*(?:s\b|slots?|frames?|windows?))", re.IGNORECASE)
 
 
 def act_spans(text: str) -> list[tuple[int, int]]:

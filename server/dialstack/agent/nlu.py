@@ -62,6 +62,7 @@ class NLUView:
     pending_approval: bool = False
     recent: str | None = None  # the flow that ended last, when none is active: the conversation's focus
     offered: ActiveView | None = None  # the paused flow a resume offer names
+    queued: list[tuple[str, str]] = field(default_factory=list)  # (flow_id, name): later parts of a request, next first
 
 
 @dataclass
@@ -158,6 +159,7 @@ class Understander:
         readers = frozenset(f.name for f in flows if f.intent in intents and intents[f.intent].role == "read")
         self.scorer = FlowScorer(flows, make_slot, readers, load_embedder())
         self._pick_cache: dict[str, dict[str, frozenset[str]]] = {}
+        self._keyword_cache: dict[str, frozenset[str]] = {}
         self.reader = SlotReader(self.scorer, make_slot)
         self._examples = {
             _normal(example): spec.name
@@ -217,7 +219,30 @@ class Understander:
                 self._example_words = {w: next(iter(names)) for w, names in owners.items() if w and len(names) == 1}
             said = self._plain_words(text, ctx)
             exact = self._example_words.get(said) if len(said) >= 2 else None
+            if exact is None and len(said) >= 3:
+                exact = self._example_but_a_keyword(said)
         return exact
+
+    def _example_but_a_keyword(self, said: frozenset[str]) -> str | None:
+        """'wat time do u close on sat?' of 'What time do you open on Saturday?': an example said with
+        one of its flow's keywords swapped for another keyword of that flow only."""
+        owners = set()
+        for words, name in (self._example_words or {}).items():
+            added, dropped = said - words, words - said
+            if len(added) == 1 and len(dropped) == 1:
+                own = self._own_keywords(name)
+                if {lx.stem(w) for w in added | dropped} <= own:
+                    owners.add(name)
+        return owners.pop() if len(owners) == 1 else None
+
+    def _own_keywords(self, name: str) -> frozenset[str]:
+        """The stems of flow ``name``'s keywords that no other flow lists."""
+        cached = self._keyword_cache.get(name)
+        if cached is None:
+            mine = {lx.stem(k) for k in self.domain.flow(name).keywords}
+            others = {lx.stem(k) for f in self.domain.ontology.flows if f.name != name for k in f.keywords}
+            cached = self._keyword_cache[name] = frozenset(mine - others)
+        return cached
 
     def _plain_words(self, text: str, ctx: SlotContext) -> frozenset[str]:
         """The words of ``text`` but for its values and their lead-ins, fillers ('wait', 'oh'), days
@@ -226,7 +251,7 @@ class Understander:
         'then', 'and', 'not' stay: 'Book flights to Madrid and then Lisbon' plans a trip of two legs."""
         spans = self.scorer.values_in(text, ctx)[1]
         plain = mask(text, [*spans, *lx.value_lead_spans(text, spans)]) if spans else text
-        words = _WHAT_TIME.sub("when", " ".join(_TEXTED.get(w, w) for w in lx.tokens(plain))).split()
+        words = lx.WHAT_TIME.sub("when", " ".join(_TEXTED.get(w, w) for w in lx.tokens(plain))).split()
         return frozenset(w for w in words if w not in _SMALL_WORDS and w not in lx.OPENING_FILLERS
                          and w not in _FILLERS and not _DAY_WORD.fullmatch(w))
 
@@ -318,9 +343,18 @@ class Understander:
         # 'hmm no my meeting moved, the 12th then': a value given again, changed, and nothing asked for
         changes = active is not None and any(active.slots[k].filled and active.slots[k].value != c.value
                                              for k, c in own_labels.items())
-        if starts_other and changes and (lx.CORRECTION.search(text) or lx.SETTLES_ON.search(text) or lx.SELF_REPAIR.search(text)) \
+        # ('oh wait no, wednesday the 9th': a repair; not 'oops, whats the status of BK-31337?', a question)
+        if starts_other and changes and (lx.CORRECTION.search(text) or lx.SETTLES_ON.search(text)
+                                         or lx.SELF_REPAIR.search(text) and not is_question) \
                 and not lx.REQUEST_ANYWHERE.search(text) and not lx.ORDER.match(text) \
                 and self.scorer.verb_flow(text) != best and not self.scorer.names_flow(text, best, active.name):
+            starts_other = False
+        # 'can we switch the date to dec 11', 'swap to an aisle seat' at the read-back: a value of this
+        # task changed in the words of changing, not a change to a booking named elsewhere ('BK-20481')
+        changed_here = {k: c for k, c in own_labels.items() if active and not active.slots[k].params.get("confirmation")}
+        if starts_other and changed_here and lx.CHANGE_TO.search(text) and not self.scorer.reference_spans(text, ctx) \
+                and not self.scorer.requested_flows(text) - {active.name} and self.scorer.verb_flow(text) in (None, active.name) \
+                and not any(active.slots[k].filled and active.slots[k].value == c.value for k, c in changed_here.items()):
             starts_other = False
         return Reading(
             text=text, view=view, ctx=ctx, active=active, waiting=waiting, own_labels=own_labels,
@@ -421,9 +455,18 @@ class Understander:
             return r.result("start", flow=undo, labels={})
         return r.result("cancel", flow=r.active.name if r.active else None)
 
+    def stops_everything(self, r: Reading) -> Understanding | None:
+        """'stop everything, cancel both', 'forget all of it': the task in progress stops (and the parts
+        of the request still waiting, by the agent), whatever task 'cancel' alone would name."""
+        if r.active is None or not (lx.EVERYTHING.search(r.text) and lx.CANCEL_VERB.search(r.text)) \
+                or self.scorer.reference_spans(r.text, r.ctx):
+            return None
+        return r.result("cancel", flow=r.active.name)
+
     def cancels_paused_by_name(self, r: Reading) -> Understanding | None:
-        """'scrap the transfer' while another task is active: cancel that paused one, never resume it."""
-        if not (lx.CANCEL_VERB.search(r.text) or lx.ABANDON.search(r.text)):
+        """'scrap the transfer' while another task is active, 'dont bother with the price alert': cancel
+        that paused one (never resume it), or that part queued for later."""
+        if not (lx.CANCEL_VERB.search(r.text) or lx.ABANDON.search(r.text) or lx.DONT_BOTHER.search(r.text)):
             return None
         named = self._paused_named(r.text, r.view)
         return r.result("cancel", flow=named) if named is not None else None
@@ -634,6 +677,8 @@ class Understander:
             if not piece:
                 continue
             ranked = self.prefer_reading(self.rank(piece, (), r.ctx, values_alone=False), piece)
+            if ranked and ranked[0][0] == self._digression_flow(ranked[:1], "help"):
+                continue  # '..., can you help me set that up?': help with the request, no part of it
             if ranked and ranked[0][1] >= self.threshold:
                 parts.append((ranked[0][0], piece))
             elif parts or r.strong and r.best_spec is not None and not r.best_spec.metadata.digression:
@@ -1177,9 +1222,9 @@ class Understander:
 
     def _paused_named(self, text: str, view: NLUView) -> str | None:
         """'cancel the price alert', 'scrap the transfer', 'never mind the rental': the paused flow
-        (most recent first) named by a word of its name or label."""
+        (most recent first), or the part queued for later, named by a word of its name or label."""
         said = {w[:4] for w in lx.tokens(text) if w not in lx.STOPWORDS and not lx.CANCEL_VERB.fullmatch(w)}
-        for flow_id, name in reversed(view.paused):
+        for flow_id, name in [*reversed(view.paused), *view.queued]:  # (a part queued for later, too)
             spec = self.domain.flow(name)
             words = {w[:4] for w in [*name.split("_"), *lx.tokens(spec.label)] if w not in lx.STOPWORDS}
             if said & words:
@@ -1289,7 +1334,6 @@ _MAKES = frozenset(lx.stem(w) for w in "new make book create add schedule reserv
 _DOES = frozenset(lx.stem(w) for w in "get lookup play check list see view cancel change modify".split())
 _TEXTED = {"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please", "ya": "you", "wat": "what",
            "wot": "what", "wen": "when"}
-_WHAT_TIME = re.compile(r"\b(?:at )?what time\b")
 _SMALL_WORDS = frozenset("a an the on at in for to of by with from my your our please".split())
 _DAY_WORD = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|today|tonight|tomorrow")
 _QUESTION_STEM = lx.stem("questions")
@@ -1329,9 +1373,9 @@ PRE_RULES: tuple[tuple[str, Any], ...] = (("approval_answer", _approval_answer),
 RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.answers_yes_no_slot, Understander.accepts_offer, Understander.answers_resume_offer,
     Understander.takes_the_next_step,
-    Understander.declines_offer, Understander.stops, Understander.cancels_paused_by_name,
+    Understander.declines_offer, Understander.stops, Understander.stops_everything, Understander.cancels_paused_by_name,
     Understander.stops_then_says_more, Understander.gives_up, Understander.goes_back, Understander.asks_for_help,
-    Understander.asks_status, Understander.chats, Understander.asks_a_side_question, Understander.splits_into_parts,
+    Understander.asks_status, Understander.chats, Understander.splits_into_parts, Understander.asks_a_side_question,
     Understander.asks_the_same_again, Understander.starts_another,
     Understander.fills_or_corrects, Understander.says_goodbye, Understander.makes_small_talk, Understander.answers_free_text,
     Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,

@@ -195,13 +195,14 @@ class PolicyExecutor:
 
     # -- flows that never sit on the stack ---------------------------------------------
     async def run_detached(self, turn: Turn, name: str, understanding: Understanding) -> str:
-        """Run a digression flow (a question, help) beside the stack and return its answer."""
+        """Run a digression flow (a question, help) beside the stack and return its answer; its
+        free-text slots get what was asked (``understanding.text``: the turn, or a part of it)."""
         flow = turn.deps.factory.create(name, now=turn.now, natural_birth=True)
         flow.move_to(FlowState.ACTIVE, "run outside the stack")
         flow.fill_slots_by_label({k: c.value for k, c in understanding.labels.items()}, turn.slot_ctx)
         for slot in flow.slots.values():
             if not slot.filled and slot.type_name == "FreeTextSlot":
-                slot.fill(turn.text, turn.slot_ctx)
+                slot.fill(understanding.text or turn.text, turn.slot_ctx)
         policy = turn.deps.policies.get(flow.spec)
         outcome = await self.invoke_skill(turn, flow)
         if isinstance(outcome, Success):

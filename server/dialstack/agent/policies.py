@@ -105,8 +105,9 @@ class Policy:
         if reask:
             for name in reask:
                 slot = flow.slots.get(name)
-                # ('Sorry, that time is taken'): a day-and-time keeps its day, so '10:30 then' is that day
-                if slot is not None and not (isinstance(slot, DateTimeSlot) and slot.ask_time_again()):
+                # ('Sorry, that time is taken'): a day-and-time keeps its day, so '10:30 then' is that day;
+                # after any other failure ('we're closed on Saturdays') the day may be the trouble
+                if slot is not None and not (category == "taken" and isinstance(slot, DateTimeSlot) and slot.ask_time_again()):
                     slot.clear()
             turn.state.waiting_for_slot = reask[0]
             text = flow.spec.responses.get(category) or f"{outcome.message}."

@@ -93,8 +93,12 @@ class FlowProfile:
         # things (its name and description do not tell: 'find_restaurants' finds one as well)
         self.numbers = lx.grammatical_numbers(" ".join([*spec.keywords, *spec.examples]))
         openers = {lx.opener(e) for e in spec.examples}
+        self.openers = openers - {None}
         first = spec.name.split("_")[0].lower()
         self.verb = first if first in openers and first not in lx.STOPWORDS else None
+        # 'Can I reschedule my appointment ...' of move_donation: an example opens with one of its keywords
+        declared = {k.lower() for k in spec.keywords}
+        self.keyword_verbs = {o for o in openers if o and o in declared and o not in lx.STOPWORDS} - {self.verb}
 
     @property
     def vocabulary(self) -> set[str]:
@@ -136,6 +140,10 @@ def flow_text(spec: FlowSpec, negated_keywords: frozenset[str] = frozenset()) ->
                 word = f"not-{word}" if field == "keywords" and word in negated_keywords else word
                 weights[word] = weights.get(word, 0.0) + factor
     return weights
+
+
+# a word after an article or a possessive names a thing, not an action ('the tickets', 'my change')
+_THING = re.compile(r"\b(?:a|an|the|my|your|our|this|that)\s+([a-z]+)\b", re.IGNORECASE)
 
 
 def semantic_text(spec: FlowSpec) -> str:
@@ -189,6 +197,17 @@ class FlowScorer:
                 verbs.setdefault(profile.verb, []).append(name)
         # a flow's strong verb: the first word of its name, which its own examples open with, no other flow's
         self.verbs = {verb: names[0] for verb, names in verbs.items() if len(names) == 1}
+        # ... and, for a request ('need to reschedule my plasma appt'), a keyword of one flow only that its
+        # examples open with, no other flow's examples do, and no text uses as a thing ('the tickets')
+        taken: dict[str, set[str]] = {}  # a word -> the flows whose keywords hold it or whose examples open with it
+        for name, profile in self.profiles.items():
+            for word in {*(k.lower() for k in profile.spec.keywords), *profile.openers}:
+                taken.setdefault(word, set()).add(name)
+        things = {m.group(1).lower() for p in self.profiles.values()
+                  for m in _THING.finditer(" ".join([p.spec.label or "", p.spec.description, *p.spec.examples]))}
+        self.request_verbs = {**{verb: name for name, p in self.profiles.items() for verb in p.keyword_verbs
+                                 if taken.get(verb, set()) <= {name} and verb not in things and not verb.endswith("s")},
+                              **self.verbs}
         self._last_values: tuple[Any, Any] = (None, None)
         self._triggers: dict[str, frozenset[str]] = {}
         self._declared: dict[str, frozenset[str]] = {}
@@ -259,6 +278,7 @@ class FlowScorer:
         booking asked about) counts double."""
         if ctx is not None:
             self.mask_example_values(ctx)
+        text = lx.free_of_charge(text)  # ('is the flu jab free for over 65s?' asks the cost, not a free time)
         keys, spans = self.values_in(text, ctx)
         # ('... so two people. window seats if possible': the wish's words are a detail, not the task)
         ignore = [*ignore, *self.own_slot_words(text), *lx.when_clause_spans(text), *lx.wish_spans(text)]
@@ -320,7 +340,7 @@ class FlowScorer:
     def requested_flows(self, text: str) -> set[str]:
         """The flows a request anywhere in ``text`` names by their own verb ('can you cancel it', 'can u
         cancle it', '... could you please cancel my reservation?')."""
-        return {self.verbs.get(v) or self.verbs.get(self.mend(v)) for v in lx.requested_verbs(text)} - {None}
+        return {self.request_verbs.get(v) or self.request_verbs.get(self.mend(v)) for v in lx.requested_verbs(text)} - {None}
 
     def verb_flow(self, text: str) -> str | None:
         """The flow whose own verb the request opens with ('can you refill ...', 'before that, can

@@ -503,7 +503,8 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
         opens = i == 0 or sentence_ends_between(text, found[i - 1], m)  # ('... there. It should')
         name = capital[i] and (not opens or (low in ("the", "a", "an") and i + 1 < len(found) and capital[i + 1]))
         # 'echo hello': a greeting word is filler where it greets (first), content after a verb
-        stop = (low in lx.STOPWORDS or low.split("'")[0] in lx.STOPWORDS) and not (i > 0 and low in _SOCIAL)
+        stop = (low in lx.STOPWORDS or low.split("'")[0] in lx.STOPWORDS or low in lx.UNAPOSTROPHED) \
+            and not (i > 0 and low in _SOCIAL)
         filler = not name and (stop or low in lx.LEAD_INS or lx.stem(low) in triggers)
         run.append((filler, m.start(), m.end()))
     close()

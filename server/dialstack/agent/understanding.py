@@ -53,6 +53,7 @@ class Interpreter:
             pending_approval=isinstance(state.pending, Approval),
             recent=state.stack.archive[-1].name if active is None and state.stack.archive else None,
             offered=_offered(state),
+            queued=[(f.flow_id, f.name) for f in state.stack.waiting_parts],
         )
         understanding = turn.deps.understander.understand(turn.text, view, turn.slot_ctx)
         understanding = self.pending_choice(turn, understanding)

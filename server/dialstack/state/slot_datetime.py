@@ -57,24 +57,54 @@ class DateTimeSlot(BaseSlot):
         data.pop("prompt", None)
         if self._prompt:
             data["prompt"] = self._prompt  # the declared prompt, not the time question
+        if self.kept_day and self.value is None:
+            data["kept_day"] = self.kept_day
         return data
 
+    kept_day: str | None = None  # the day of a moment asked for again, for a time said alone
+
     def ask_time_again(self) -> bool:
-        """Keep the day and ask for the time again ('that time is taken', 'no - the time pls'), so that
-        a time said alone ('10:30 then') lands on the same day; False (nothing kept) unless the slot
-        requires a time and holds one."""
+        """Empty the slot, so that it is asked for as declared, but keep its day: a time said alone
+        then ('10:30 then' after 'that time is taken', '4:30pm' after 'no - the time pls') lands on
+        that day, and a day said anew replaces it. False (nothing kept) unless the slot requires a
+        time and holds one."""
         if self.time_mode != "required" or self.value is None or "T" not in str(self.value):
             return False
-        self.value = str(self.value).split("T", 1)[0]
-        self.display = self.display.rsplit(" at ", 1)[0]
+        day = str(self.value).split("T", 1)[0]
+        self.clear()
+        self.kept_day = day
         return True
+
+    def clear(self) -> None:
+        super().clear()
+        self.kept_day = None
+
+    def dump_value(self) -> dict[str, Any] | None:
+        data = super().dump_value()
+        if self.kept_day and self.value is None:
+            data = {**(data or {"value": None}), "kept_day": self.kept_day}
+        return data
+
+    def load_value(self, data: Any) -> None:
+        super().load_value(data)
+        self.kept_day = data.get("kept_day") if data else None
+
+    @classmethod
+    def from_dict(cls, data: Any) -> BaseSlot:
+        slot = super().from_dict(data)
+        if isinstance(slot, DateTimeSlot):
+            slot.kept_day = data.get("kept_day")
+        return slot
 
     def _day_only_awaiting_time(self) -> bool:
         return self.time_mode == "required" and self.value is not None and "T" not in str(self.value)
 
     def _known(self) -> tuple[date | None, time | None]:
-        """The day and time this slot holds now (a kept day, or a full value)."""
+        """The day and time this slot holds now (a day awaiting its time, or a full value), else the
+        day kept when it was asked for again."""
         parsed = _parse_iso(str(self.value)) if self.value is not None else None
+        if parsed is None and self.kept_day:
+            parsed = _parse_iso(self.kept_day)
         return parsed if parsed is not None else (None, None)
 
     def _display(self, day: date, moment: time | None, today: date) -> str:

@@ -206,6 +206,11 @@ class FlowStack(PlanOperations):
         top = self.top
         return top if self.active is None and top is not None and top.state is Q and top.plan_id is None else None
 
+    @property
+    def waiting_parts(self) -> list[BaseFlow]:
+        """Every queued flow (pending, in no plan), the next to start first."""
+        return [f for f in self.top_down() if f.state is Q and f.plan_id is None]
+
     def start_queued(self, ctx: SlotContext | None = None) -> BaseFlow:
         """Activate the queued flow on top (see :meth:`queue`); it takes its inputs from what ended."""
         flow = self.queued
@@ -220,7 +225,8 @@ class FlowStack(PlanOperations):
         excess = self.depth + count - management.max_stack_depth
         if excess <= 0:
             return []
-        oldest_first = [f for f in self._flows if f.state is P]
+        # a part queued but never started goes before a task the user began and paused
+        oldest_first = [f for f in self._flows if f.state is Q and f.plan_id is None] + [f for f in self._flows if f.state is P]
         if management.on_limit_reached == "cancel_oldest" and len(oldest_first) >= excess:
             return oldest_first[:excess]
         return self._refuse(flow, management.on_limit_reached, management.max_stack_depth)

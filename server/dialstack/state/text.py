@@ -276,7 +276,7 @@ def people_listed(text: str) -> list[Found]:
             if number is None and (one["plural"] or one["who"].lower() in ("people", "children")):
                 break  # 'our kids': how many?
             counted = 1 if number is None or number.lower() in ("a", "one") else int(parse_number(number) or 0)
-            if total and joined.strip() == "," and number is not None and one["who"].lower() in ("people", "person", "guest"):
+            if total and joined.strip() == "," and number is not None and one["who"].lower() in ("people", "person", "guest", "adult"):
                 total = counted  # 'me and my partner, 2 people': the total said again, not more people
                 continue
             group = one["who"].lower() in ("people", "adult", "person", "guest", "children")
