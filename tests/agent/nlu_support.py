@@ -9,6 +9,7 @@ from pathlib import Path
 
 from dialstack.agent import Agent
 from dialstack.agent.nlu import ActiveView, NLUView, Understander
+from dialstack.clock import AdjustableClock
 from dialstack.domain import load_domain
 from dialstack.domains.travel.slots import _static_items
 from dialstack.state.factory import FlowFactory
@@ -33,8 +34,9 @@ def view_of(factory: FlowFactory, flow: str, slot: str | None, **filled: object)
 
 @contextmanager
 def talking(domain: str, pack: Path | None = None) -> Iterator[Agent]:
-    """An agent on ``domain`` with its state in memory, closed after the conversation."""
-    agent = Agent(domain, pack=pack, store=InMemoryStore())
+    """An agent on ``domain`` with its state in memory and its clock at 2026-12-01 09:00 UTC (a
+    Tuesday, as in the conversation tests), closed after the conversation."""
+    agent = Agent(domain, pack=pack, store=InMemoryStore(), clock=AdjustableClock(CTX.now))  # (the conversations' clock)
     try:
         yield agent
     finally:

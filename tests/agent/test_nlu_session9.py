@@ -388,3 +388,44 @@ def test_a_preference_saved_by_the_first_part_is_used_by_the_next() -> None:
         assert "seat window" in first.reply
         done = agent.handle("s", "yes")
         assert [c["tool"] for c in done.tool_calls] == ["search_flights", "create_booking"]
+
+
+# -- round 39 ---------------------------------------------------------------------------------------------
+def test_asking_what_to_do_for_the_task_in_hand_goes_to_the_faq_whatever_its_words() -> None:
+    with talking("fertility", PACKS / "fertility") as agent:
+        agent.handle("s", "i need to book a scan")
+        result = agent.handle("s", "wait, do i need a full bladder for it??")
+        assert [c["tool"] for c in result.tool_calls] == ["answer_faq"] and stack_of(agent) == [("book_appointment", "active")]
+
+
+@pytest.mark.parametrize("text", ["do i need a full bladder for it??", "what if i panic inside the machine",
+                                  "is it ok to eat before", "can i bring my husband", "how should i prepare"])
+def test_a_question_of_what_to_do_asks_advice(text: str) -> None:
+    assert lx.ASKS_ADVICE.search(text)
+
+
+@pytest.mark.parametrize("text", ["what is the weather tomorrow?", "whats the capital of france", "do you like cats"])
+def test_a_question_about_other_things_asks_no_advice(text: str) -> None:
+    assert not lx.ASKS_ADVICE.search(text)
+
+
+def test_asked_for_a_day_and_time_a_question_of_free_times_looks_them_up_and_comes_back() -> None:
+    with talking("fertility", PACKS / "fertility") as agent:
+        agent.handle("s", "book a blood test pls")
+        result = agent.handle("s", "hmm what times r free on friday?")
+        assert [c["tool"] for c in result.tool_calls] == ["find_free_times"]
+        agent.handle("s", "ok 10:30 on friday then")
+        assert agent.load("s").stack.flows[0].slots["when"].value == "2026-12-04T10:30"
+
+
+def test_a_day_one_cannot_make_is_no_new_time_and_can_we_move_it_moves_it() -> None:
+    with talking("fertility", PACKS / "fertility") as agent:
+        agent.handle("s", "hi, i cant make my scan on monday anymore, can we move it?")
+        flow = agent.load("s").stack.flows[0]
+        assert flow.name == "reschedule_appointment" and flow.slots["new_time"].value is None
+
+
+@pytest.mark.parametrize("before, ruled_out", [("i cant make my scan on ", True), ("I can't make it ", True),
+                                               ("i can make it on ", False), ("cant make it friday but how about ", False)])
+def test_a_moment_after_cant_make_is_ruled_out(before: str, ruled_out: bool) -> None:
+    assert bool(lx.NEGATED_BEFORE.search(before)) is ruled_out

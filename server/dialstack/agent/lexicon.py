@@ -148,6 +148,13 @@ CHANGE_TO = re.compile(r"\b(?:change|switch|swap|move)\b(?:\s+(?:it|that|this|th
                        re.IGNORECASE)
 # 'whens my next appointment': a question word written without its apostrophe, no content of a value
 UNAPOSTROPHED = frozenset("whats whens wheres whys hows whos thats theres".split())
+# 'do i need a full bladder for it??', 'what if i panic inside the machine', 'is it ok to eat before':
+# what to do, bring or expect for the task in hand
+ASKS_ADVICE = re.compile(
+    r"\b(?:do|will|would|should|must)\s+(?:i|we)\s+(?:need|have to|bring|wear|eat|drink|fast|stop|avoid|take|prepare)\b"
+    r"|\bwhat if\s+(?:i|we|my|the|it)\b|\bis it (?:ok|okay|alright|safe|fine|normal)\s+(?:to|if)\b"
+    r"|\bcan (?:i|we) (?:eat|drink|bring|wear|take|drive)\b|\bhow (?:should|do) (?:i|we) prepare\b",
+    re.IGNORECASE)
 # 'dont bother with the price alert', 'no need for the reminder': a task not wanted after all
 DONT_BOTHER = re.compile(r"\b(?:do not|don'?t|no need to)\s+bother\b|\bno need for\b", re.IGNORECASE)
 # 'cancel both', 'stop everything': every task of the request, the parts waiting their turn too
@@ -283,7 +290,10 @@ STATUS = re.compile(
 )
 # before a value: the user rules it out ("not Chicago", "instead of the printer")
 NEGATED_BEFORE = re.compile(r"\b(?:not|instead of|rather than|except|but not|no longer|"
-                            r"i (?:said|typed|wrote|put|told you))\s+(?:the\s+|a\s+|an\s+)?$",
+                            r"i (?:said|typed|wrote|put|told you))\s+(?:the\s+|a\s+|an\s+)?$"
+                            # 'i cant make my scan on monday': the moment given up, not a new one
+                            r"|\b(?:can'?t|cannot|can not|won'?t|couldn'?t)\s+(?:make|do|come|attend|manage|go)\b"
+                            r"(?:\s+(?!(?:but|and|so|can|could|how|what)\b)[\w']+){0,3}?(?:\s+(?:on|at|for|this|next))?\s+$",
                             re.IGNORECASE)
 # what the user rules out, to the end of its clause: 'not 2pm', 'instead of Robert Hays'
 _DENIED = re.compile(r"\b(?:not|instead of|rather than)\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|"
@@ -588,7 +598,7 @@ def shift_spans(text: str) -> list[tuple[int, int]]:
 
 
 # 'hi, I can't make it on friday, can you cancel it': the verb a request asks for, anywhere in the turn
-_REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|please|pls|(?:i|we)(?:'d| would) like to|"
+_REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|(?:can|could) we|please|pls|(?:i|we)(?:'d| would) like to|"
                         r"(?:i|we) (?:" + WANT + r"|" + NEED + r"|wanna) to|(?:i|we) wanna|"
                         r"^\s*(?:" + WANT + r"|" + NEED + r") to|^\s*wanna)"  # ('need to reschedule my plasma appt')
                         r"\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b",

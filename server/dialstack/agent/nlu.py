@@ -333,7 +333,7 @@ class Understander:
             and ranked[1][1] >= best_score - 1e-9
         strong = best_score >= self.threshold and (best == incumbent or not tied and self._takes_focus(
             text, spans, best, best_score, held, asks, active is not None, ctx, incumbent,
-            active.slots if active else {}))
+            active.slots if active else {}, waiting))
         starts_other = strong and best_spec is not None and best != (active.name if active else None)
         cued = active is not None and any(
             cue_score(text, c, active.spec.slot(n), None) > 0 for n, c in own_labels.items() if active.spec.slot(n)
@@ -620,9 +620,14 @@ class Understander:
             # actually do?', 'hows your day going': about the assistant, not the service)
             return None
         # ... when it asks about something the side task speaks of ('will my results come back
-        # quickly?' of a FAQ on results; not 'what is the weather tomorrow?' of one on opening hours)
+        # quickly?' of a FAQ on results; not 'what is the weather tomorrow?' of one on opening hours),
+        # or asks what to do for the task in hand ('do i need a full bladder for it??', 'what if i panic
+        # inside the machine?')
         profile = self.scorer.profiles.get(self._answers_questions) if self._answers_questions else None
-        return self._answers_questions if profile is not None and self.scorer.stems(r.text) & profile.vocabulary else None
+        if profile is None:
+            return None
+        advice = r.active is not None and bool(lx.ASKS_ADVICE.search(r.text))
+        return self._answers_questions if advice or self.scorer.stems(r.text) & profile.vocabulary else None
 
     def _asked_about_a_value(self, r: Reading) -> str | None:
         """'where is the old town one actually?': a question about a value it names, in no task's
@@ -866,7 +871,8 @@ class Understander:
 
     def _takes_focus(self, text: str, spans: Sequence[tuple[int, int]], best: str, score: float,
                      held: float | None, asks: str | None, live: bool, ctx: SlotContext,
-                     incumbent: str | None = None, held_slots: Mapping[str, BaseSlot] | None = None) -> bool:
+                     incumbent: str | None = None, held_slots: Mapping[str, BaseSlot] | None = None,
+                     waiting: BaseSlot | None = None) -> bool:
         """Whether flow ``best`` takes the focus from the flow in focus (which scored ``held``): it
         must score clearly better, the words said must name its task when the flow in focus is
         still ``live`` (not only give values it could take), and a
@@ -887,6 +893,11 @@ class Understander:
             asks == "lookup" or bool(lx.SHIFT.search(text)) or self._names_its_value(text, spans, best, ctx)
             # 'are you open on saturdays?': a look-up that needs no detail of any task is about none
             or not self.domain.flow(best).slots
+            # 'what times r free on friday?' asked 'what day and time?': a look-up, in its own words, of
+            # the moments the question asked could be answered with
+            or (isinstance(waiting, DateTimeSlot) and score >= (held or 0.0) + OTHER_TASK_MARGIN
+                and self.scorer.names_task(text, [], best)
+                and any(isinstance(self.make_slot(s), DateTimeSlot) for s in self.domain.flow(best).slots))
             or (incumbent in self.scorer.readers and score >= (held or 0.0) + DETAIL_MARGIN
                 and self.scorer.names_task(text, spans, best))
             # 'are my blood test results back yet?' while moving an appointment: a question in another
