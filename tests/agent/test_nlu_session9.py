@@ -429,3 +429,48 @@ def test_a_day_one_cannot_make_is_no_new_time_and_can_we_move_it_moves_it() -> N
                                                ("i can make it on ", False), ("cant make it friday but how about ", False)])
 def test_a_moment_after_cant_make_is_ruled_out(before: str, ruled_out: bool) -> None:
     assert bool(lx.NEGATED_BEFORE.search(before)) is ruled_out
+
+
+# -- round 40 ---------------------------------------------------------------------------------------------
+def test_a_reason_that_someone_else_must_be_asked_starts_no_task() -> None:
+    with talking("injuries", PACKS / "injuries") as agent:
+        agent.handle("s", "book a sprain check with a nurse at riverside tomorrow at 10am for maya lee")
+        agent.handle("s", "actually no, forget it, i need to check with her dad first")
+        assert stack_of(agent) == []
+
+
+@pytest.mark.parametrize("text", ["i need to check with her dad first", "let me ask my wife", "i'll run it by my boss"])
+def test_asking_someone_else_is_consulting(text: str) -> None:
+    assert lx.CONSULTS.search(text)
+
+
+def test_not_remembering_when_ones_appointment_is_checks_it() -> None:
+    with talking("injuries", PACKS / "injuries") as agent:
+        agent.handle("s", "Hello dear, I can't remember what time my appointment is on Monday.")
+        assert stack_of(agent) == [("check_appointment", "active")]
+
+
+def test_a_question_then_a_remark_naming_a_reference_checks_what_it_names() -> None:
+    with talking("injuries", PACKS / "injuries") as agent:
+        result = agent.handle("s", "is AP-1002 at northgate or riverside? i forgot lol")
+        assert [c["tool"] for c in result.tool_calls] == ["get_appointment"]
+
+
+@pytest.mark.parametrize("text", ["is AP-1002 at northgate or riverside? i forgot lol", "are you open sunday? just wondering"])
+def test_a_first_sentence_asked_makes_the_turn_a_question(text: str) -> None:
+    assert lx.is_question(text)
+
+
+def test_a_pattern_with_an_optional_hyphen_is_a_reference() -> None:
+    from dialstack.agent.scoring import _is_reference
+    from dialstack.state.slots import ExactSlot
+    assert _is_reference(ExactSlot("ref", {"pattern": "AP-?\\d{4}"})) and not _is_reference(ExactSlot("e", {"pattern": "[^@]+@.+"}))
+
+
+@pytest.mark.parametrize("text, places", [("book a place on the online course for 2 people", 2),
+                                          ("book the tuesday evening one for three ppl pls", 3),
+                                          ("a place please", 1)])
+def test_a_number_said_outright_counts_before_a_or_one(text: str, places: int) -> None:
+    with talking("nutrition", PACKS / "nutrition") as agent:
+        agent.handle("s", text)
+        assert agent.load("s").stack.flows[0].slots["places"].value == places

@@ -366,6 +366,9 @@ _GRATEFUL = THANKS | frozenset({"thankful", "grateful", "appreciate", "appreciat
 
 
 # 'no thanks, I'll sort it out later, bye': declining and putting it off
+# 'i need to check with her dad first', 'let me ask my wife': someone else to ask, no task of the assistant's
+CONSULTS = re.compile(r"\b(?:check|talk|speak|discuss(?: it)?|run it|confirm(?: it)?)\s+(?:with|to|by|past)\s+"
+                      r"(?:my|her|his|their|our|the)\s+\w+|\bask\s+(?:my|her|his|their|our)\s+\w+", re.IGNORECASE)
 # 'hmm let me talk to my wife first, I'll come back to this another time': what must happen first
 _FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i want to)\s+(?:talk|speak|check|think|ask|"
           r"discuss|run it by|see|look)\b[^,.;!?]*?(?:[,.;!-]+\s*|\s+and\s+(?=(?:get|come|call|ring|phone|check)\s+back\b))")
@@ -502,11 +505,13 @@ WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" 
 # 'what flights have I got coming up?', 'which appointments do we have': asking about one's own things
 OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s+(?:already\s+|currently\s+)?have\b(?!\s+to\b)|"
                    r"\b(?:i|we)(?:'ve|\s+have)\s+got\b(?!\s+to\b)|"
-                   r"\b(?:booked|reserved|scheduled)\s+(?:under|in)\s+(?:my|our)\s+name\b",  # 'whats booked under my name'
+                   r"\b(?:booked|reserved|scheduled)\s+(?:under|in)\s+(?:my|our)\s+name\b"  # 'whats booked under my name'
+                   r"|\b(?:what time|when)\s+(?:is|was)\s+(?:my|our)\s+\w+|\b(?:what time|when)\s+(?:my|our)\s+\w+\s+(?:is|was)\b",
                    re.IGNORECASE)
 # 'we'd like to know whether our reservation is confirmed', 'I was wondering if ...': asked in a statement
 _INDIRECT_QUESTION = re.compile(
     r"\b(?:(?:would|'d) like to know|want(?:ed)? to know|need to know|wondering|wonder|"
+    r"(?:can'?t|cannot|don'?t) (?:remember|recall)|forgot|forget|"  # ('I can't remember what time my appointment is')
     r"(?:need|want|wanna|like) (?:to|2) (?:see|check|find out))\s+"  # ('need 2 see whats up with my trip bk-31337')
     r"(?:whether|if|when|what|whats|what's|where|how|which|who|why)\b(?!\s+(?:i|we|you|u|someone)\s+(?:could|can|might|may)\b)",
     re.IGNORECASE)  # ('I was wondering if I could book ...' asks for something)
@@ -548,6 +553,10 @@ def is_question(text: str) -> bool:
     stripped = text.strip()
     if stripped.endswith("?") or _ASKED_FIRST.match(stripped) or QUESTION_START.match(stripped) or _TAG_QUESTION.search(stripped) \
             or _INDIRECT_QUESTION.search(stripped) or _CONDITIONAL_QUESTION.match(stripped) or _ANY_LEFT.match(stripped):
+        return True
+    # 'is AP-1002 at northgate or riverside? i forgot lol': a first sentence asked, then a remark
+    first = re.match(r"[^?.!]*\?", stripped)
+    if first and _ASKING.match(first.group()) and not REQUEST_START.match(first.group()):
         return True
     # 'just browsing - what are the fares like', 'ok, how much is it': a later clause asks
     return any(QUESTION_START.match(c) and not _EXCLAIMS.match(c) and not REQUEST_ANYWHERE.search(c)

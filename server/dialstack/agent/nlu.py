@@ -486,8 +486,9 @@ class Understander:
             return None  # 'scratch that, from atlanta': the answer just given, taken back and given again
         # what the rest asks for, the task let go aside ('actually forget booking, i just want to look at flights')
         other, score = next(((n, s) for n, s in self.rank(rest, (), r.ctx) if n != r.active.name), (None, 0.0))
+        # ('no, forget it, i need to check with her dad first': someone else to ask, no task)
         if other is None or score < self.threshold or self.domain.flow(other).metadata.digression \
-                or not self._asks_for(rest, other, r.ctx):
+                or lx.CONSULTS.search(rest) or not self._asks_for(rest, other, r.ctx):
             return r.result("cancel", flow=r.active.name)
         return self._starts(r, other, replaces=r.active.flow_id)
 
@@ -1101,6 +1102,7 @@ class Understander:
         if ctx is None or not text:
             return None
         keys = self.scorer.values_in(text, ctx)[0] & self.scorer.rare_or_identifying_keys
+        keys = keys & self.scorer.reference_keys or keys  # ('is AP-1002 at northgate ...?': the reference says which)
         first, top = ranked[0]
         if not keys or self.scorer.profiles[first].value_keys & keys:
             return None

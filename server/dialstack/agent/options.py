@@ -105,7 +105,8 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
     allowed = {int(str(o)) for o in options} if options else None
     units = count_units(spec)
     parties = people_listed(text) if units & PEOPLE_STEMS else []
-    for m in _GROUP.finditer(text):
+    # ('a place on the online course for 2 people': a number said outright before 'a' or 'one')
+    for m in sorted(_GROUP.finditer(text), key=lambda m: (m["n3"] or "").lower() in ("a", "an", "one")):
         if any(p.start <= m.start() < p.end for p in parties):
             continue  # '2 adults and 3 children': a part of a list of people, counted with it below
         unit = (m["unit"] or "").lower()

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..domain.models import FlowSpec, SlotSpec
-from ..state.slots import BaseSlot, Candidate, FreeTextSlot, LevelSlot, RangeSlot, SlotContext
+from ..state.slots import BaseSlot, Candidate, ExactSlot, FreeTextSlot, LevelSlot, RangeSlot, SlotContext
 from ..state.text import parse_number, word_pattern
 from . import lexicon as lx
 from .embedding import Embedder
@@ -44,7 +44,7 @@ def value_key(spec: SlotSpec) -> str:
     return spec.type + json.dumps(params, sort_keys=True, default=str)
 
 
-_LETTERS_FIRST = re.compile(r"\^?\(?[A-Za-z]{1,6}[-_ #]?(?:\\d|\[0-9\]|\d)")
+_LETTERS_FIRST = re.compile(r"\^?\(?[A-Za-z]{1,6}(?:[-_ #]\??)?(?:\\d|\[0-9\]|\d)")  # ('AP-?\d{4}' too)
 
 
 def _is_reference(slot: BaseSlot) -> bool:
@@ -188,7 +188,9 @@ class FlowScorer:
         # kinds of value few flows hold (a booking reference): naming one points away from the rest
         self.rare_keys = frozenset(k for k, n in holders.items() if n <= RARE_SHARE * count)
         # values that name one thing (a reference matched by its own pattern): which look-up they are for
-        self.rare_or_identifying_keys = self.rare_keys | frozenset(k for k in holders if k.startswith("ExactSlot{"))
+        # (an identifier matched by its own pattern: an ExactSlot, or a pack's slot type built on one)
+        self.rare_or_identifying_keys = self.rare_keys | frozenset(
+            k for k in holders if k.startswith("ExactSlot{") or isinstance(self.value_slots.get(k), ExactSlot))
         # references ('BK-20481', 'HV-2041'): a pattern that opens with letters of its own
         self.reference_keys = frozenset(k for k in holders if k in self.value_slots and _is_reference(self.value_slots[k]))
         verbs: dict[str, list[str]] = {}

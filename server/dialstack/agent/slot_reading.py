@@ -77,9 +77,8 @@ class SlotReader:
                 cands = slot.extract(text, ctx)
                 if slot.criteria == "numeric" and count_units(slot_spec) & PEOPLE_STEMS:
                     group = count_value(slot_spec, (), text, False, slot_spec.name == named)  # 'we're a group of 15'
-                    if group is not None:
-                        cands = [Candidate(int(group.value), group.display, group.start, group.end, group.score),
-                                 *(c for c in cands if not (c.start < group.end and group.start < c.end))]
+                    if group is not None:  # ('the tuesday evening one for three ppl': the group, not 'one')
+                        cands = [Candidate(int(group.value), group.display, group.start, group.end, group.score)]
             if not cands and slot.criteria in ("category", "multiple"):
                 cands = plural_candidates(slot, text, ctx)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
