@@ -428,7 +428,7 @@ def test_a_day_one_cannot_make_is_no_new_time_and_can_we_move_it_moves_it() -> N
 @pytest.mark.parametrize("before, ruled_out", [("i cant make my scan on ", True), ("I can't make it ", True),
                                                ("i can make it on ", False), ("cant make it friday but how about ", False)])
 def test_a_moment_after_cant_make_is_ruled_out(before: str, ruled_out: bool) -> None:
-    assert bool(lx.NEGATED_BEFORE.search(before)) is ruled_out
+    assert bool(lx.GIVEN_UP_BEFORE.search(before)) is ruled_out
 
 
 # -- round 40 ---------------------------------------------------------------------------------------------
@@ -474,3 +474,62 @@ def test_a_number_said_outright_counts_before_a_or_one(text: str, places: int) -
     with talking("nutrition", PACKS / "nutrition") as agent:
         agent.handle("s", text)
         assert agent.load("s").stack.flows[0].slots["places"].value == places
+
+
+# -- the review of rounds 38-39 ----------------------------------------------------------------------------
+def test_both_of_us_and_drop_a_detail_stops_nothing() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to denver and set a price alert london to rome under 200")
+        agent.handle("s", "dec 12, both of us, and drop the window seat")
+        assert stack_of(agent) == [("price_alert", "pending"), ("book_flight", "active")]
+
+
+@pytest.mark.parametrize("text", ["cancel both", "stop everything", "forget all of it", "scrap the lot"])
+def test_stopping_everything_is_said_in_so_many_words(text: str) -> None:
+    assert lx.STOPS_EVERYTHING.search(text)
+
+
+def test_free_for_me_is_still_a_free_time() -> None:
+    assert lx.free_of_charge("is friday at 2 free for me?") == "is friday at 2 free for me?"
+
+
+@pytest.mark.parametrize("text, when", [("i cant make it before 3pm on friday", "2026-12-04T15:00")])
+def test_a_moment_after_cant_make_it_before_is_the_new_one(text: str, when: str) -> None:
+    with talking("fertility", PACKS / "fertility") as agent:
+        agent.handle("s", "book a blood test pls")
+        agent.handle("s", text)
+        assert agent.load("s").stack.flows[0].slots["when"].value == when
+
+
+@pytest.mark.parametrize("text, ref", [("i cant make my appointment NC-1002 so pls cancel it", "NC-1002")])
+def test_the_appointment_one_cannot_make_is_still_the_one_named(text: str, ref: str) -> None:
+    with talking("nurses", PACKS / "nurseclinic") as agent:
+        agent.handle("s", text)
+        assert agent.load("s").stack.flows[0].slots["appointment_ref"].value == ref
+
+
+def test_tell_me_among_the_parts_is_answered_at_once() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "book me a flight boston to chicago on dec 12 and tell me the baggage allowance")
+        assert [c["tool"] for c in result.tool_calls] == ["answer_faq"] and stack_of(agent) == [("book_flight", "active")]
+
+
+def test_a_time_offered_as_a_question_is_no_request_for_advice() -> None:
+    with talking("fertility", PACKS / "fertility") as agent:
+        agent.handle("s", "book a blood test pls")
+        result = agent.handle("s", "can i take the 10am on friday?")
+        assert result.tool_calls == []
+
+
+def test_changing_a_value_of_the_booking_in_progress_in_the_words_of_another_task_changes_it() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book london to rome on dec 10")
+        agent.handle("s", "can we change the date to dec 11")
+        assert stack_of(agent) == [("book_flight", "active")] and agent.load("s").stack.flows[0].slots["date"].value == "2026-12-11"
+
+
+def test_what_time_you_open_while_asked_when_is_the_side_question() -> None:
+    with talking("sleepclinic", PACKS / "sleepclinic") as agent:
+        agent.handle("s", "i want to book a cpap fitting")
+        result = agent.handle("s", "what time do you open?")
+        assert [c["tool"] for c in result.tool_calls] == ["answer_faq"]

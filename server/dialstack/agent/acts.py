@@ -220,8 +220,10 @@ class ActHandler:
         try:
             pushed = state.stack.push(flow, turn.now, turn.slot_ctx, reason=f"user: {turn.text}")
         except StackFullError as exc:
+            self.unqueue(turn, queued)
             return self.refuse(turn, exc, u)
         except StackError as exc:
+            self.unqueue(turn, queued)
             turn.replies.append(f"I can't start {flow.label} right now: {exc}.")
             return False
         turn._note(list(pushed.cancelled))
@@ -262,6 +264,12 @@ class ActHandler:
             self.fill(turn, flow, part.values, part.rejected)
             queued.append(flow)
         return queued[::-1]
+
+    @staticmethod
+    def unqueue(turn: Turn, queued: Sequence[BaseFlow]) -> None:
+        """The first part could not start: the parts queued below it go too (none waits for nothing)."""
+        for flow in queued:
+            turn.cancel(flow, "its request could not start")
 
     def refuse(self, turn: Turn, exc: StackFullError, u: StartFlow) -> bool:
         state = turn.state
@@ -330,12 +338,11 @@ class ActHandler:
     def answers_at_once(turn: Turn, part: Part) -> bool:
         """A side question, or a question to a look-up that its own words give all it needs."""
         spec = turn.deps.domain.flow(part.flow)
-        if spec.metadata.digression:
-            return lx.is_question(part.words)
-        reads = spec.intent in turn.deps.domain.ontology.intents \
-            and turn.deps.domain.ontology.intents[spec.intent].role == "read"
+        if spec.metadata.digression:  # ('... and tell me the baggage allowance' asks too)
+            return lx.is_question(part.words) or bool(lx.ORDER.match(part.words) or lx.REQUEST_ANYWHERE.search(part.words))
         needed = {s.name for s in spec.slots if s.priority == "required" and s.default is None}
-        return reads and lx.is_question(part.words) and needed <= set(part.values)
+        return part.flow in turn.deps.understander.scorer.readers and lx.is_question(part.words) \
+            and needed <= set(part.values)
 
     async def answer_side_parts(self, turn: Turn) -> None:
         """Answer the questions of a multi-part request once its first task has run this turn, before

@@ -355,7 +355,7 @@ class Agent:
             turn.replies.append(turn.template("error", phrase="answering that", reason=str(exc) or type(exc).__name__))
             state.has_issues = True
             run = False
-        if state.stack.waiting_parts and lx.EVERYTHING.search(turn.text) and lx.CANCEL_VERB.search(turn.text):
+        if state.stack.waiting_parts and lx.STOPS_EVERYTHING.search(turn.text):
             self.acts.drop_waiting_parts(turn)  # 'stop everything, cancel both': the parts waiting go too
         if run or self._plan_waiting(state) or state.stack.queued is not None:
             await self._run_flows(turn)  # (a part queued below a task just cancelled starts now)

@@ -157,9 +157,11 @@ ASKS_ADVICE = re.compile(
     re.IGNORECASE)
 # 'dont bother with the price alert', 'no need for the reminder': a task not wanted after all
 DONT_BOTHER = re.compile(r"\b(?:do not|don'?t|no need to)\s+bother\b|\bno need for\b", re.IGNORECASE)
-# 'cancel both', 'stop everything': every task of the request, the parts waiting their turn too
-EVERYTHING = re.compile(r"\b(?:both|everything|all of (?:it|them|that|this)|the whole (?:lot|thing)|all (?:of )?those)\b",
-                        re.IGNORECASE)
+# 'cancel both', 'stop everything', 'forget all of it': every task of the request, the parts waiting too
+# (not 'both of us, and drop the window seat')
+STOPS_EVERYTHING = re.compile(
+    r"\b(?:cancel|stop|scrap|drop|forget|ditch|abort|scratch)\s+(?:it\s+)?(?:both|everything|all of (?:it|them|that|this)|"
+    r"the whole (?:lot|thing)|all (?:of )?those|the lot)\b", re.IGNORECASE)
 CANCEL_VERB = re.compile(r"\b(cancel|stop|abort|forget|drop|scratch|scrap|ditch|abandon)\b", re.IGNORECASE)
 RESUME = re.compile(
     r"\b(go(?:ing)? back to|back to|get back to|return to|resume|continue(?: with)?|pick up|carry on with|"
@@ -290,11 +292,12 @@ STATUS = re.compile(
 )
 # before a value: the user rules it out ("not Chicago", "instead of the printer")
 NEGATED_BEFORE = re.compile(r"\b(?:not|instead of|rather than|except|but not|no longer|"
-                            r"i (?:said|typed|wrote|put|told you))\s+(?:the\s+|a\s+|an\s+)?$"
-                            # 'i cant make my scan on monday': the moment given up, not a new one
-                            r"|\b(?:can'?t|cannot|can not|won'?t|couldn'?t)\s+(?:make|do|come|attend|manage|go)\b"
-                            r"(?:\s+(?!(?:but|and|so|can|could|how|what)\b)[\w']+){0,3}?(?:\s+(?:on|at|for|this|next))?\s+$",
+                            r"i (?:said|typed|wrote|put|told you))\s+(?:the\s+|a\s+|an\s+)?$",
                             re.IGNORECASE)
+# 'i cant make my scan on monday': the moment given up, not a new one (not 'cant make it before 3pm on friday')
+GIVEN_UP_BEFORE = re.compile(r"\b(?:can'?t|cannot|can not|won'?t|couldn'?t)\s+(?:make|do|come|attend|manage|go)\b"
+                             r"(?:\s+(?!(?:but|and|so|can|could|how|what|before|till|until|after|by|from)\b)[\w']+){0,3}?"
+                             r"(?:\s+(?:on|at|for|this|next))?\s+$", re.IGNORECASE)
 # what the user rules out, to the end of its clause: 'not 2pm', 'instead of Robert Hays'
 _DENIED = re.compile(r"\b(?:not|instead of|rather than)\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|"
                      r"very|at all|bad|great|a problem)\b)(?P<value>[^,.;:!?]+)", re.IGNORECASE)
@@ -707,7 +710,7 @@ def free_of_charge(text: str) -> str:
 
 _FREE_OF_CHARGE = re.compile(
     r"\bfree(?=\s+(?:for|to)\s+(?:over|under|anyone|everyone|everybody|kids|children|pensioners|students|seniors|carers|"
-    r"pregnant|people|those|the over|the elderly|nhs|\d+s\b|\d+\+|me\b|us\b)|\s+of charge\b)|(?<=\bfor )free\b",
+    r"pregnant|people|those|the over|the elderly|nhs|\d+s\b|\d+\+)|\s+of charge\b)|(?<=\bfor )free\b",
     re.IGNORECASE)
 
 

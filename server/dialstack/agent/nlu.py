@@ -353,7 +353,8 @@ class Understander:
         # task changed in the words of changing, not a change to a booking named elsewhere ('BK-20481')
         changed_here = {k: c for k, c in own_labels.items() if active and not active.slots[k].params.get("confirmation")}
         if starts_other and changed_here and lx.CHANGE_TO.search(text) and not self.scorer.reference_spans(text, ctx) \
-                and not self.scorer.requested_flows(text) - {active.name} and self.scorer.verb_flow(text) in (None, active.name) \
+                and not self.scorer.requested_flows(lx.CHANGE_TO.sub(" ", text)) - {active.name} \
+                and self.scorer.verb_flow(lx.CHANGE_TO.sub(" ", text)) in (None, active.name) \
                 and not any(active.slots[k].filled and active.slots[k].value == c.value for k, c in changed_here.items()):
             starts_other = False
         return Reading(
@@ -458,7 +459,7 @@ class Understander:
     def stops_everything(self, r: Reading) -> Understanding | None:
         """'stop everything, cancel both', 'forget all of it': the task in progress stops (and the parts
         of the request still waiting, by the agent), whatever task 'cancel' alone would name."""
-        if r.active is None or not (lx.EVERYTHING.search(r.text) and lx.CANCEL_VERB.search(r.text)) \
+        if r.active is None or not lx.STOPS_EVERYTHING.search(r.text) \
                 or self.scorer.reference_spans(r.text, r.ctx):
             return None
         return r.result("cancel", flow=r.active.name)
@@ -627,7 +628,8 @@ class Understander:
         profile = self.scorer.profiles.get(self._answers_questions) if self._answers_questions else None
         if profile is None:
             return None
-        advice = r.active is not None and bool(lx.ASKS_ADVICE.search(r.text))
+        # (not 'can i take the 10am on friday?', which offers a value)
+        advice = r.active is not None and bool(lx.ASKS_ADVICE.search(r.text)) and not self.scorer.values_in(r.text, r.ctx)[1]
         return self._answers_questions if advice or self.scorer.stems(r.text) & profile.vocabulary else None
 
     def _asked_about_a_value(self, r: Reading) -> str | None:
@@ -898,7 +900,10 @@ class Understander:
             # the moments the question asked could be answered with
             or (isinstance(waiting, DateTimeSlot) and score >= (held or 0.0) + OTHER_TASK_MARGIN
                 and self.scorer.names_task(text, [], best)
-                and any(isinstance(self.make_slot(s), DateTimeSlot) for s in self.domain.flow(best).slots))
+                and any(isinstance(self.make_slot(s), DateTimeSlot) for s in self.domain.flow(best).slots)
+                # (not 'what time do you open?', which a side task answers as well)
+                and not any(self.domain.flow(n).metadata.digression and s >= self.threshold
+                            for n, s in self.scorer.rank(text, (), ctx)))
             or (incumbent in self.scorer.readers and score >= (held or 0.0) + DETAIL_MARGIN
                 and self.scorer.names_task(text, spans, best))
             # 'are my blood test results back yet?' while moving an appointment: a question in another

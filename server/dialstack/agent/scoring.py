@@ -565,8 +565,14 @@ def strip_cues(text: str) -> str:
 
 
 def negated(text: str, cand: Candidate) -> bool:
-    """'not Chicago', 'instead of the printer': a value the user rules out."""
-    return bool(lx.NEGATED_BEFORE.search(text[: cand.start]))
+    """'not Chicago', 'instead of the printer', 'i cant make my scan on monday': a value the user
+    rules out (a moment given up; not the appointment named: 'i cant make NC-1002, cancel it')."""
+    before = text[: cand.start]
+    return bool(lx.NEGATED_BEFORE.search(before)
+                or _MOMENT.match(str(cand.value)) and lx.GIVEN_UP_BEFORE.search(before))
+
+
+_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}")
 
 
 def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | None, label: str = "") -> float:
