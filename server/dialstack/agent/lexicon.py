@@ -559,7 +559,7 @@ def is_question(text: str) -> bool:
         return True
     # 'is AP-1002 at northgate or riverside? i forgot lol': a first sentence asked, then a remark
     first = re.match(r"[^?.!]*\?", stripped)
-    if first and _ASKING.match(first.group()) and not REQUEST_START.match(first.group()):
+    if first and _ASKED_OF_A_THING.match(first.group()):
         return True
     # 'just browsing - what are the fares like', 'ok, how much is it': a later clause asks
     return any(QUESTION_START.match(c) and not _EXCLAIMS.match(c) and not REQUEST_ANYWHERE.search(c)
@@ -573,6 +573,10 @@ _ANY_LEFT = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|hiya|hello|
                        r"(?!.*\b(?:is|are|will|would|works?|suits?|does|do)\s+(?:be\s+)?(?:fine|ok|okay|good|great|alright|do|me|for me)\b)"
                        r"(?!.*\b(?:book|reserve|buy|get me|grab)\b)",  # ('any flights ... under 300 book the cheapest' books)
                        re.IGNORECASE)
+# (a first sentence asking about a thing, not a favour: 'can my friends drive the car too? it's RNT-48213',
+# nor whether there is more: 'Any other dates? I heard about ...')
+_ASKED_OF_A_THING = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s,]+)*(?:is|are|was|were|does|do|did|has|have|"
+                               r"what|whats|which|where|wheres|when|whens|who|how)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.!;:]+\s*|\s[-–—]+\s*|,\s*")
 _EXCLAIMS = re.compile(r"(?:what an?|how (?:nice|lovely|great|kind|cool|awesome))\b", re.IGNORECASE)  # 'what a day'
 
