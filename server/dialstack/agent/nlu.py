@@ -16,6 +16,7 @@ from typing import Any
 from ..domain.models import DomainPack, FlowSpec
 from ..state.slots import BaseSlot, Candidate, DateTimeSlot, FreeTextSlot, SlotContext
 from ..state.text import KIN, KIN_OWNER, people_listed
+from ..state.times import find_times
 from . import lexicon as lx
 from .commands import (
     Affirm,
@@ -982,7 +983,7 @@ class Understander:
             if maker is not None:
                 return _promoted(ranked, maker, max(top, self.threshold) if len(spans) >= 2 else top)
 
-        maker = self._takes_the_moment(tied, text, ctx) if len(tied) > 1 else None
+        maker = self._takes_the_moment(tied, text, ctx) if len(tied) > 1 and top >= self.threshold else None
         if maker is not None:
             return _promoted(ranked, maker, top)
         if ranked[0][0] in self.scorer.readers:
@@ -1005,7 +1006,7 @@ class Understander:
         """'... could we do tuesday the 8th at 10?': of tasks tied on the values alone, the one that
         makes something at a time of day goes first when every look-up tied with it keeps only the
         day (a look-up of free times on a day would drop the 10 o'clock the user asked for)."""
-        if ctx is None:
+        if ctx is None or not find_times(text):
             return None
         timed = [name for name, _ in tied if self._holds_a_time(name, text, ctx)]
         makers = [name for name in timed if name not in self.scorer.readers
