@@ -256,14 +256,14 @@ REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
     r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe|hmm+|um+|ok|okay|well|oh|before that|"
-    r"after that|btw|by the way)\s+)(?:please\s+)?"
+    r"after that|btw|by the way|hi|hey|hello|hiya)\s+)(?:please\s+)?"  # ('hi could you ...', 'hi could i move ...?')
     r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|one of your) [a-z']+(?: [a-z]+)?(?= \w+ (?:me|us|him|her|them)\b)|a [a-z]+"
     r"|(?:she|he|my (?:son|daughter|wife|husband|mum|mom|dad|kid|child|partner))(?= (?:see|get|come|be seen)\b))"
     r"|any chance (?:that )?(?:you|u) (?:could|can|would))\s+(?:please\s+)?"
     r"(?!tell\b|let me know\b(?!\s+(?:when|once|as soon as)\b)|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
     r"check (?:if|whether)\b)\w+"
     # 'can I get a table?' asks for something; 'can I bring pets?' asks whether it is allowed
-    r"|(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|ok|okay|hmm+|um+|well|oh|actually|wait|but)\s+)"
+    r"|(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|ok|okay|hmm+|um+|well|oh|actually|wait|but|hi|hey|hello|hiya)\s+)"
     r"(?:can|could|may|shall|should) (?:i|we) (?:please )?"
     r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b(?!\s+in\b)|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
     # ('what's the fee if i need to change it?': a condition, no request)
