@@ -146,7 +146,7 @@ def test_a_day_and_time_slot_asked_again_for_its_time_keeps_its_day() -> None:
     slot = DateTimeSlot("when", {"time": "required"})
     ctx = SlotContext(now=datetime(2026, 12, 1, 9, tzinfo=timezone.utc))
     slot.fill("2026-12-03T10:00", ctx)
-    assert slot.ask_time_again() and slot.value is None and slot.prompt == "" and not slot.filled
+    assert slot.ask_again(keep_day=True) and slot.value is None and slot.prompt == "" and not slot.filled
     assert slot.fill(slot.extract("10:30 then", ctx)[0].value, ctx).ok and slot.value == "2026-12-03T10:30"
 
 
@@ -156,7 +156,7 @@ def test_a_kept_day_survives_the_round_trip_through_the_stored_state() -> None:
     slot = DateTimeSlot("when", {"time": "required"})
     ctx = SlotContext(now=datetime(2026, 12, 1, 9, tzinfo=timezone.utc))
     slot.fill("2026-12-03T10:00", ctx)
-    slot.ask_time_again()
+    slot.ask_again(keep_day=True)
     again = DateTimeSlot("when", {"time": "required"})
     again.load_value(slot.dump_value())
     assert again.kept_day == "2026-12-03" and again.check("4pm", ctx).value == "2026-12-03T16:00"
@@ -169,7 +169,7 @@ def test_a_day_slot_with_no_time_required_is_cleared_as_before() -> None:
     from dialstack.state.slots import DateTimeSlot
     slot = DateTimeSlot("day", {"time": "none"})
     slot.value = "2026-12-03"
-    assert not slot.ask_time_again() and slot.value == "2026-12-03"
+    assert not slot.ask_again(keep_day=True) and slot.value is None and slot.kept_day is None
 
 
 # -- a correction that says 'wait no', counts said twice, question words as names --------------------

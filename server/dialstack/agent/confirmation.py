@@ -17,7 +17,7 @@ import re
 from ..state.confirmation import digest, irreversible, needed, remember  # noqa: F401  (the pure rule; re-exported)
 from ..state.flows import BaseFlow, FlowState
 from ..state.pending import ChangeChoice, Confirmation
-from ..state.slots import BaseSlot, DateTimeSlot
+from ..state.slots import BaseSlot
 from . import lexicon as lx
 from .nlu import Understanding
 from .render import render
@@ -148,9 +148,7 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     if slot is None:
         return u
     # ('the time pls': the day stays, and '4:30pm' alone is that day's new time)
-    if not (isinstance(slot, DateTimeSlot) and _TIME_ONLY.search(rest) and not _DAY_TOO.search(rest)
-            and slot.ask_time_again()):
-        slot.clear()
+    slot.ask_again(keep_day=bool(_TIME_ONLY.search(rest)) and not _DAY_TOO.search(rest))
     turn.refused[flow.flow_id] = slot.name  # asked for again, even an optional one, then confirmed again
     state.pending = None
     return Understanding("fill", u.text, flow=flow.name, confidence=u.confidence)

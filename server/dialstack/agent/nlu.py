@@ -354,10 +354,10 @@ class Understander:
         # task changed in the words of changing, not a change to a booking named elsewhere ('BK-20481')
         changed_here = {k: c for k, c in own_labels.items() if active and not active.slots[k].params.get("confirmation")}
         if starts_other and changed_here and lx.CHANGE_TO.search(text) and not self.scorer.reference_spans(text, ctx) \
-                and not self.scorer.requested_flows(lx.CHANGE_TO.sub(" ", text)) - {active.name} \
-                and self.scorer.verb_flow(lx.CHANGE_TO.sub(" ", text)) in (None, active.name) \
                 and not any(active.slots[k].filled and active.slots[k].value == c.value for k, c in changed_here.items()):
-            starts_other = False
+            besides = lx.CHANGE_TO.sub(" ", text)  # (what else the turn asks for, the words of changing aside)
+            if not self.scorer.requested_flows(besides) - {active.name} and self.scorer.verb_flow(besides) in (None, active.name):
+                starts_other = False
         return Reading(
             text=text, view=view, ctx=ctx, active=active, waiting=waiting, own_labels=own_labels,
             own_rejected=own_rejected, free_answer=free_answer, is_question=is_question, asks=asks, ranked=ranked,
@@ -721,26 +721,26 @@ class Understander:
             return []
         first = self.scorer.verb_flow(pieces[0])
         ranked = self.rank(pieces[1], (), r.ctx, values_alone=False)
-        if first is None and ranked and self._asks_then_requests(r.text, pieces, ranked[0][0], r.ctx):
-            first = self.rank(pieces[0], (), r.ctx, values_alone=False, question=True)[0][0]
+        if first is None and ranked:
+            first = self._asked_then_requested(r.text, pieces, ranked[0][0], r.ctx)
         if first is None or not ranked or ranked[0][1] < self.threshold or ranked[0][0] == first:
             return []
         # 'for me, my wife and our two kids, boston to miami': values and people, no second task named
         values = self.scorer.values_in(pieces[1], r.ctx)[1]
         return pieces if self.scorer.names_task(pieces[1], values, ranked[0][0]) else []
 
-    def _asks_then_requests(self, text: str, pieces: list[str], second: str, ctx: SlotContext) -> bool:
-        """'whats the status of BK-20481, and can you also set a check-in reminder for it': a question
-        a look-up answers (not a request put as one: 'can you check ...'), then a request for a task
-        that does something (not a second question: 'when does it arrive and is it refundable?')."""
+    def _asked_then_requested(self, text: str, pieces: list[str], second: str, ctx: SlotContext) -> str | None:
+        """'whats the status of BK-20481, and can you also set a check-in reminder for it': the look-up
+        a question asks (not a request put as one: 'can you check ...'), when a request for a task
+        that does something follows (not a second question: 'when does it arrive and is it refundable?')."""
         asked, then = pieces
         joint = lx.AND_BREAK.search(text)
         requests = bool(joint and _ASKS_TO.search(joint.group()) or lx.REQUEST_ANYWHERE.search(then) or lx.ORDER.match(then))
         if not requests or not lx.is_question(asked) or lx.REQUEST_START.match(asked) or second in self.scorer.readers \
                 or self.domain.flow(second).metadata.digression:
-            return False
+            return None
         ranked = self.rank(asked, (), ctx, values_alone=False, question=True)
-        return bool(ranked) and ranked[0][1] >= self.threshold and ranked[0][0] in self.scorer.readers
+        return ranked[0][0] if ranked and ranked[0][1] >= self.threshold and ranked[0][0] in self.scorer.readers else None
 
     def asks_the_same_again(self, r: Reading) -> Understanding | None:
         """'same for savings', 'what about Oakland?' right after a task ended: that task again with

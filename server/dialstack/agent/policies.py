@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..state.flows import BaseFlow
-from ..state.slots import DateTimeSlot
 from .outcomes import Execution, Failure, Success, Uncertain
 from .render import render
 from .res import frame_summary
@@ -104,11 +103,10 @@ class Policy:
         reask = flow.spec.reask.get(category, [])
         if reask:
             for name in reask:
-                slot = flow.slots.get(name)
                 # ('Sorry, that time is taken'): a day-and-time keeps its day, so '10:30 then' is that day;
                 # after any other failure ('we're closed on Saturdays') the day may be the trouble
-                if slot is not None and not (category == "taken" and isinstance(slot, DateTimeSlot) and slot.ask_time_again()):
-                    slot.clear()
+                if name in flow.slots:
+                    flow.slots[name].ask_again(keep_day=category == "taken")
             turn.state.waiting_for_slot = reask[0]
             text = flow.spec.responses.get(category) or f"{outcome.message}."
             return Execution("failed", reply=render(text, values), slot=reask[0])

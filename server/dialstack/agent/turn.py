@@ -19,6 +19,7 @@ from ..state.dialogue import DialogueState
 from ..state.flows import BaseFlow, FlowState
 from ..state.pending import Approval, Pending, RetryOffer
 from ..state.slots import SlotContext
+from .commands import Part
 from .deps import TurnDeps
 from .outcomes import Execution, ToolCallResult, Uncertain
 from .render import render, slot_values
@@ -59,7 +60,7 @@ class Turn:
     deferred_approval: dict[str, Any] | None = None
     calling: str | None = None  # grant key of the tool call in flight (a server may ask about it)
     lapsed: Pending | None = None  # the pending question the user moved on from this turn (a resume offer, ...)
-    side_parts: list[Any] = field(default_factory=list)  # questions of a multi-part request, answered this turn
+    side_parts: list[Part] = field(default_factory=list)  # questions of a multi-part request, answered this turn
 
     # -- context for skills ---------------------------------------------------------
     def recent_context(self, turns: int = 3) -> dict[str, Any]:

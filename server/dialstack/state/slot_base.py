@@ -123,6 +123,12 @@ class BaseSlot:
     def clear(self) -> None:
         self.value, self.display, self.source = None, "", ""
 
+    def ask_again(self, keep_day: bool = False) -> bool:
+        """Empty the slot so that it is asked for again; True when a part of the old value is kept
+        for the answer (a day-and-time's day, see ``DateTimeSlot``). A bare value keeps nothing."""
+        self.clear()
+        return False
+
     def format(self, value: Any) -> str:
         """The display form of a (normalized) value."""
         if isinstance(value, list):

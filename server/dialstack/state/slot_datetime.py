@@ -32,6 +32,7 @@ class DateTimeSlot(BaseSlot):
 
     type_name = "DateTimeSlot"
     criteria = "single"
+    kept_day: str | None = None  # the day of a moment asked for again, for a time said alone
 
     @property
     def time_mode(self) -> str:
@@ -61,18 +62,16 @@ class DateTimeSlot(BaseSlot):
             data["kept_day"] = self.kept_day
         return data
 
-    kept_day: str | None = None  # the day of a moment asked for again, for a time said alone
-
-    def ask_time_again(self) -> bool:
-        """Empty the slot, so that it is asked for as declared, but keep its day: a time said alone
-        then ('10:30 then' after 'that time is taken', '4:30pm' after 'no - the time pls') lands on
-        that day, and a day said anew replaces it. False (nothing kept) unless the slot requires a
-        time and holds one."""
-        if self.time_mode != "required" or self.value is None or "T" not in str(self.value):
-            return False
-        day = str(self.value).split("T", 1)[0]
+    def ask_again(self, keep_day: bool = False) -> bool:
+        """Empty the slot, so that it is asked for as declared; with ``keep_day``, keep its day: a time
+        said alone then ('10:30 then' after 'that time is taken', '4:30pm' after 'no - the time pls')
+        lands on that day, and a day said anew replaces it. True when the day was kept (the slot
+        requires a time and held one)."""
+        held = str(self.value) if self.value is not None else ""
         self.clear()
-        self.kept_day = day
+        if not keep_day or self.time_mode != "required" or "T" not in held:
+            return False
+        self.kept_day = held.split("T", 1)[0]
         return True
 
     def clear(self) -> None:

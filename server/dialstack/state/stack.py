@@ -201,15 +201,15 @@ class FlowStack(PlanOperations):
         return flow
 
     @property
-    def queued(self) -> BaseFlow | None:
-        """The queued flow (pending, in no plan) on top, when no flow is active: it starts next."""
-        top = self.top
-        return top if self.active is None and top is not None and top.state is Q and top.plan_id is None else None
-
-    @property
     def waiting_parts(self) -> list[BaseFlow]:
         """Every queued flow (pending, in no plan), the next to start first."""
         return [f for f in self.top_down() if f.state is Q and f.plan_id is None]
+
+    @property
+    def queued(self) -> BaseFlow | None:
+        """The queued flow on top, when no flow is active: it starts next."""
+        parts = self.waiting_parts
+        return parts[0] if self.active is None and parts and parts[0] is self.top else None
 
     def start_queued(self, ctx: SlotContext | None = None) -> BaseFlow:
         """Activate the queued flow on top (see :meth:`queue`); it takes its inputs from what ended."""
@@ -226,7 +226,7 @@ class FlowStack(PlanOperations):
         if excess <= 0:
             return []
         # a part queued but never started goes before a task the user began and paused
-        oldest_first = [f for f in self._flows if f.state is Q and f.plan_id is None] + [f for f in self._flows if f.state is P]
+        oldest_first = [*reversed(self.waiting_parts), *(f for f in self._flows if f.state is P)]
         if management.on_limit_reached == "cancel_oldest" and len(oldest_first) >= excess:
             return oldest_first[:excess]
         return self._refuse(flow, management.on_limit_reached, management.max_stack_depth)
