@@ -58,6 +58,7 @@ def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
                 break
     for name, value in _carried_by_part(flow, recent, said | set(labels)).items():
         labels[name] = value
+    labels.update(_time_kept(flow, recent, said))
     # 'a hotel there', 'that day': a place or a day named by the task before, under any name
     labels.update(referred_values(turn.text, _typed(flow), (_typed(f) for f in recent), said | set(labels)))
     # 'and a flight back on the 14th': the last trip reversed
@@ -110,6 +111,20 @@ def _carried_by_part(flow: BaseFlow, recent: list[BaseFlow], taken: set[str]) ->
                 out[fits[0]] = value
         if out:
             return out
+    return out
+
+
+def _time_kept(flow: BaseFlow, recent: list[BaseFlow], said: set[str]) -> dict[str, str]:
+    """'the same for friday' after a booking on Thursday at 2pm: a day said alone for a moment that
+    needs its time takes the time the task before held under the same name (Friday at 2pm)."""
+    out: dict[str, str] = {}
+    for name in said:
+        slot = flow.slots.get(name)
+        if slot is None or slot.filled or slot.value is None or "T" in str(slot.value):
+            continue
+        held = next((o.slots[name].value for o in recent if name in o.slots and o.slots[name].filled), None)
+        if held is not None and "T" in str(held):
+            out[name] = f"{slot.value}T{str(held).split('T', 1)[1]}"
     return out
 
 

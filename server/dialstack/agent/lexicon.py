@@ -124,7 +124,7 @@ CANCEL = re.compile(
 # "forget it, it works again": a stop word first, then a clause that starts nothing new
 CANCEL_LEAD = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel(?: (?:it|that|this))?|stop(?: (?:it|that|this))?|abort|quit|"
-    r"forget (?:about )?(?:it|that|this)|never ?mind|nvm|scratch (?:that|it)|scrap (?:that|it)|drop (?:it|that)|don'?t bother|"
+    r"forget (?:about )?(?:it|that|this)|(?:never ?mind|nvm)(?: (?:it|that|this))?|scratch (?:that|it)|scrap (?:that|it)|drop (?:it|that)|don'?t bother|"
     # 'actually forget booking, i just want to look': the task let go, named (``task``)
     r"(?:forget|scrap|scratch|drop|ditch) (?:about )?(?:the |my |this |that )?(?P<task>[a-z]+(?: [a-z]+)?)"
     r"(?: for (?:now|the moment|today))?)"
@@ -505,6 +505,10 @@ UNSURE = re.compile(
 # 'i need chicago to boston on the 13th': asking to have something, not whether it exists
 WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" + WE + r"\s*(?:'d like|would like|" + NEED + r"|" + WANT + r"|"
                    r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to)\b", re.IGNORECASE)
+# 'i prefer window seats', 'we'd need two seats', 'my usual preference is aisle': a wish stated
+STATES_A_WISH = re.compile(WANTS.pattern + r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|oh|also|and)[\s,]+)*"
+                           r"(?:i|we)(?:'d| would)?\s+(?:always\s+|usually\s+)?(?:prefer|rather|like)\b"
+                           r"|^\s*(?:my|our) (?:usual )?(?:\w+ )?preference\b", re.IGNORECASE)
 # 'what flights have I got coming up?', 'which appointments do we have': asking about one's own things
 OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s+(?:already\s+|currently\s+)?have\b(?!\s+to\b)|"
                    r"\b(?:i|we)(?:'ve|\s+have)\s+got\b(?!\s+to\b)|"

@@ -468,8 +468,12 @@ class Understander:
     def cancels_paused_by_name(self, r: Reading) -> Understanding | None:
         """'scrap the transfer' while another task is active, 'dont bother with the price alert': cancel
         that paused one (never resume it), or that part queued for later."""
-        if not (lx.CANCEL_VERB.search(r.text) or lx.ABANDON.search(r.text) or lx.DONT_BOTHER.search(r.text)):
+        stop = lx.CANCEL_VERB.search(r.text) or lx.ABANDON.search(r.text) or lx.DONT_BOTHER.search(r.text)
+        if not stop:
             return None
+        back = lx.RESUME.search(r.text)
+        if back is not None and back.start() > stop.start():
+            return None  # 'never mind that, lets go back to booking the flight': the one named is gone back to
         named = self._paused_named(r.text, r.view)
         return r.result("cancel", flow=named) if named is not None else None
 
@@ -736,8 +740,15 @@ class Understander:
         asked, then = pieces
         joint = lx.AND_BREAK.search(text)
         requests = bool(joint and _ASKS_TO.search(joint.group()) or lx.REQUEST_ANYWHERE.search(then) or lx.ORDER.match(then))
-        if not requests or not lx.is_question(asked) or lx.REQUEST_START.match(asked) or second in self.scorer.readers \
-                or self.domain.flow(second).metadata.digression:
+        if not requests or lx.REQUEST_START.match(asked) or self.domain.flow(second).metadata.digression:
+            return None
+        if not lx.is_question(asked):
+            # 'i prefer window seats, and can you list my bookings': a wish stated, then a request
+            ranked = self.rank(asked, (), ctx, values_alone=False)
+            stated = ranked[0][0] if ranked and ranked[0][1] >= self.threshold else None
+            return stated if stated is not None and lx.STATES_A_WISH.match(asked) \
+                and not self.domain.flow(stated).metadata.digression else None
+        if second in self.scorer.readers:
             return None
         ranked = self.rank(asked, (), ctx, values_alone=False, question=True)
         return ranked[0][0] if ranked and ranked[0][1] >= self.threshold and ranked[0][0] in self.scorer.readers else None

@@ -355,11 +355,12 @@ class FlowScorer:
         does ('reservaton', 'bookng'), counts as that word."""
         found = lx.content_stems(text)
         unknown = [w for w in found if w not in self.weights and w not in self.text_weights
-                   and not w.startswith("not-") and (len(w) >= 4 or w in lx.SYNONYMS)]
+                   and not w.startswith("not-") and (len(w) >= 4 or w in lx.SYNONYMS or _texted(w))]
         if not unknown:
             return found
         written = {lx.stem(t) for t in lx.tokens(text) if self._is_word(t)}  # 'chance' is no typo of 'change'
-        return frozenset((found - set(unknown)) | {self.mend(w, spelled_right=w in written) for w in unknown})
+        mended = {self.mend(w, spelled_right=w in written) for w in unknown}
+        return frozenset((found - set(unknown)) | (mended - lx.STOPWORDS))  # ('wnt' is 'want', no task word)
 
     def mend(self, word: str, spelled_right: bool = False) -> str:
         """The pack's own word for ``word``: a synonym it uses ('drop' -> 'cancel'), else the word
@@ -374,7 +375,8 @@ class FlowScorer:
             same = same or [self.spelled[w] for w in sounded if w in self.spelled]
             close = [] if same or spelled_right else difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8) \
                 or [w for w in self.spelled if _swapped(word, w)][:1] \
-                or _shortened(word, self.spelled)  # 'mvoe' -> 'move', 'resched' -> 'reschedule'
+                or _shortened(word, self.spelled) \
+                or _unvowelled(word, self.spelled)  # 'mvoe' -> 'move', 'resched' -> 'reschedule', 'bkng' -> 'booking'
             # a typo keeps its first letter ('bokking'); 'found' is no 'round'
             close = [c for c in close if c[:1] == word[:1]]
             cached = same[0] if same else self.spelled[close[0]] if close else word
@@ -524,6 +526,27 @@ def _shortened(typed: str, spelled: Mapping[str, str]) -> list[str]:
         return []
     longer = [w for w in spelled if w.startswith(typed) and len(w) > len(typed)]
     return longer[:1] if len({spelled[w] for w in longer}) == 1 else []
+
+
+def _texted(typed: str) -> bool:
+    """Whether ``typed`` is written as texts shorten words, without its vowels ('chk', 'bkng')."""
+    return len(typed) >= 3 and typed.isalpha() and not any(v in typed for v in "aeiou")
+
+
+def _unvowelled(typed: str, spelled: Mapping[str, str]) -> list[str]:
+    """The one pack word that ``typed``, written without vowels, shortens: its letters in order,
+    the first and the last among them ('chk' -> 'check', 'bkng' -> 'booking', 'cncl' -> 'cancel');
+    none when several words fit."""
+    if not _texted(typed):
+        return []
+    fits = [w for w in spelled if len(w) > len(typed) and w[0] == typed[0] and w[-1] == typed[-1]
+            and _in_order(typed, w) and any(v in w for v in "aeiou")]
+    return fits[:1] if len({spelled[w] for w in fits}) == 1 else []
+
+
+def _in_order(letters: str, word: str) -> bool:
+    rest = iter(word)
+    return all(letter in rest for letter in letters)
 
 
 _SOUNDED = (("ite", "ight"), ("ites", "ights"))  # endings written as they sound, and how they are spelt

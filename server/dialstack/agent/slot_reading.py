@@ -292,7 +292,9 @@ def hour_repairs(slots: Mapping[str, BaseSlot], text: str, ctx: SlotContext) -> 
 # 'make that 3', 'sorry, I meant four': a bare number that repairs a count already given
 _COUNT_REPAIR = re.compile(
     r"\b(?:make (?:it|that)|change (?:it|that) to|(?:i )?meant|(?:i )?mean)\s+(?P<n>\d{1,3}|" + COUNT_WORDS + r")"
-    r"(?:\s+(?:then|instead|now|please|of us))?[\s.!]*$", re.IGNORECASE)
+    r"(?:\s+(?:then|instead|now|please|of us))?"
+    # ('make that 3, my son is coming too': a reason after it, with no number of its own)
+    r"(?:(?:\s*[,;-]\s*|\s+(?:as|because|since|cos|coz|cause)\s+)[^\d,;]*)?[\s.!]*$", re.IGNORECASE)
 
 
 def count_repairs(slots: Mapping[str, BaseSlot], text: str) -> dict[str, Candidate]:
