@@ -150,3 +150,160 @@ def test_the_same_for_friday_at_another_time_takes_the_time_said() -> None:
         agent.handle("s", "yes")
         agent.handle("s", "can you do the same for friday at 10am")
         assert agent.load("s").stack.flows[0].slots["when"].value == "2026-12-04T10:00"
+
+
+# -- the forty-third fresh sets ------------------------------------------------------------------------
+PAEDS = PACKS / "paeds"
+TRANSPORT = PACKS / "patient_transport"
+
+
+def slots_of(agent: Agent, index: int = 0) -> dict[str, object]:
+    return {n: s.value for n, s in agent.load("s").stack.flows[index].slots.items()}
+
+
+@pytest.mark.parametrize("text", ["pls cancel it", "plz cancel BK-20481", "please cancel it"])
+def test_please_in_texting_is_a_lead_in_before_the_verb(text: str) -> None:
+    assert lx.opener(text) == "cancel"
+
+
+def test_a_cancellation_then_a_booking_in_one_message_queues_the_booking() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "pls cancel BK-20481, and book a flight from boston to denver on dec 31")
+        assert stack_of(agent) == [("book_flight", "pending"), ("cancel_booking", "active")]
+        assert "booking a new flight" in result.reply
+
+
+def test_a_house_number_answering_the_address_is_no_count_of_people() -> None:
+    with talking("patient_transport", TRANSPORT) as agent:
+        for text in ("need transport to st lukes tmrw at 2pm", "no", "no"):
+            agent.handle("s", text)
+        result = agent.handle("s", "27 Green Lane")
+        assert slots_of(agent)["pickup_address"] == "27 Green Lane" and slots_of(agent)["passengers"] == 1
+        assert "shall I go ahead" in result.reply
+
+
+def test_an_hour_repaired_in_the_same_turn_is_no_count_of_children() -> None:
+    with talking("paeds", PAEDS) as agent:
+        agent.handle("s", "can i book an immunisation for wednesday at 10, no wait make it 11")
+        assert slots_of(agent)["when"] == "2026-12-02T11:00" and slots_of(agent)["children"] == 1
+
+
+@pytest.mark.parametrize(("text", "n"), [("need to book vaccinations for my 2 kids tomorrow at 9:30am", 2),
+                                         ("jabs for 3 children tomorrow at 9:30am please", 3)])
+def test_kids_count_for_a_number_of_children(text: str, n: int) -> None:
+    with talking("paeds", PAEDS) as agent:
+        agent.handle("s", text)
+        assert slots_of(agent)["children"] == n
+
+
+def test_a_count_of_people_said_with_its_unit_is_still_read_unasked() -> None:
+    with talking("patient_transport", TRANSPORT) as agent:
+        agent.handle("s", "need transport to st lukes tmrw at 2pm for 2 people")
+        assert slots_of(agent)["passengers"] == 2
+
+
+@pytest.mark.parametrize(("text", "wheelchair"), [
+    ("book me transport for tuesday the 8th at 9, no wait make it 10", None),
+    ("book a ride to city general tmrw at 10, she uses a wheelchair", "yes"),
+    ("book a ride to city general tmrw at 10, no wheelchair needed", "no"),
+])
+def test_a_yes_no_slot_not_asked_is_filled_only_by_its_own_words(text: str, wheelchair: str | None) -> None:
+    with talking("patient_transport", TRANSPORT) as agent:
+        agent.handle("s", text)
+        assert slots_of(agent)["wheelchair"] == wheelchair
+
+
+def test_thanks_after_a_check_starts_nothing() -> None:
+    with talking("patient_transport", TRANSPORT) as agent:
+        agent.handle("s", "is PT-1002 still going ahead on monday?")
+        result = agent.handle("s", "ok good, thank u")
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+@pytest.mark.parametrize("text", ["ok good, thank u", "great thx", "perfect, thank you so much"])
+def test_thanks_in_closing_words_is_only_thanks(text: str) -> None:
+    assert lx.only_thanks(text)
+
+
+@pytest.mark.parametrize("text", ["ok thanks, book it", "thanks, and cancel BK-1", "good"])
+def test_thanks_with_a_request_or_no_thanks_is_not_only_thanks(text: str) -> None:
+    assert not lx.only_thanks(text)
+
+
+@pytest.mark.parametrize(("domain", "pack", "text"), [
+    ("paeds", PAEDS, "if my son is poorly on the day can i cancel?"),
+    ("paeds", PAEDS, "ok and can i move an appointment online or do i have to ring?"),
+    ("paeds", PAEDS, "my sons got a bit of a temp, should we still come in for his jab tomorrow?"),
+    ("patient_transport", TRANSPORT, "if i cancel a ride the day before is that ok?"),
+    ("travel", None, "is it possible to change the date of a flight after i've paid for it?"),
+])
+def test_a_question_about_what_the_service_allows_is_answered_and_starts_nothing(domain: str, pack: Path | None,
+                                                                                 text: str) -> None:
+    with talking(domain, pack) as agent:
+        result = agent.handle("s", text)
+        assert stack_of(agent) == [] and len(tools_of(result)) == 1 and result.understanding["act"] == "digress"
+
+
+def test_a_question_naming_its_booking_is_about_that_booking_not_what_is_allowed() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "if it's possible can you cancel BK-20481?")
+        assert "answer_faq" not in tools_of(result) and result.understanding["flow"] != "faq"
+
+
+def test_nvm_and_the_task_in_progress_drops_it() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i want to change BK-12345")
+        agent.handle("s", "oh wait, first can u set a price alert for la to tokyo")
+        result = agent.handle("s", "nah nvm the alert")
+        assert stack_of(agent) == [("modify_booking", "paused")] and result.transitions.get("cancelled") == ["price_alert"]
+
+
+def test_dropping_a_queued_part_keeps_the_read_back_question_open() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "can u send the itinerary of BK-12345 to ana@example.com, and set a price alert for boston to "
+                          "paris below $400")
+        dropped = agent.handle("s", "actually dont bother with the price alert")
+        assert "shall I go ahead" in dropped.reply
+        result = agent.handle("s", "ok go ahead")
+        assert tools_of(result) == ["send_itinerary"] and stack_of(agent) == []
+
+
+def test_seats_for_a_party_with_no_booking_named_book_new_ones() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "need 3 seats from new york to los angeles on friday")
+        assert stack_of(agent) == [("book_flight", "active")] and slots_of(agent)["passengers"] == 3
+        assert "shall I go ahead" in result.reply
+
+
+def test_the_time_at_what_to_change_asks_the_appointment_time_not_the_date_of_birth() -> None:
+    with talking("paeds", PAEDS) as agent:
+        for text in ("book a dev check for Mia Khan on friday at 3pm", "20 nov 2024", "no"):
+            agent.handle("s", text)
+        agent.handle("s", "the time")
+        assert slots_of(agent)["when"] is None and slots_of(agent)["date_of_birth"] == "2024-11-20"
+        agent.handle("s", "4pm")
+        assert slots_of(agent)["when"] == "2026-12-04T16:00"
+
+
+def test_a_day_with_its_time_at_the_read_back_changes_the_appointment_not_the_date_of_birth() -> None:
+    with talking("paeds", PAEDS) as agent:
+        agent.handle("s", "i'd like to book a paediatrician appointment for Sam Jones tomorrow at 2pm")
+        agent.handle("s", "15 june 2020")
+        agent.handle("s", "no, make it thursday at 2pm")
+        assert slots_of(agent)["when"] == "2026-12-03T14:00" and slots_of(agent)["date_of_birth"] == "2020-06-15"
+
+
+def test_naming_the_address_at_what_to_change_asks_for_it_again_and_keeps_a_name_with_the() -> None:
+    with talking("patient_transport", TRANSPORT) as agent:
+        for text in ("need transport to st lukes tmrw at 2pm", "no", "no", "27 Green Lane", "no"):
+            agent.handle("s", text)
+        asked = agent.handle("s", "the pickup address")
+        assert "pickup address" in asked.reply and slots_of(agent)["pickup_address"] is None
+        agent.handle("s", "The Willows, Station Road")
+        assert slots_of(agent)["pickup_address"] == "The Willows, Station Road"
+
+
+def test_weds_is_wednesday() -> None:
+    with talking("patient_transport", TRANSPORT) as agent:
+        agent.handle("s", "book me transport to the royal on weds at 2pm")
+        assert slots_of(agent)["pickup_time"] == "2026-12-02T14:00"

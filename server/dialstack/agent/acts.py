@@ -164,7 +164,7 @@ class ActHandler:
         answers = (Approve, Deny, Digress) if isinstance(pending, Approval) else (Affirm, Deny, Digress)
         if isinstance(pending, (Confirmation, ChangeChoice)):
             answers += (Clarify, ChitChat)  # not understood, or small talk: the question still stands
-        if pending is not None and not isinstance(command, answers):
+        if pending is not None and not isinstance(command, answers) and not self._cancels_aside(turn, command):
             state.pending, turn.lapsed = None, pending  # a question lapses when the user moves on
             if isinstance(pending, Approval):  # a later "yes" must never approve a forgotten request
                 turn.replies.append(f"(I won't run {pending.tool} unless you ask again.)")
@@ -194,6 +194,15 @@ class ActHandler:
                 return False
             case _:
                 return await self.on_unknown(turn, command)
+
+    @staticmethod
+    def _cancels_aside(turn: Turn, command: object) -> bool:
+        """'dont bother with the price alert' while 'shall I go ahead?' waits: a paused or queued task
+        is cancelled, and the question of the task in progress still stands."""
+        if not isinstance(command, CancelFlow) or command.flow is None:
+            return False
+        named = turn.state.stack.find(command.flow)
+        return named is not None and named is not turn.state.active and named.state in (FlowState.PAUSED, FlowState.PENDING)
 
     # -- starting and filling --------------------------------------------------------
     async def on_start(self, turn: Turn, u: StartFlow) -> bool:

@@ -17,7 +17,7 @@ import re
 from ..state.confirmation import digest, irreversible, needed, remember  # noqa: F401  (the pure rule; re-exported)
 from ..state.flows import BaseFlow, FlowState
 from ..state.pending import ChangeChoice, Confirmation
-from ..state.slots import BaseSlot
+from ..state.slots import BaseSlot, FreeTextSlot
 from . import lexicon as lx
 from .nlu import Understanding
 from .render import render
@@ -128,7 +128,7 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
         changed = new_values(turn, flow, u)
         if changed is not None:
             return changed
-    if u.labels:
+    if u.labels and not _names_a_slot_only(flow, u):
         return u
     if isinstance(pending, Confirmation) and u.act in ("start", "digress", "unknown") and says_yes_first(u.text):
         # 'Yes, that is correct. Does the restaurant have live music?': the yes answers the read-back
@@ -151,7 +151,7 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     slot.ask_again(keep_day=bool(_TIME_ONLY.search(rest)) and not _DAY_TOO.search(rest))
     turn.refused[flow.flow_id] = slot.name  # asked for again, even an optional one, then confirmed again
     state.pending = None
-    return Understanding("fill", u.text, flow=flow.name, confidence=u.confidence)
+    return Understanding("fill", u.text, flow=flow.name, confidence=u.confidence, rule="names_the_value_to_change")
 
 
 def no_with_values(turn: Turn, u: Understanding) -> Understanding:
@@ -213,6 +213,7 @@ EDIT_WORDS = frozenset({"change", "edit", "modify", "update", "fix", "correct", 
 
 
 _MOMENT_WORDS = frozenset(lx.stem(w) for w in ("date", "day", "time"))
+_TIME = lx.stem("time")
 
 
 def asks_to_change(flow: BaseFlow, text: str) -> bool:
@@ -228,7 +229,19 @@ def _slot_words(slot: BaseSlot) -> frozenset[str]:
     """The words that name a slot: its label and name, and for a day or time slot called 'when',
     'the date' too."""
     words = {lx.stem(w) for w in lx.tokens(f"{slot.label} {slot.name.replace('_', ' ')}")}
-    return frozenset(words | _MOMENT_WORDS) if "Date" in slot.type_name else frozenset(words)
+    if "Date" not in slot.type_name:
+        return frozenset(words)
+    # ('the time' is not a date of birth, which takes no time of day)
+    return frozenset(words | (_MOMENT_WORDS - {_TIME} if slot.params.get("time") == "none" else _MOMENT_WORDS))
+
+
+def _names_a_slot_only(flow: BaseFlow, u: Understanding) -> bool:
+    """'the pickup address' to 'what would you like to change?': the free text read is the words that
+    name a slot ('address'), not a new value for it (an option is one: 'by video instead')."""
+    slot = named_slot(flow, u.text)
+    return slot is not None and all(
+        isinstance(flow.slots.get(name), FreeTextSlot) and (said := lx.content_stems(str(c.value)))
+        and said <= _slot_words(slot) for name, c in u.labels.items())
 
 
 def named_slot(flow: BaseFlow, text: str) -> BaseSlot | None:

@@ -138,7 +138,7 @@ ABANDON = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:(?:i|we)(?:'ve| have)?\s+)?(?:changed|change) (?:my|our) minds?(?: about (?P<about>.+?))?[\s.!]*$"
     r"|^\s*" + _FILLER_LEAD + r"(?:i|we)\s+(?:don'?t|do not|no longer|won'?t|will not)\s+(?:really\s+)?(?:want|need|wish)(?:\s+to)?"
     r"(?P<what>(?:\s+.+?)?)\s*(?P<tail>any ?more|any longer|after all)?[\s.!]*$"
-    r"|^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:forget|scratch|scrap|drop|ditch|abandon|never ?mind)\s+(?:about\s+)?"
+    r"|^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:forget|scratch|scrap|drop|ditch|abandon|never ?mind|nvm)\s+(?:about\s+)?"
     r"(?P<task>.+?)[\s.!]*$",
     re.IGNORECASE,
 )
@@ -403,6 +403,13 @@ def is_closing(text: str) -> bool:
     return bool(said & _CLOSING_ENDS) or parting or bool(said & _DECLINING and said & _GRATEFUL)
 
 
+def only_thanks(text: str) -> bool:
+    """'ok good, thank u', 'great thx': thanks in the words of a closing, asking for nothing (a
+    thanks alone, mid-task, is no goodbye either: see :func:`is_closing`)."""
+    words = tokens(text)
+    return bool(set(words) & THANKS) and all(w in _CLOSING_WORDS for w in words)
+
+
 # 'I was in Paris once', 'I love New York', 'my cat loves snacks': a remark about oneself, not an
 # answer ('I'd like it at the Grand Hotel', 'I'm Ana Lopez', 'my name is ...' are answers)
 REMARK = re.compile(
@@ -522,6 +529,20 @@ _INDIRECT_QUESTION = re.compile(
     r"(?:need|want|wanna|like) (?:to|2) (?:see|check|find out))\s+"  # ('need 2 see whats up with my trip bk-31337')
     r"(?:whether|if|when|what|whats|what's|where|how|which|who|why)\b(?!\s+(?:i|we|you|u|someone)\s+(?:could|can|might|may)\b)",
     re.IGNORECASE)  # ('I was wondering if I could book ...' asks for something)
+
+
+# 'is it possible to change the date after i've paid?', 'if i cancel the day before is that ok?',
+# 'should we still come in?', 'can i move it online or do i have to ring?': what the service allows,
+# asked of a task in general, not a request to do it
+_ASKS_WHAT_IS_ALLOWED = re.compile(
+    r"\bshould (?:i|we) still\b|\b(?:is|would) it (?:be )?(?:possible|ok|okay|alright|fine|allowed) (?:to|if)\b"
+    r"|\bor (?:do|would|will) (?:i|we) (?:have|need) to\b|\b(?:am i|are we) allowed to\b"
+    r"|\b(?:is|would) (?:that|this) (?:be )?(?:ok|okay|alright|fine|a problem|allowed)\s*\??\s*$", re.IGNORECASE)
+
+
+def asks_what_is_allowed(text: str) -> bool:
+    """Whether ``text`` asks what the service allows ('if my son is poorly on the day can i cancel?')."""
+    return is_question(text) and bool(_ASKS_WHAT_IS_ALLOWED.search(text) or _CONDITIONAL_QUESTION.search(text))
 
 
 # 'if i cancel my flight do i get my money back': a condition, then the question
@@ -795,7 +816,7 @@ TOKEN = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*", re.IGNORECASE)
 # the pronoun 'I' in its forms: written with a capital, it names nothing
 I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've", "im", "id"})
 # lead-ins before the request itself ("I'd like to book ..."), beside the stopwords
-LEAD_INS = frozenset({"i'd", "id", "we'd", "i'll", "we'll", "love", "kindly", "quickly"})
+LEAD_INS = frozenset({"i'd", "id", "we'd", "i'll", "we'll", "love", "kindly", "quickly", "pls", "plz", "plse", "pleas"})
 # fillers before a request's verb ("hmm, actually cancel it"): the request opens after them
 OPENING_FILLERS = frozenset({"hmm", "hmmm", "um", "umm", "uh", "oh", "well", "actually", "alright",
                              "hi", "hiya", "hey", "heya", "hello", "howdy",

@@ -585,6 +585,14 @@ class Understander:
 
     def asks_a_side_question(self, r: Reading) -> Understanding | None:
         """'do you fly to Honolulu?': a question a digression flow answers; nothing is stored."""
+        # 'if my son is poorly on the day can i cancel?': what the service allows, asked of no booking
+        # in particular, is for the side task that answers questions (not a look-up, not the task)
+        # (not 'is it ok to travel to Cairo?' of a look-up that takes the value named)
+        if self._answers_questions is not None and not r.own_labels and lx.asks_what_is_allowed(r.text) \
+                and not self.scorer.reference_spans(r.text, r.ctx) \
+                and not (r.strong and r.best in self.scorer.readers
+                         and self.scorer.values_in(r.text, r.ctx)[0] & self.scorer.profiles[r.best].value_keys):
+            return self._digresses(r, self._answers_questions, confident=False)
         # ('lovely, thats all i needed, thanks bye' with nothing open: a goodbye, whatever its words score)
         if r.starts_other and r.best_spec.metadata.digression \
                 and (r.is_question or not r.active and not lx.is_closing(r.text)):
@@ -772,8 +780,9 @@ class Understander:
     def starts_another(self, r: Reading) -> Understanding | None:
         """A request for another task; an answer to the question asked stays in this one unless it
         also asks for another ('he's 45, and my husband will drive' answers)."""
-        if not r.starts_other or r.best_spec.metadata.digression or lx.is_closing(r.text) or lx.UNSURE.match(r.text):
-            return None  # 'No. I am all set, thanks' sets nothing up; nor does 'not sure yet, i'll get back to you'
+        if not r.starts_other or r.best_spec.metadata.digression or lx.is_closing(r.text) or lx.UNSURE.match(r.text) \
+                or lx.only_thanks(r.text):
+            return None  # 'No. I am all set, thanks' sets nothing up; nor do 'not sure yet, i'll get back to you', 'ok good, thank u'
         active = r.active
         cancel_other = lx.CANCEL_VERB.search(r.text) and r.best_score < self.threshold * 1.5 and active
         fills_waiting = r.view.waiting_for_slot in r.own_labels or r.free_answer is not None
@@ -835,7 +844,7 @@ class Understander:
         return None
 
     def makes_small_talk(self, r: Reading) -> Understanding | None:
-        if lx.SMALL_TALK.match(r.text) or lx.UNSURE.match(r.text) \
+        if lx.SMALL_TALK.match(r.text) or lx.UNSURE.match(r.text) or lx.only_thanks(r.text) \
                 or (lx.SMALL_TALK_LEAD.match(r.text) and not r.strong and not r.is_question):
             return r.result("chitchat", digression_type="small_talk")
         return None
@@ -870,7 +879,7 @@ class Understander:
         return r.result("fill", flow=r.active.name, rejected={r.waiting.name: check.reason})
 
     def starts_a_task(self, r: Reading) -> Understanding | None:
-        if r.strong and r.best_spec is not None:
+        if r.strong and r.best_spec is not None and not lx.only_thanks(r.text):
             return self._starts(r, r.best, **_refines(r))
         return None
 
@@ -978,7 +987,7 @@ class Understander:
         own = self._asks_about_own(ranked, text, ctx)
         if own is not None:
             return own
-        party = self._wants_for_a_party(ranked, text)
+        party = self._wants_for_a_party(ranked, text, ctx)
         if party is not None:
             return party
         top = ranked[0][1]
@@ -1096,21 +1105,31 @@ class Understander:
             return None
         return _promoted(ranked, name, top)
 
-    def _wants_for_a_party(self, ranked: list[tuple[str, float]], text: str) -> list[tuple[str, float]] | None:
+    def _wants_for_a_party(self, ranked: list[tuple[str, float]], text: str,
+                           ctx: SlotContext | None = None) -> list[tuple[str, float]] | None:
         """'need flights for 4 of us LA to honolulu', 'can I get 3 seats ...': wanting things for a
-        party of people asks for the task that gets them, when it nearly ties with a look-up."""
+        party of people asks for the task that gets them, when it nearly ties with a look-up or with
+        a change to something held that the turn does not name ('need 3 seats from new york to los
+        angeles on friday' names no booking to change)."""
         first, top = ranked[0]
-        if first not in self.scorer.readers or not _WANTS_THINGS.search(text) \
+        unnamed = self._needs_a_reference(first) and ctx is not None and not self.scorer.reference_spans(text, ctx)
+        if not (first in self.scorer.readers or unnamed) or not _WANTS_THINGS.search(text) \
                 or not (people_listed(text) or _PARTY_SIZE.search(text)) or self.scorer.verb_flow(text) in self.scorer.readers:
             return None  # ('I'd like to find flights for three' looks them up)
+        # (a change without the thing it changes holds its lead more loosely than a look-up)
+        margin = NEW_ONE_MARGIN if first in self.scorer.readers else 2 * NEW_ONE_MARGIN
         for name, score in ranked[1:3]:
             spec = self.domain.flow(name)
-            if name in self.scorer.readers or top - score >= NEW_ONE_MARGIN or spec.metadata.digression \
-                    or spec.intent in ("Plan", "Internal", "Converse") \
-                    or any(s.priority == "required" and value_key(s) in self.scorer.reference_keys for s in spec.slots):
+            if name in self.scorer.readers or top - score >= margin or spec.metadata.digression \
+                    or spec.intent in ("Plan", "Internal", "Converse") or self._needs_a_reference(name):
                 continue  # (changing a booking needs the booking: not getting new things)
             return _promoted(ranked, name, top)
         return None
+
+    def _needs_a_reference(self, name: str) -> bool:
+        """Whether flow ``name`` works on a thing held, named by its reference (a booking to change)."""
+        return any(s.priority == "required" and value_key(s) in self.scorer.reference_keys
+                   for s in self.domain.flow(name).slots)
 
     def _look_up_of_what_is_named(self, ranked: list[tuple[str, float]], text: str,
                                   ctx: SlotContext | None) -> list[tuple[str, float]] | None:

@@ -48,13 +48,19 @@ def is_flag(options: Sequence[object]) -> bool:
     return sorted(str(o).lower() for o in options) == ["false", "true"]
 
 
+def is_yes_no(options: Sequence[object]) -> bool:
+    """Options 'yes'/'no': the answer to the slot's question."""
+    return sorted(str(o).lower() for o in options) == ["no", "yes"]
+
+
 def flag_words(spec: SlotSpec) -> frozenset[str]:
     """What a yes/no slot is about, from its name: 'shared_ride' -> {share, ride}."""
     return frozenset(lx.stem(w) for w in spec.name.split("_")) - _FLAG_FILLER - lx.STOPWORDS
 
 
 def flag_value(spec: SlotSpec, options: Sequence[object], text: str) -> Candidate | None:
-    """'I'd like a shared ride' -> True; 'not furnished' -> False; nothing said of it -> None."""
+    """'I'd like a shared ride' -> True; 'not furnished' -> False; nothing said of it -> None (or
+    'yes' / 'no' for a yes/no slot: 'she uses a wheelchair' -> 'yes')."""
     words = flag_words(spec)
     if not words:
         return None
@@ -68,7 +74,7 @@ def flag_value(spec: SlotSpec, options: Sequence[object], text: str) -> Candidat
     negative = bool(re.search(r"\b(?:not|no|non|without|don't|doesn't|dont|isn't|never)\b[\w\s-]*$", before)) \
         or text[end:end + 6].lower().startswith(("-free", " free"))
     by_case = {str(o).lower(): o for o in options}
-    value = by_case["false" if negative else "true"]
+    value = by_case.get("false", by_case.get("no")) if negative else by_case.get("true", by_case.get("yes"))
     return Candidate(value, str(value), start, end, 0.8)
 
 
@@ -88,7 +94,20 @@ def count_units(spec: SlotSpec) -> frozenset[str]:
     units = own | counted
     if words & _GROUP_SLOT:
         units |= PEOPLE_STEMS
-    return frozenset(units)
+    return frozenset(units.union(*(_SAME_UNIT.get(u, ()) for u in units)))
+
+
+# words that count the same things ('my 2 kids' for 'Number of children', '3 spots' for places)
+_SAME_UNIT = {lx.stem(w): frozenset(lx.stem(o) for o in group.split() if o != w)
+              for group in ("children child kids kid", "tickets ticket tix", "places place spots spot spaces space")
+              for w in group.split()}
+
+
+def counts_things(spec: SlotSpec) -> bool:
+    """A whole number that counts people or things ('Number of children to book in', 'people
+    travelling'): its slot says 'number of' or counts people, and takes whole numbers."""
+    said = lx.tokens(f"{spec.name.replace('_', ' ')} {spec.params.get('label', '')} {spec.description}")
+    return bool(spec.params.get("integer")) and ("number" in said or bool(count_units(spec) & PEOPLE_STEMS))
 
 
 def _counts(unit: str, units: frozenset[str]) -> bool:

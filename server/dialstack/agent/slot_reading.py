@@ -15,12 +15,15 @@ from collections.abc import Mapping, Sequence, Set as AbstractSet
 from typing import Any
 
 from ..domain.models import FlowSpec
-from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, SlotContext
+from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, LevelSlot, SlotContext
+from ..state.slot_datetime import DateTimeSlot
 from ..state.text import parse_number
+from ..state.times import find_times
 from . import lexicon as lx
 from .freetext import (ROLE_CUES, YIELDING, bare_answer, could_be_a_name, cued_values, has_name, name_run,
                        names_nothing, not_a_value, only_acts, place_spans, roles_of, sentence_ends_between, without_possessive)
-from .options import COUNT_WORDS, PEOPLE_STEMS, count_units, count_value, flag_value, is_count, is_flag
+from .options import (COUNT_WORDS, PEOPLE_STEMS, count_units, count_value, counts_things, flag_value, is_count, is_flag,
+                      is_yes_no)
 from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates, value_key
 
 
@@ -66,22 +69,35 @@ class SlotReader:
                             found.append((cue + (1.0 if slot_spec.name == waiting else 0.0), slot_spec.name, cand))
                 continue
             options = slot_spec.params.get("options") or []
-            if isinstance(slot, CategorySlot) and is_flag(options):
-                flag = flag_value(slot_spec, options, text)  # 'a shared ride' -> True
+            # ('no wait, ...', 'ok good, thank u' say nothing of a yes/no slot not asked: only its own words do)
+            yes_no = isinstance(slot, CategorySlot) and is_yes_no(options)
+            if isinstance(slot, CategorySlot) and (is_flag(options) or yes_no and slot_spec.name != waiting):
+                flag = flag_value(slot_spec, options, text)  # 'a shared ride' -> True, 'she uses a wheelchair' -> yes
                 # 'does it have wifi?', 'is it furnished?': a property asked about is not one chosen
                 cands = [flag] if flag and not any(a <= flag.start and flag.end <= b for a, b in property_questions) else []
+                if not cands and yes_no and slot_spec.name == named:
+                    cands = slot.extract(text, ctx)  # 'wheelchair: no
             elif isinstance(slot, CategorySlot) and is_count(options):
                 count = count_value(slot_spec, options, text, slot_spec.name == waiting, slot_spec.name == named)  # 'for two people'
                 cands = [count] if count else []
             else:
                 cands = slot.extract(text, ctx)
-                if slot.criteria == "numeric" and count_units(slot_spec) & PEOPLE_STEMS:
+                # a plain number slot reads any number (a slot type of its own knows its units)
+                counting = slot.criteria == "numeric" and type(slot).extract is LevelSlot.extract and counts_things(slot_spec)
+                if slot.criteria == "numeric" and (counting or count_units(slot_spec) & PEOPLE_STEMS):
                     group = count_value(slot_spec, (), text, False, slot_spec.name == named)  # 'we're a group of 15'
                     if group is not None:  # ('the tuesday evening one for three ppl': the group, not 'one')
                         cands = [Candidate(int(group.value), group.display, group.start, group.end, group.score)]
+                    elif counting and slot_spec.name not in (waiting, named):
+                        cands = []  # a number that counts nothing ('27 Green Lane', 'no wait make it 11') is no count
             if not cands and slot.criteria in ("category", "multiple"):
                 cands = plural_candidates(slot, text, ctx)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
+            if isinstance(slot, DateTimeSlot) and slot.time_mode == "none" and any(
+                    isinstance(other, DateTimeSlot) and other.time_mode != "none" for other in slots.values()):
+                # ('no, make it thursday at 2pm' is no date of birth: a day said with its time of day
+                # is for the moment beside it that takes one)
+                cands = [c for c in cands if not find_times(text[c.start:c.end + 12])]
             for cand in cands:
                 if negated(text, cand):
                     if slot.filled and cand.value == slot.value:
@@ -483,8 +499,8 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
     found = list(lx.TOKEN.finditer(text))
     sentence = 0  # where the sentence being read starts
     capital = [m.group()[:1].isupper() and m.group().lower() not in lx.I_FORMS for m in found]
-    if len(found) > 1 and all(capital[1:]):
-        capital = [False] * len(found)  # 'Find A Book': title case says nothing about names
+    if len(found) > 1 and all(capital[1:]) and found[0].group() != "The":
+        capital = [False] * len(found)  # 'Find A Book': title case says nothing about names ('The Willows' is one)
     for i, m in enumerate(found):
         if any(a < m.end() and m.start() < b for a, b in taken):
             close()

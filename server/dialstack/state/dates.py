@@ -34,7 +34,7 @@ MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if 
 MONTHS["sept"] = 9
 WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 WEEKDAYS.update({name.lower(): i for i, name in enumerate(calendar.day_abbr)})
-WEEKDAYS.update({"tues": 1, "thur": 3, "thurs": 3})
+WEEKDAYS.update({"tues": 1, "weds": 2, "thur": 3, "thurs": 3})
 ROLLOVER_DAYS = 61
 _UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
 ORDINALS = {word: i for i, word in enumerate(_UNITS, 1)}
