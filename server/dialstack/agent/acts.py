@@ -6,6 +6,7 @@ what the user should hear to the turn's replies. A digression leaves the stack u
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -58,7 +59,8 @@ def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
                 break
     for name, value in _carried_by_part(flow, recent, said | set(labels)).items():
         labels[name] = value
-    labels.update(_time_kept(flow, recent, said))
+    if lx.SAME_AGAIN.search(turn.text) and not _PART_OF_DAY.search(turn.text):
+        labels.update(_time_kept(flow, recent, said))  # ('the same for friday morning' says its own time)
     # 'a hotel there', 'that day': a place or a day named by the task before, under any name
     labels.update(referred_values(turn.text, _typed(flow), (_typed(f) for f in recent), said | set(labels)))
     # 'and a flight back on the 14th': the last trip reversed
@@ -114,6 +116,9 @@ def _carried_by_part(flow: BaseFlow, recent: list[BaseFlow], taken: set[str]) ->
     return out
 
 
+_PART_OF_DAY = re.compile(r"\b(?:morning|afternoon|evening|night|tonight|noon|midday|lunchtime|am|pm)\b", re.IGNORECASE)
+
+
 def _time_kept(flow: BaseFlow, recent: list[BaseFlow], said: set[str]) -> dict[str, str]:
     """'the same for friday' after a booking on Thursday at 2pm: a day said alone for a moment that
     needs its time takes the time the task before held under the same name (Friday at 2pm)."""
@@ -164,6 +169,8 @@ class ActHandler:
         answers = (Approve, Deny, Digress) if isinstance(pending, Approval) else (Affirm, Deny, Digress)
         if isinstance(pending, (Confirmation, ChangeChoice)):
             answers += (Clarify, ChitChat)  # not understood, or small talk: the question still stands
+        elif isinstance(pending, ResumeOffer):
+            answers += (ChitChat,)  # ('thanks for that help' to 'continue booking ...?' answers nothing)
         if pending is not None and not isinstance(command, answers) and not self._cancels_aside(turn, command):
             state.pending, turn.lapsed = None, pending  # a question lapses when the user moves on
             if isinstance(pending, Approval):  # a later "yes" must never approve a forgotten request
@@ -545,7 +552,9 @@ class ActHandler:
     async def on_chitchat(self, turn: Turn) -> bool:
         greets = lx.GREETING.match(turn.text) and turn.state.active is None  # 'hello there' is answered in kind
         prompt = res.reprompt(turn)
-        if not prompt or turn.state.active is None:
+        if prompt and turn.state.active is None and lx.only_thanks(turn.text):
+            turn.replies.append(turn.template("welcome"))  # 'thanks for that' to 'continue booking ...?'
+        elif not prompt or turn.state.active is None:
             turn.replies.append(turn.template("greeting" if greets else "chitchat"))
         if prompt:
             turn.replies.append(prompt)  # 'ok lets continue' mid-task: the question stands, not 'what would you like?'

@@ -475,12 +475,17 @@ def bare_answer(answer: Candidate | None, text: str, whole: bool,
     words = lx.tokens(answer.value)
     if names_nothing(answer.value) or _no_name(answer.value):
         return None  # 'Anywhere in San Francisco would be fine': 'anywhere' names nothing
-    if len(words) <= _MAX_WORDS and (has_name(text, answer.start, answer.end) or len(lx.tokens(text)) <= 4):
-        return answer  # '42 Harbour Road, Apt 3'
+    if len(words) <= _MAX_WORDS and (has_name(text, answer.start, answer.end) or len(lx.tokens(text)) <= 4) \
+            or _WRITTEN_AS_NAMES.fullmatch(answer.value):
+        return answer  # '42 Harbour Road, Apt 3', 'Flat 3, 22 Oak Road, Leeds LS6 1AA'
     named = name_run(text, answer.start, answer.end)  # 'sorry. I changed my mind. Please play Ramen Shop instead'
     if named is not None:
         return Candidate(named.value, named.display, named.start, named.end, answer.score)
     return None
+
+
+# words each written as a name is, or numbers, in parts set off by commas ('Flat 3, 22 Oak Road, Leeds LS6 1AA')
+_WRITTEN_AS_NAMES = re.compile(r"\s*(?:(?:[A-Z0-9][\w'&.-]*)(?:\s*,\s*|\s+|$))+")
 
 
 # what an answer says instead of naming something: a request to the assistant ('give me the phone

@@ -124,14 +124,19 @@ CANCEL = re.compile(
 # "forget it, it works again": a stop word first, then a clause that starts nothing new
 CANCEL_LEAD = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel(?: (?:it|that|this))?|stop(?: (?:it|that|this))?|abort|quit|"
-    r"forget (?:about )?(?:it|that|this)|(?:never ?mind|nvm)(?: (?:it|that|this))?|scratch (?:that|it)|scrap (?:that|it)|drop (?:it|that)|don'?t bother|"
+    r"forget (?:about )?(?:it|that|this)|never ?mind|nvm|scratch (?:that|it)|scrap (?:that|it)|drop (?:it|that)|don'?t bother|"
     # 'actually forget booking, i just want to look': the task let go, named (``task``)
-    r"(?:forget|scrap|scratch|drop|ditch) (?:about )?(?:the |my |this |that )?(?P<task>[a-z]+(?: [a-z]+)?)"
+    r"(?:forget|scrap|scratch|drop|ditch|never ?mind|nvm) (?:about )?(?:the |my |this |that )?(?P<task>(?!(?:it|that|this)\b)[a-z]+(?: [a-z]+)?)"
     r"(?: for (?:now|the moment|today))?)"
     # ('nvm i dont have it on me, lets go back to ...': a new clause with its own subject, unpunctuated)
     r"(?:\s*[,;:.!-]+\s*|\s+(?=(?:i|i'?m|i'?ll|we|let'?s|lets|just|can|could|please)\b))(?P<rest>.+)$",
     re.IGNORECASE,
 )
+# 'never mind that, lets go back to booking the flight': the task in progress let go, to go back to another
+CANCEL_TO_GO_BACK = re.compile(
+    r"^\s*" + _FILLER_LEAD + r"(?:never ?mind|nvm|forget(?: about)?|scrap|scratch|drop) (?:it|that|this)"
+    r"(?:\s*[,;:.!-]+\s*|\s+)(?P<rest>.*?\b(?:go(?:ing)? back to|get back to|back to|return to|resume|continue with|"
+    r"carry on with)\b.*)$", re.IGNORECASE)
 # "I changed my mind", "I don't want to book anymore", "forget the flight": giving up the task in
 # progress in plain words; ``what`` must name that task (its words), or nothing at all
 ABANDON = re.compile(
@@ -357,6 +362,7 @@ _CLOSING_WORDS = THANKS | frozenset("""
 no nope nah not nothing none thankful grateful appreciate appreciated you your yours
 help helping helped helpful assistance assist assisting service all set good fine great well ok okay
 alright awesome perfect wonderful excellent lovely nice kind really truly very so much lot lots bunch
+cool brilliant fab fantastic sweet ace splendid super cheers
 that that's thats this is was it it's its everything enough done bye goodbye now today tonight
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
@@ -512,9 +518,10 @@ UNSURE = re.compile(
 # 'i need chicago to boston on the 13th': asking to have something, not whether it exists
 WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" + WE + r"\s*(?:'d like|would like|" + NEED + r"|" + WANT + r"|"
                    r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to)\b", re.IGNORECASE)
-# 'i prefer window seats', 'we'd need two seats', 'my usual preference is aisle': a wish stated
-STATES_A_WISH = re.compile(WANTS.pattern + r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|oh|also|and)[\s,]+)*"
-                           r"(?:i|we)(?:'d| would)?\s+(?:always\s+|usually\s+)?(?:prefer|rather|like)\b"
+# 'i prefer window seats', 'we'd rather fly early', 'my usual preference is aisle': a preference stated
+# (not 'i need ...', 'i like the movie ...': a want or a remark that the request after it serves)
+STATES_A_WISH = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|oh|also|and)[\s,]+)*"
+                           r"(?:i|we)(?:'d| would)?\s+(?:always\s+|usually\s+)?(?:prefer|rather)\b"
                            r"|^\s*(?:my|our) (?:usual )?(?:\w+ )?preference\b", re.IGNORECASE)
 # 'what flights have I got coming up?', 'which appointments do we have': asking about one's own things
 OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s+(?:already\s+|currently\s+)?have\b(?!\s+to\b)|"
@@ -534,21 +541,28 @@ _INDIRECT_QUESTION = re.compile(
 # 'is it possible to change the date after i've paid?', 'if i cancel the day before is that ok?',
 # 'should we still come in?', 'can i move it online or do i have to ring?': what the service allows,
 # asked of a task in general, not a request to do it
-_ASKS_WHAT_IS_ALLOWED = re.compile(
-    r"\bshould (?:i|we) still\b|\b(?:is|would) it (?:be )?(?:possible|ok|okay|alright|fine|allowed) (?:to|if)\b"
-    r"|\bor (?:do|would|will) (?:i|we) (?:have|need) to\b|\b(?:am i|are we) allowed to\b"
+_ASKS_WHAT_IS_ALLOWED = re.compile(r"\bshould (?:i|we) still\b|\bor (?:do|would|will) (?:i|we) (?:have|need) to\b",
+                                   re.IGNORECASE)
+# ... in words a request may end on too ('i'd like to cancel my booking, is that ok?' asks to cancel)
+_MAY_ASK_WHAT_IS_ALLOWED = re.compile(
+    r"\b(?:is|would) it (?:be )?(?:possible|ok|okay|alright|fine|allowed) (?:to|if)\b|\b(?:am i|are we) allowed to\b"
     r"|\b(?:is|would) (?:that|this) (?:be )?(?:ok|okay|alright|fine|a problem|allowed)\s*\??\s*$", re.IGNORECASE)
 
 
-def asks_what_is_allowed(text: str) -> bool:
-    """Whether ``text`` asks what the service allows ('if my son is poorly on the day can i cancel?')."""
-    return is_question(text) and bool(_ASKS_WHAT_IS_ALLOWED.search(text) or _CONDITIONAL_QUESTION.search(text))
+def asks_what_is_allowed(text: str, strongly: bool = False) -> bool:
+    """Whether ``text`` asks what the service allows: for sure ('if my son is poorly on the day can i
+    cancel?', 'should we still come in?', '... or do i have to ring?'), or, unless ``strongly``, in words
+    a request may end on too ('is it possible to change the date after i've paid?', '... is that ok?')."""
+    if not is_question(text):
+        return False
+    return bool(_ASKS_WHAT_IS_ALLOWED.search(text) or _CONDITIONAL_QUESTION.search(text)) \
+        or not strongly and bool(_MAY_ASK_WHAT_IS_ALLOWED.search(text))
 
 
 # 'if i cancel my flight do i get my money back': a condition, then the question
 _CONDITIONAL_QUESTION = re.compile(
     r"^\s*(?:and\s+|so\s+|but\s+)?if\s+\w+\s+\w+[^?,]*?\s(?:do|does|can|will|is|are|am|should)\s+"
-    r"(?:i|we|you|u|it|they|there|my|the)\s+\w+", re.IGNORECASE)
+    r"(?:i|we|you|u|it|they|there|my|the|that|this)\s+\w+", re.IGNORECASE)
 
 
 # 'hmm how long is the wait at old town right now? maybe i'll just walk in': a question first, then a remark

@@ -472,8 +472,12 @@ class Understander:
         if not stop:
             return None
         back = lx.RESUME.search(r.text)
-        if back is not None and back.start() > stop.start():
+        if back is not None and back.start() > stop.start() and self._paused_named(r.text[:back.start()], r.view) is None:
             return None  # 'never mind that, lets go back to booking the flight': the one named is gone back to
+        lead = lx.CANCEL_LEAD.match(r.text)
+        if r.active is not None and lead is not None and lead["task"] and self._paused_named(lead["task"], r.view) is None \
+                and lx.content_stems(lead["task"]) <= self.scorer.task_words(r.active.name) | lx.content_stems(r.active.spec.label):
+            return None  # 'nvm the alert, lets do the flight': the task in progress is let go, the paused one wanted
         named = self._paused_named(r.text, r.view)
         return r.result("cancel", flow=named) if named is not None else None
 
@@ -502,7 +506,11 @@ class Understander:
         """'forget it, ...', 'actually forget booking, ...': the turn first lets the task in progress
         go (by a stop word, or by naming that task), then says more."""
         lead = lx.CANCEL_LEAD.match(r.text)
-        if lead is None or r.active is None or lead["task"] is None:
+        if lead is None:
+            # ('never mind that, lets go back to booking the flight': to a paused task, not on with this one)
+            back = lx.CANCEL_TO_GO_BACK.match(r.text)
+            return back if back is not None and r.active is not None and self._paused_named(back["rest"], r.view) else None
+        if r.active is None or lead["task"] is None:
             return lead
         named = lx.content_stems(lead["task"])
         return lead if named and named <= self.scorer.task_words(r.active.name) | lx.content_stems(r.active.spec.label) \
@@ -587,11 +595,7 @@ class Understander:
         """'do you fly to Honolulu?': a question a digression flow answers; nothing is stored."""
         # 'if my son is poorly on the day can i cancel?': what the service allows, asked of no booking
         # in particular, is for the side task that answers questions (not a look-up, not the task)
-        # (not 'is it ok to travel to Cairo?' of a look-up that takes the value named)
-        if self._answers_questions is not None and not r.own_labels and lx.asks_what_is_allowed(r.text) \
-                and not self.scorer.reference_spans(r.text, r.ctx) \
-                and not (r.strong and r.best in self.scorer.readers
-                         and self.scorer.values_in(r.text, r.ctx)[0] & self.scorer.profiles[r.best].value_keys):
+        if self._answers_questions is not None and not r.own_labels and self._asks_what_is_allowed(r):
             return self._digresses(r, self._answers_questions, confident=False)
         # ('lovely, thats all i needed, thanks bye' with nothing open: a goodbye, whatever its words score)
         if r.starts_other and r.best_spec.metadata.digression \
@@ -622,6 +626,22 @@ class Understander:
                 return self._digresses(r, answers, confident=False)
         side = self._asked_about_a_value(r) or self._asked_in_no_tasks_words(r)
         return self._digresses(r, side, confident=False) if side is not None else None
+
+    def _asks_what_is_allowed(self, r: Reading) -> bool:
+        """'if my son is poorly on the day can i cancel?', 'is it possible to change the date after i've
+        paid?': what the service allows, asked of no booking in particular; not a request ending on
+        'is that ok?' ('i'd like to cancel my booking, is that ok?', 'book a ride friday 10am, is that
+        ok?'), nor a question of a look-up that takes the value it names ('is it ok to travel to Cairo?')."""
+        if self.scorer.reference_spans(r.text, r.ctx):
+            return False
+        keys, spans = self.scorer.values_in(r.text, r.ctx)
+        if r.strong and r.best in self.scorer.readers and keys & self.scorer.profiles[r.best].value_keys:
+            return False
+        if lx.asks_what_is_allowed(r.text, strongly=True):
+            return True
+        requests = lx.REQUEST_ANYWHERE.search(r.text) or lx.WANTS.match(r.text) or lx.ORDER.match(r.text) \
+            or self.scorer.verb_flow(r.text) not in (None, *self.scorer.readers)
+        return lx.asks_what_is_allowed(r.text) and not requests and not spans
 
     def _asked_in_no_tasks_words(self, r: Reading) -> str | None:
         """'what if i panic inside the machine?': a question no flow's words speak for (none scores
@@ -754,8 +774,9 @@ class Understander:
             # 'i prefer window seats, and can you list my bookings': a wish stated, then a request
             ranked = self.rank(asked, (), ctx, values_alone=False)
             stated = ranked[0][0] if ranked and ranked[0][1] >= self.threshold else None
+            # (a task that keeps preferences: not a booking the preference would start)
             return stated if stated is not None and lx.STATES_A_WISH.match(asked) \
-                and not self.domain.flow(stated).metadata.digression else None
+                and not self.domain.flow(stated).metadata.digression and _PREFER in self.scorer.task_words(stated) else None
         if second in self.scorer.readers:
             return None
         ranked = self.rank(asked, (), ctx, values_alone=False, question=True)
@@ -802,6 +823,8 @@ class Understander:
         active = r.active
         if not active or r.asks == "detail":  # 'do you go to Lisbon?' names a value; it gives none
             return None
+        if self._asks_beside_a_value(r):
+            return None  # 'can i tan before laser?' while booking a facial: asked, nothing changed
         corrects = any(active.slots[k].filled for k in r.own_labels) and lx.CORRECTION.search(r.text)
         if r.own_labels and r.free_answer is not None and not corrects:
             # ('oh sorry can it be the physio instead of the GP' to 'the patient's name?' gives no name)
@@ -817,6 +840,17 @@ class Understander:
         if r.strong and r.best == active.name and not r.is_question and r.free_answer is None:
             return r.result("fill", flow=active.name)  # restating the task in progress: ask on
         return None
+
+    def _asks_beside_a_value(self, r: Reading) -> bool:
+        """A question the side task that answers questions ranks first for, which names values that
+        would only change ones already given, in no words of changing ('can i tan before laser?'
+        while booking a facial; not 'can we do laser instead?', 'how about friday?')."""
+        active = r.active
+        if not (r.is_question and r.own_labels and self._answers_questions is not None and r.best == self._answers_questions):
+            return False
+        changes = all(active.slots[k].filled and active.slots[k].value != c.value for k, c in r.own_labels.items())
+        return changes and not (lx.CORRECTION.search(r.text) or lx.proposes(r.text) or lx.CHANGE_TO.search(r.text)
+                                or lx.INSTEAD.search(r.text) or lx.SELF_REPAIR.search(r.text))
 
     def says_goodbye(self, r: Reading) -> Understanding | None:
         """'no thanks, that's all I needed', 'thanks, bye' with nothing in progress: the user is done."""
@@ -1112,7 +1146,11 @@ class Understander:
         a change to something held that the turn does not name ('need 3 seats from new york to los
         angeles on friday' names no booking to change)."""
         first, top = ranked[0]
-        unnamed = self._needs_a_reference(first) and ctx is not None and not self.scorer.reference_spans(text, ctx)
+        # ('need 2 seats on my booking', '... instead of 1', 'update my reservation' name the one held)
+        owned = any(lx.stem(m[1]) in self.scorer.task_words(first) for m in _OWNED_THING.finditer(text)) \
+            or lx.INSTEAD.search(text) or _CHANGING.search(text)
+        unnamed = self._needs_a_reference(first) and ctx is not None and not self.scorer.reference_spans(text, ctx) \
+            and not owned
         if not (first in self.scorer.readers or unnamed) or not _WANTS_THINGS.search(text) \
                 or not (people_listed(text) or _PARTY_SIZE.search(text)) or self.scorer.verb_flow(text) in self.scorer.readers:
             return None  # ('I'd like to find flights for three' looks them up)
@@ -1167,13 +1205,15 @@ class Understander:
                  for joint in ("-", "")}  # ('a check up' is a 'check-up', a 'checkup')
         text = mask(text, self.scorer.values_in(text, ctx)[1]) if ctx is not None else text
         said |= {other for w in said for other in lx.SYNONYMS.get(w, ())}  # 'an appt'
-        # ('i need an appt for my mum': who it is for asks for nothing else)
-        if not said or not lx.content_stems(_FOR_KIN.sub(" ", text)) - lx.LEAD_INS <= said | _COURTESY:
+        # ('i need an appt for my mum': who it is for asks for nothing else; 'can i make an appointment':
+        # a verb of making one neither)
+        if not said or not lx.content_stems(_FOR_KIN.sub(" ", text)) - lx.LEAD_INS <= said | _COURTESY | _MAKES:
             return None  # only the thing asked for ('I'd like an appointment please'), no verb of a look-up
         for name, score in ranked[1:3]:
             spec = self.domain.flow(name)
+            # (a new one is not made by a task on one already held: cancelling an appointment)
             if name in self.scorer.readers or top - score >= NEW_ONE_MARGIN or spec.metadata.digression \
-                    or spec.intent in ("Plan", "Internal", "Converse"):
+                    or spec.intent in ("Plan", "Internal", "Converse") or self._needs_a_reference(name):
                 continue
             if said & ({lx.stem(w) for w in name.split("_")} | lx.content_stems(spec.label) | lx.content_stems(spec.description)):
                 return _promoted(ranked, name, top)
@@ -1386,6 +1426,7 @@ _TEXTED = {"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please
 _SMALL_WORDS = frozenset("a an the on at in for to of by with from my your our please".split())
 _DAY_WORD = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|today|tonight|tomorrow")
 _QUESTION_STEM = lx.stem("questions")
+_PREFER = lx.stem("preferences")
 _TO_YOU = re.compile(r"\b(?:you|u|ya|your|ur|yourself)\b", re.IGNORECASE)
 _FILLERS = frozenset({"wait", "hang", "hold", "quick", "question", "q", "btw", "sorry", "also", "just"})
 _ASKS_TO = re.compile(r"\b(?:can|could) you\b|\bplease\b", re.IGNORECASE)  # (what joins a request on)
@@ -1404,6 +1445,8 @@ _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upc
 # (at the start of the turn or of a clause: "we're a family of four, need seattle to honolulu")
 _WANTS_THINGS = re.compile(r"(?:^|[,;.]\s*|\band\s+)\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,!.]+)*(?:" + lx.WE + r"\s*(?:'d like|would like|"
                            r"need|want|wanna)|need|want|(?:can|could) (?:i|we) (?:get|have))\b", re.IGNORECASE)
+_OWNED_THING = re.compile(r"\b(?:my|our|the)\s+(?:current\s+|existing\s+)?(\w+)", re.IGNORECASE)
+_CHANGING = re.compile(r"\b(?:update|change|add|modify|amend)\b", re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
                          r"passengers|travell?ers|seats|tickets|tix|guests)\b|\b(?:party|group|family) of\s+\w+"
                          r"|\b(?:just|only) (?:me|myself|the two of us|us two)\b|\bme and my \w+|\bthe \w+ of us\b",

@@ -70,12 +70,23 @@ def flag_value(spec: SlotSpec, options: Sequence[object], text: str) -> Candidat
     start, end = min(a for a, _ in found), max(b for _, b in found)
     if end - start > 40:  # the words must be said together, not across the sentence
         return None
-    before = text[max(0, start - 25):start].lower()
-    negative = bool(re.search(r"\b(?:not|no|non|without|don't|doesn't|dont|isn't|never)\b[\w\s-]*$", before)) \
-        or text[end:end + 6].lower().startswith(("-free", " free"))
+    # the clause the words are in ('no but she uses a wheelchair': the 'no' is of another clause)
+    before = re.split(r"[.,;:!?]|\bbut\b|\band\b", text[max(0, start - 25):start].lower())[-1]
+    before = _INDIFFERENT.sub(" ", before)  # ('i don't care if it's a shared ride' negates nothing)
+    after = text[end:end + 20].lower()
+    negative = bool(_NEGATED_BEFORE.search(before)) or after.startswith(("-free", " free")) or bool(_NEGATED_AFTER.match(after))
+    if _SAID_AFTER.match(after):  # 'wheelchair: yes', 'wheelchair no'
+        negative = _SAID_AFTER.match(after)[1] in ("no", "nope", "not")
     by_case = {str(o).lower(): o for o in options}
     value = by_case.get("false", by_case.get("no")) if negative else by_case.get("true", by_case.get("yes"))
     return Candidate(value, str(value), start, end, 0.8)
+
+
+_NEGATED_BEFORE = re.compile(r"\b(?:not|no|non|without|never|nobody|neither|nor|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|"
+                             r"won'?t|wont|hasn'?t|haven'?t|can'?t|cant|cannot|used to)\b[\w\s'-]*$")
+_NEGATED_AFTER = re.compile(r"^\s*(?:is |are |will be |won'?t be )?(?:not|no longer|isn'?t|aren'?t|won'?t)\b")
+_INDIFFERENT = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not) (?:care|mind)\b|\bdoesn'?t matter\b")
+_SAID_AFTER = re.compile(r"^\s*[:=-]?\s*(yes|yeah|yep|no|nope|not)\b")
 
 
 def is_count(options: Sequence[object]) -> bool:
@@ -99,7 +110,7 @@ def count_units(spec: SlotSpec) -> frozenset[str]:
 
 # words that count the same things ('my 2 kids' for 'Number of children', '3 spots' for places)
 _SAME_UNIT = {lx.stem(w): frozenset(lx.stem(o) for o in group.split() if o != w)
-              for group in ("children child kids kid", "tickets ticket tix", "places place spots spot spaces space")
+              for group in ("children child kids kid", "places place spots spot spaces space tickets ticket tix seats seat")
               for w in group.split()}
 
 

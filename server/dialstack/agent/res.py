@@ -30,6 +30,7 @@ DEFAULT_TEMPLATES = {
     "escalate": "I couldn't finish {phrase}: {reason}. Could you tell me more, or try something else?",
     "abandoned": "I dropped {phrase} since we hadn't come back to it for a while.",
     "chitchat": "Happy to help! What would you like to do?",
+    "welcome": "You're welcome!",
     "goodbye": "Glad I could help. If there's anything else, just ask.",
     "later_parts": "I'm starting with {phrase}; after that: {parts}.",
     "parts_left": "One thing at a time: I'm on {phrase} now and haven't started the rest: {parts}. Ask me again once this is done.",

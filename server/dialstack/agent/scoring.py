@@ -359,8 +359,8 @@ class FlowScorer:
         if not unknown:
             return found
         written = {lx.stem(t) for t in lx.tokens(text) if self._is_word(t)}  # 'chance' is no typo of 'change'
-        mended = {self.mend(w, spelled_right=w in written) for w in unknown}
-        return frozenset((found - set(unknown)) | (mended - lx.STOPWORDS))  # ('wnt' is 'want', no task word)
+        mended = {m for w in unknown if (m := self.mend(w, spelled_right=w in written)) == w or m not in lx.STOPWORDS}
+        return frozenset((found - set(unknown)) | mended)  # ('wnt' mended is 'want', no task word)
 
     def mend(self, word: str, spelled_right: bool = False) -> str:
         """The pack's own word for ``word``: a synonym it uses ('drop' -> 'cancel'), else the word
@@ -534,19 +534,26 @@ def _texted(typed: str) -> bool:
 
 
 def _unvowelled(typed: str, spelled: Mapping[str, str]) -> list[str]:
-    """The one pack word that ``typed``, written without vowels, shortens: its letters in order,
-    the first and the last among them ('chk' -> 'check', 'bkng' -> 'booking', 'cncl' -> 'cancel');
-    none when several words fit."""
-    if not _texted(typed):
-        return []
-    fits = [w for w in spelled if len(w) > len(typed) and w[0] == typed[0] and w[-1] == typed[-1]
-            and _in_order(typed, w) and any(v in w for v in "aeiou")]
+    """The one pack word that ``typed``, written without vowels, spells: the same consonants ('chk' ->
+    'check', 'bkng' -> 'booking', 'cncl' -> 'cancel'); none when several words fit."""
+    if not _texted(typed) or typed in _TEXTED_NOT_WORDS or typed in lx.OPENING_FILLERS or _consonants(typed) in _SOUNDS:
+        return []  # ('hmm' is no 'home')
+    fits = [w for w in spelled if w.isalpha() and any(v in w for v in "aeiou") and _consonants(w) == _consonants(typed)]
     return fits[:1] if len({spelled[w] for w in fits}) == 1 else []
 
 
-def _in_order(letters: str, word: str) -> bool:
-    rest = iter(word)
-    return all(letter in rest for letter in letters)
+def _consonants(word: str) -> str:
+    """A word's letters without vowels, 'ck' as 'k' and a doubled letter once ('booking' -> 'bkng',
+    'check' -> 'chk'): how texting shortens it."""
+    bare = re.sub(r"[aeiou]", "", word.lower()).replace("ck", "k")
+    return re.sub(r"(.)\1+", r"\1", bare)
+
+
+# sounds written without vowels ('hmm', 'mmm', 'shh', 'grr'), as their consonants
+_SOUNDS = frozenset({"hm", "m", "mh", "sh", "gr", "br", "pft", "pst", "tsk", "z", "x", "h", "hmph", "ph"})
+# texting that shortens words of courtesy or function, never a pack's word ('pls' is no 'plus')
+_TEXTED_NOT_WORDS = frozenset({"pls", "plz", "plzz", "thx", "thnx", "thnks", "tnx", "txt", "msg", "rly", "cld", "shd",
+                               "wld", "shld", "wd", "cnt", "dnt", "wnt", "bc", "bcs", "cs", "hw", "wht", "whn", "whr"})
 
 
 _SOUNDED = (("ite", "ight"), ("ites", "ights"))  # endings written as they sound, and how they are spelt

@@ -82,6 +82,8 @@ class SlotReader:
                 cands = [count] if count else []
             else:
                 cands = slot.extract(text, ctx)
+                if not cands and yes_no:  # 'she uses a wheelchair' to 'does the patient use a wheelchair?'
+                    cands = [flag] if (flag := flag_value(slot_spec, options, text)) else []
                 # a plain number slot reads any number (a slot type of its own knows its units)
                 counting = slot.criteria == "numeric" and type(slot).extract is LevelSlot.extract and counts_things(slot_spec)
                 if slot.criteria == "numeric" and (counting or count_units(slot_spec) & PEOPLE_STEMS):
@@ -93,7 +95,7 @@ class SlotReader:
             if not cands and slot.criteria in ("category", "multiple"):
                 cands = plural_candidates(slot, text, ctx)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
-            if isinstance(slot, DateTimeSlot) and slot.time_mode == "none" and any(
+            if isinstance(slot, DateTimeSlot) and slot.time_mode == "none" and slot_spec.name != waiting and any(
                     isinstance(other, DateTimeSlot) and other.time_mode != "none" for other in slots.values()):
                 # ('no, make it thursday at 2pm' is no date of birth: a day said with its time of day
                 # is for the moment beside it that takes one)
@@ -167,10 +169,13 @@ class SlotReader:
         if asks_why and not lx.CORRECTION.search(text):
             # 'flu symptoms since the weekend' to 'the reason?': a day in the story moves no day given
             labels = {n: c for n, c in labels.items() if n == waiting or not slots[n].filled}
+        if _FOR_SOMEONE_COMING.search(text):
+            labels.update({k: c for k, c in count_repairs(slots, text).items() if k not in labels})  # 'make it 3, my daughter is coming too': a count, not 3 o'clock
         for name, cand in hour_repairs(slots, text, ctx).items():
-            if name not in labels:
+            if name not in labels and not any(c.start == cand.start for c in labels.values()):
                 labels[name] = cand  # 'sorry I meant 11, not 10': the hour of the time already given
-        labels.update(hour_repaired_in_turn(slots, labels, text, ctx))
+        labels.update({k: c for k, c in hour_repaired_in_turn(slots, labels, text, ctx).items()
+                       if not any(c.start == held.start for n, held in labels.items() if n != k)})
         if not labels and waiting is None:
             labels.update(count_repairs(slots, text))  # 'my sister's coming too so make that 3'
         said = [(c.start, c.end) for c in labels.values()]
@@ -311,6 +316,10 @@ _COUNT_REPAIR = re.compile(
     r"(?:\s+(?:then|instead|now|please|of us))?"
     # ('make that 3, my son is coming too': a reason after it, with no number of its own)
     r"(?:(?:\s*[,;-]\s*|\s+(?:as|because|since|cos|coz|cause)\s+)[^\d,;]*)?[\s.!]*$", re.IGNORECASE)
+
+
+# ('... my son is coming too', '... two more are joining'): someone more, the reason a count changes
+_FOR_SOMEONE_COMING = re.compile(r"\b(?:coming|joining|come|join|comes|joins)\b|\b(?:too|as well)\s*[.!]*\s*$", re.IGNORECASE)
 
 
 def count_repairs(slots: Mapping[str, BaseSlot], text: str) -> dict[str, Candidate]:
@@ -499,8 +508,9 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
     found = list(lx.TOKEN.finditer(text))
     sentence = 0  # where the sentence being read starts
     capital = [m.group()[:1].isupper() and m.group().lower() not in lx.I_FORMS for m in found]
-    if len(found) > 1 and all(capital[1:]) and found[0].group() != "The":
-        capital = [False] * len(found)  # 'Find A Book': title case says nothing about names ('The Willows' is one)
+    if len(found) > 1 and all(capital[1:]) and not _THE_AND_ONE_WORD.match(text):
+        # 'Find A Book': title case says nothing about names ('The Willows, Station Road' opens with one)
+        capital = [False] * len(found)
     for i, m in enumerate(found):
         if any(a < m.end() and m.start() < b for a, b in taken):
             close()
@@ -532,6 +542,9 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
 
 
 _NAME_ALONE = 6  # the words of a name said as a sentence of its own ('Las Vegas.')
+# 'The Willows, Station Road', 'The Shard': one word after 'The' is a name that needs its article
+# (in 'The Ac Hotel Porte Maillot' the article is not the name's)
+_THE_AND_ONE_WORD = re.compile(r"^\s*The [A-Z][\w'-]*\s*(?:[,.;]|$)")
 # a first sentence that greets, apologises or exclaims ('Good Morning.', 'Happy Friday!', 'Sorry.')
 _SOCIAL_SENTENCE = re.compile(r"(?:hi|hello|hey|hiya|sorry|oops|thanks|thank you|great|perfect|ok|okay|oh|well|happy \w+|"
                               r"good (?:morning|afternoon|evening|day|night))\b", re.IGNORECASE)
