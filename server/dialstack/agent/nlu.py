@@ -632,8 +632,8 @@ class Understander:
         paid?': what the service allows, asked of no booking in particular; not a request ending on
         'is that ok?' ('i'd like to cancel my booking, is that ok?', 'book a ride friday 10am, is that
         ok?'), nor a question of a look-up that takes the value it names ('is it ok to travel to Cairo?')."""
-        if self.scorer.reference_spans(r.text, r.ctx):
-            return False
+        if not lx.asks_what_is_allowed(r.text) or self.scorer.reference_spans(r.text, r.ctx):
+            return False  # (the words first: most turns ask nothing of the kind, and the values cost more)
         keys, spans = self.scorer.values_in(r.text, r.ctx)
         if r.strong and r.best in self.scorer.readers and keys & self.scorer.profiles[r.best].value_keys:
             return False
@@ -641,7 +641,7 @@ class Understander:
             return True
         requests = lx.REQUEST_ANYWHERE.search(r.text) or lx.WANTS.match(r.text) or lx.ORDER.match(r.text) \
             or self.scorer.verb_flow(r.text) not in (None, *self.scorer.readers)
-        return lx.asks_what_is_allowed(r.text) and not requests and not spans
+        return not requests and not spans
 
     def _asked_in_no_tasks_words(self, r: Reading) -> str | None:
         """'what if i panic inside the machine?': a question no flow's words speak for (none scores
