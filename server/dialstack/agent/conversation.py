@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+import functools
 import re
 import tempfile
 import time
@@ -294,10 +295,19 @@ def _slot_matches(got: dict[str, Any] | None, wanted: Any) -> bool:
     return value == wanted
 
 
+@functools.lru_cache(maxsize=64)
+def _loaded_domain(name: str | None, pack: str | None) -> Any:
+    from ..domain import load_domain
+
+    return load_domain(name, pack)
+
+
 def make_agent_factory(scratch: Path, base: Path | None = None) -> AgentFactory:
-    """Agents for conversation tests: a fresh database and data folder each, a fixed clock."""
+    """Agents for conversation tests: a fresh database and data folder each, a fixed clock.
+
+    The domain is loaded once per process and pack (a pack is read-only while tests run).
+    """
     def make(test_file: ConversationFile, conversation: Conversation) -> Any:
-        from ..domain import load_domain
         from ..state.flows import counter_ids
         from ..tools.prepare import prepare_domain, template_folder
         from .agent import Agent, Clock
@@ -310,7 +320,7 @@ def make_agent_factory(scratch: Path, base: Path | None = None) -> AgentFactory:
             pack = str((base / pack).resolve())
         settings = deep_merge(test_file.settings, conversation.settings)
         start = test_file.clock or DEFAULT_START
-        domain = load_domain(test_file.domain, pack)  # its data: prepared once per run, then copied
+        domain = _loaded_domain(test_file.domain, pack)  # its data: prepared once per run, then copied
         prepare_domain(domain, folder, start.date(), templates=template_folder(scratch / "prepared"))
         return Agent(
             domain, pack=pack, db=folder / "dialstack.db", data_dir=folder,

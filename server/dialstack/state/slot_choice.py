@@ -58,7 +58,7 @@ def match_option(raw: Any, table: list[tuple[str, list[str]]]) -> str | None:
     for value, names in table:
         if any(wanted == _loose(name) for name in names):
             return value
-    return _misspelt(wanted, table)
+    return _misspelt(wanted, _typo_index(table)) if len(wanted) >= _TYPO_MIN_LENGTH else None
 
 
 # a misspelt option ('consultaton'): a long word this close to exactly one option's name
@@ -66,12 +66,20 @@ _TYPO_CUTOFF = 0.9
 _TYPO_MIN_LENGTH = 6
 
 
-def _misspelt(wanted: str, table: list[tuple[str, list[str]]]) -> str | None:
+_TypoIndex = list[tuple[str, str, frozenset[str]]]  # (the name loosely written, its value, its own words)
+
+
+def _typo_index(table: list[tuple[str, list[str]]]) -> _TypoIndex:
+    return [(loose, value, frozenset(re.split(r"[\s-]+", name.casefold())))
+            for value, names in table for name in names
+            if len(loose := _loose(name)) >= _TYPO_MIN_LENGTH]
+
+
+def _misspelt(wanted: str, index: _TypoIndex) -> str | None:
     if len(wanted) < _TYPO_MIN_LENGTH:
         return None
     # a word said right that is only part of a name ('appointment' of 'gp appointment') mends nothing
-    names = {_loose(name): value for value, names in table for name in names
-             if len(_loose(name)) >= _TYPO_MIN_LENGTH and wanted not in re.split(r"[\s-]+", name.casefold())}
+    names = {loose: value for loose, value, words in index if wanted not in words}
     close = difflib.get_close_matches(wanted, list(names), n=2, cutoff=_TYPO_CUTOFF) \
         or [n for n in names if n[:1] == wanted[:1] and one_edit(wanted, n)]  # ('smaer test': two letters swapped)
     values = {names[c] for c in close}
@@ -84,13 +92,18 @@ def _misspelt_in(text: str, table: list[tuple[str, list[str]]]) -> list[Found]:
     words = list(re.finditer(r"[A-Za-z][A-Za-z-]+", text))
     found: list[Found] = []
     used: set[int] = set()
+    index: _TypoIndex | None = None
     for size in (2, 1):
         for i in range(len(words) - size + 1):
             span = words[i:i + size]
             if used & set(range(i, i + size)) or size == 2 and text[span[0].end():span[1].start()].strip():
                 continue
             said = text[span[0].start():span[-1].end()]
-            value = _misspelt(_loose(said), table)
+            wanted = _loose(said)
+            if len(wanted) < _TYPO_MIN_LENGTH:
+                continue
+            index = index if index is not None else _typo_index(table)
+            value = _misspelt(wanted, index)
             if value is not None:
                 found.append(Found(value, said, span[0].start(), span[-1].end()))
                 used |= set(range(i, i + size))
