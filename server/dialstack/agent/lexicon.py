@@ -243,8 +243,10 @@ SELF_REPAIR = re.compile(
     r"correction|oops|my (?:bad|mistake))\b",
     re.IGNORECASE,
 )
-_ASKS = (r"what|whats|which|where|wheres|when|whens|why|how|hows|who|whos|whose|do you|does|did you|can you|could you|are you|is there|"
-         r"is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my")
+# (and as texted: 'wat time r u open', 'wen do u close', 'hw much is it')
+_ASKS = (r"what|whats|wat|wats|wot|wut|which|where|wheres|when|whens|wen|why|how|hows|hw|who|whos|whose|"
+         r"(?:do|did|can|could|are|will|have) (?:you|u|ya)|r u|does|is there|"
+         r"is it|are there|have i|have we|do i|did i|am i|is my|are my")
 _QUESTION_WORDS = r"(?!what (?:i|we) (?:meant|mean|said|wanted)\b)(" + _ASKS + r")\b"  # 'what i meant was ...' tells
 QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold on|sorry|quick question|hi|hey|hello|hiya)[\s,.:-]+"
                             r"(?!(?:can|could|would|will) (?:you|u)\b))*"
@@ -265,7 +267,7 @@ REQUEST_ANYWHERE = re.compile(
     r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|one of your) [a-z']+(?: [a-z]+)?(?= \w+ (?:me|us|him|her|them)\b)|a [a-z]+"
     r"|(?:she|he|my (?:son|daughter|wife|husband|mum|mom|dad|kid|child|partner))(?= (?:see|get|come|be seen)\b))"
     r"|any chance (?:that )?(?:you|u) (?:could|can|would))\s+(?:please\s+)?"
-    r"(?!tell\b|let me know\b(?!\s+(?:when|once|as soon as)\b)|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
+    r"(?!tell\b|let me know\b(?!\s+(?:when|once|as soon as)\b)|(?:give|get) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
     r"check (?:if|whether)\b)\w+"
     # 'can I get a table?' asks for something; 'can I bring pets?' asks whether it is allowed
     r"|(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|ok|okay|hmm+|um+|well|oh|actually|wait|but|hi|hey|hello|hiya)\s+)"
@@ -951,6 +953,15 @@ _SAYS_YES = frozenset(stem(w) for w in CLEAR_YES) | frozenset(stem(w) for w in "
     absolutely definitely certainly indeed agree agreed confirm confirmed proceed ahead works suits
     exactly yh rite
     """.split())
+_AGREES = _SAYS_YES | frozenset(stem(w) for w in (*THANKS, "sound", "sounds", "thank"))
+
+
+def agrees_only(text: str) -> bool:
+    """'that is good', 'Okay, thank you', 'sounds great': every word agrees, praises or thanks; not a
+    question. Such a sentence names no task, even listed among a flow's examples."""
+    return bool(tokens(text)) and not is_question(text) and content_stems(text) <= _AGREES
+
+
 # words that hold back a yes ('maybe later', 'hold on', 'wait')
 _HOLDS_BACK = frozenset({"no", "nope", "nah", "naw", "maybe", "later", "wait", "hold", "hmm", "unsure", "if", "but",
                          "cancel", "stop", "rather", "instead", "another", "other", "else", "think", "thinking",

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..domain.models import DomainPack, FlowSpec
 from ..state.slots import BaseSlot, Candidate, DateTimeSlot, FreeTextSlot, SlotContext
-from ..state.text import KIN, KIN_OWNER, people_listed
+from ..state.text import KIN, KIN_OWNER, parse_number, people_listed
 from ..state.times import find_times
 from . import lexicon as lx
 from .commands import (
@@ -36,6 +36,7 @@ from .commands import (
 )
 from .embedding import load_embedder
 from .freetext import could_be_a_name, name_run, names_nothing, not_a_value, roles_of
+from .options import counts_things, is_count
 from .scoring import FlowScorer, cue_score, mask, strip_cues, value_key
 from .slot_reading import CUED, SlotReader, holds_whole_request, remainder
 
@@ -289,6 +290,9 @@ class Understander:
         # an answer to a free-text question is any text: it is taken only if nothing else is meant
         # (a question, small talk, giving up, another task), so it masks nothing for scoring
         free_answer = None
+        counted = self._count_said_alone(active, text, ctx) if active and isinstance(waiting, FreeTextSlot) else None
+        if counted is not None:  # '2 please' to 'what's the event?': the count the task still needs
+            own_labels, own_rejected = counted, {}
         if active and isinstance(waiting, FreeTextSlot) and view.waiting_for_slot in own_labels \
                 and own_labels[view.waiting_for_slot].score < CUED:
             free_answer = own_labels.pop(view.waiting_for_slot)
@@ -599,7 +603,7 @@ class Understander:
             return self._digresses(r, self._answers_questions, confident=False)
         # ('lovely, thats all i needed, thanks bye' with nothing open: a goodbye, whatever its words score)
         if r.starts_other and r.best_spec.metadata.digression \
-                and (r.is_question or not r.active and not lx.is_closing(r.text)):
+                and (r.is_question or not r.active and not lx.is_closing(r.text) and not _agrees_only(r)):
             task = None if r.is_question else self._task_said_with_values(r)
             if task is not None:  # 'dentist on saturday at 10 please': a request with its values, not a question
                 name, labels, rejected = task
@@ -802,7 +806,7 @@ class Understander:
         """A request for another task; an answer to the question asked stays in this one unless it
         also asks for another ('he's 45, and my husband will drive' answers)."""
         if not r.starts_other or r.best_spec.metadata.digression or lx.is_closing(r.text) or lx.UNSURE.match(r.text) \
-                or lx.only_thanks(r.text):
+                or lx.only_thanks(r.text) or _agrees_only(r):
             return None  # 'No. I am all set, thanks' sets nothing up; nor do 'not sure yet, i'll get back to you', 'ok good, thank u'
         active = r.active
         cancel_other = lx.CANCEL_VERB.search(r.text) and r.best_score < self.threshold * 1.5 and active
@@ -912,8 +916,24 @@ class Understander:
             return r.result("chitchat", digression_type="small_talk")  # 'ok lets continue' to 'where to?'
         return r.result("fill", flow=r.active.name, rejected={r.waiting.name: check.reason})
 
+    @staticmethod
+    def _count_said_alone(active: Any, text: str, ctx: SlotContext) -> dict[str, Candidate] | None:
+        """'2 please', 'just one' to a question a name or a title answers: a number alone names nothing;
+        it is the count of the one slot of the task that counts things and is still empty."""
+        said = _BARE_COUNT.fullmatch(text)
+        number = parse_number(said.group(1)) if said else None
+        if said is None or number is None:
+            return None
+        empty = [(s, active.slots[s.name]) for s in active.spec.slots if s.name in active.slots
+                 and not active.slots[s.name].filled and (counts_things(s) or is_count(s.params.get("options") or ()))]
+        if len(empty) != 1:
+            return None
+        spec, slot = empty[0]
+        check = slot.check(int(number), ctx)
+        return {spec.name: Candidate(check.value, check.display, said.start(1), said.end(1), 0.5)} if check.ok else None
+
     def starts_a_task(self, r: Reading) -> Understanding | None:
-        if r.strong and r.best_spec is not None and not lx.only_thanks(r.text):
+        if r.strong and r.best_spec is not None and not lx.only_thanks(r.text) and not _agrees_only(r):
             return self._starts(r, r.best, **_refines(r))
         return None
 
@@ -1423,6 +1443,9 @@ _MAKES = frozenset(lx.stem(w) for w in "new make book create add schedule reserv
 _DOES = frozenset(lx.stem(w) for w in "get lookup play check list see view cancel change modify".split())
 _TEXTED = {"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please", "ya": "you", "wat": "what",
            "wot": "what", "wen": "when"}
+# a number said alone, with a please or a 'just' ('2 please', 'just one', 'Three, thanks.')
+_BARE_COUNT = re.compile(r"\s*(?:(?:just|only|ok|okay|um+|er+)[\s,]+)?(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|"
+                         r"eleven|twelve)(?:[\s,]+(?:please|pls|plz|thanks|thank you|thx))?[\s.!]*", re.IGNORECASE)
 _SMALL_WORDS = frozenset("a an the on at in for to of by with from my your our please".split())
 _DAY_WORD = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|today|tonight|tomorrow")
 _QUESTION_STEM = lx.stem("questions")
@@ -1473,6 +1496,12 @@ RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,
     Understander.means_to_stop, Understander.does_not_know,
 ))
+
+def _agrees_only(r: Reading) -> bool:
+    """'That should work.', 'Nice.', 'Yes, that will do just fine.': agreeing with nothing asked asks
+    for no task (not 'yes for 2 at 17:45', which gives values)."""
+    return lx.agrees_only(r.text) and not r.own_labels and not any(c.isdigit() for c in r.text)
+
 
 def _normal(text: str) -> str:
     return " ".join(lx.tokens(text))

@@ -67,7 +67,9 @@ class FlowProfile:
 
     def __init__(self, spec: FlowSpec) -> None:
         self.spec = spec
-        self.examples = [lx.content_stems(e) for e in spec.examples]
+        # ('that is good' among a look-up's examples, as data gathered from real talk may hold: a yes says no task)
+        self.example_texts = [e for e in spec.examples if not lx.agrees_only(e)]
+        self.examples = [lx.content_stems(e) for e in self.example_texts]
         self.values_masked = False  # example values ('Boston', 'Dec 20') are blanked once vocabularies load
         self.keywords: set[str] = set()
         # 'how much', 'running out': a keyword that needs its function words counts only as a phrase
@@ -91,8 +93,8 @@ class FlowProfile:
         self.text = flow_text(spec, negated_only)
         # 'my bookings' (a list) against 'my booking' (one): how the flow's keywords and examples count
         # things (its name and description do not tell: 'find_restaurants' finds one as well)
-        self.numbers = lx.grammatical_numbers(" ".join([*spec.keywords, *spec.examples]))
-        openers = {lx.opener(e) for e in spec.examples}
+        self.numbers = lx.grammatical_numbers(" ".join([*spec.keywords, *self.example_texts]))
+        openers = {lx.opener(e) for e in self.example_texts}
         self.openers = openers - {None}
         first = spec.name.split("_")[0].lower()
         self.verb = first if first in openers and first not in lx.STOPWORDS else None
@@ -257,7 +259,7 @@ class FlowScorer:
         """Blank the slot values inside examples: 'flights from Boston' speaks for 'flights', not 'Boston'."""
         for profile in self.profiles.values():
             if not profile.values_masked:
-                profile.examples = [self._masked_stems(e, ctx) for e in profile.spec.examples]
+                profile.examples = [self._masked_stems(e, ctx) for e in profile.example_texts]
                 profile.values_masked = bool(ctx.vocabularies) or not self.needs_vocabulary
         return None
 
@@ -420,14 +422,14 @@ class FlowScorer:
             # an example's opening word asks for the flow; its other words only when several examples
             # share them ('echo hello': 'hello' is the sample value, not a word that asks)
             seen: dict[str, int] = {}
-            for example in profile.spec.examples:
+            for example in profile.example_texts:
                 for i, m in enumerate(lx.TOKEN.finditer(example)):
                     word = lx.stem(m.group().lower())
                     if i == 0:
                         words.add(word)
                     elif not m.group()[:1].isupper():
                         seen[word] = seen.get(word, 0) + 1
-            words |= {w for w, n in seen.items() if n > 1 or len(profile.spec.examples) < 2 and w in profile.description}
+            words |= {w for w, n in seen.items() if n > 1 or len(profile.example_texts) < 2 and w in profile.description}
         self._triggers[name] = frozenset(words - lx.STOPWORDS)
         return self._triggers[name]
 
@@ -492,7 +494,7 @@ class FlowScorer:
         # the flow's own text decides; examples and keywords only add to it, so a flow that has
         # none (a new service) is not outvoted by one that has many
         text = self._text(profile, stems, matching)
-        if not profile.spec.examples and not profile.spec.keywords:
+        if not profile.example_texts and not profile.spec.keywords:
             return text + EXAMPLE_WEIGHT * IMPUTED_EXAMPLES * text  # its own text stands in for examples
         total = sum(self.weight(s) for s in stems)
         example = 0.0
