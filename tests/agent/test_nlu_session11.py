@@ -150,3 +150,105 @@ def test_agreeing_with_nothing_asked_starts_no_task(text: str) -> None:
     with talking("travel") as agent:
         result = agent.handle("s", text)
         assert stack_of(agent) == [] and tools_of(result) == [] and result.understanding["flow"] is None
+
+
+# -- the forty-sixth fresh sets -----------------------------------------------------------------------
+TIDEWELL = PACKS / "tidewell"
+
+
+def test_nice_one_thats_all_after_a_search_closes_and_starts_nothing() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "any flights going boston to chicago tues the 15th?")
+        result = agent.handle("s", "nice one, thats all i needed for now")
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+def test_a_booking_asked_about_again_mid_booking_is_checked_and_the_booking_waits() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i want to book a flight from new york")
+        result = agent.handle("s", "oh hold on, when is my BK-20481 flight again?")
+        assert tools_of(result) == ["get_booking"] and stack_of(agent) == [("book_flight", "paused")]
+
+
+def test_yes_lets_finish_the_booking_resumes_it() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i want to book new york to london")
+        agent.handle("s", "oh actually before i forget, can you set a price alert for boston to chicago if it goes under $120")
+        agent.handle("s", "yes")
+        agent.handle("s", "yeah lets finish the booking")
+        assert stack_of(agent) == [("book_flight", "active")]
+
+
+@pytest.mark.parametrize("text", ["I'm organising flights for a group of 7 from chicago to boston, dec 10",
+                                  "we're arranging flights for 4 of us from boston to chicago on dec 12"])
+def test_organising_flights_for_a_group_books_them(text: str) -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", text)
+        assert stack_of(agent) == [("book_flight", "active")] and "shall I go ahead" in result.reply
+
+
+def test_places_asked_for_a_party_book_the_class_rather_than_look_it_up() -> None:
+    with talking("tidewell", TIDEWELL) as agent:
+        agent.handle("s", "could I have two places at aqua yoga on Thursday 3rd please")
+        flow = agent.load("s").stack.flows[-1]
+        assert flow.name == "book_class" and flow.slots["places"].value == 2
+
+
+def test_whether_a_thing_needs_booking_is_a_question_for_the_faq() -> None:
+    with talking("tidewell", TIDEWELL) as agent:
+        result = agent.handle("s", "does the hoist need booking? my husband uses a wheelchair")
+        assert tools_of(result) == ["answer_pool_question"] and stack_of(agent) == []
+
+
+def test_a_question_after_btw_mid_booking_is_answered_not_read_as_the_date() -> None:
+    with talking("tidewell", TIDEWELL) as agent:
+        agent.handle("s", "book me a hydro session please")
+        result = agent.handle("s", "btw is the water nice and warm? i feel the cold")
+        assert tools_of(result) == ["answer_pool_question"] and "as a date" not in result.reply
+        assert stack_of(agent) == [("book_session", "active")]
+
+
+@pytest.mark.parametrize("text", ["scrap that for now, I'll sort it out after I've spoken to my physio", "forget it for now"])
+def test_letting_a_task_go_for_now_stops_it(text: str) -> None:
+    with talking("tidewell", TIDEWELL) as agent:
+        agent.handle("s", "i want to book a session with priya")
+        agent.handle("s", text)
+        assert stack_of(agent) == []
+
+
+def test_yeh_go_ahead_confirms() -> None:
+    with talking("tidewell", TIDEWELL) as agent:
+        agent.handle("s", "cna i bok a sesion for tomorow at 2pm")
+        agent.handle("s", "its for my wife Grace Lowe")
+        result = agent.handle("s", "yeh go ahead")
+        assert tools_of(result) == ["book_session"]
+
+
+def test_pulling_up_a_reference_checks_it() -> None:
+    with talking("tidewell", TIDEWELL) as agent:
+        result = agent.handle("s", "could you pull up TW-2043 please")
+        assert tools_of(result) == ["get_booking"]
+
+
+def test_a_keyword_with_a_hyphen_counts_when_said_with_spaces() -> None:
+    with talking("tidewell", TIDEWELL) as agent:
+        agent.handle("s", "book a one to one for thursday 10th at 4pm")
+        assert stack_of(agent) == [("book_session", "active")]
+
+
+@pytest.mark.parametrize("text", ["ok cheers, speak soon", "thanks, talk to you soon", "nice one, thats all i needed for now"])
+def test_a_parting_in_everyday_words_closes(text: str) -> None:
+    assert lx.is_closing(text)
+
+
+@pytest.mark.parametrize("text", ["can i talk to someone", "lets talk about my booking"])
+def test_talking_about_something_is_no_closing(text: str) -> None:
+    assert not lx.is_closing(text)
+
+
+def test_declining_the_offer_to_go_back_by_leaving_the_task_for_now_drops_it() -> None:
+    with talking("tidewell", TIDEWELL) as agent:
+        agent.handle("s", "book a one to one for thursday 10th at 4pm")
+        agent.handle("s", "actually before that, what time does my class TW-2042 start?")
+        agent.handle("s", "no thanks, I'll leave the session for now")
+        assert stack_of(agent) == []

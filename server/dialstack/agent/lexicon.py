@@ -18,12 +18,12 @@ STOPWORDS = frozenset(
     please would like want wnat watn wanna need ned can could you your yours u ur do does did what which who whom with on in at
     by from some any let lets let's just now so up will we us our there here get got have has had
     should shall may might must go going gonna also too very really about into out over as if then than
-    when where why how all one ok okay yes no hi hello hey thanks thank chance
+    when where why how all one ok okay yes no hi hello hey thanks thank chance again
     not don't dont won't wont can't cant isn't doesn't didn't
     """.split()
 )
 
-_YES = (r"(?:yes|yeah|yep|yup|yea|ya),? (?:please )?cancel (?:it|that)|yes+|yeah+|yep+|yup+|ya|yea+|ye|yah|yh|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
+_YES = (r"(?:yes|yeah|yep|yup|yea|ya),? (?:please )?cancel (?:it|that)|yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
         r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
         r"that'?s right|that is right|that'?s correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
@@ -58,7 +58,7 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"thank you for (?:the|your|all the) (?:help|assistance)|not (?:right )?now|not at (?:the|this) (?:moment|time)|"
             r"not yet|i don'?t|i do not|that'?s (?:ok|okay|fine)|that would be all|that will be all|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
             r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
-            r"i'?m ok|we'?re good|" + r"leave it(?: (?:as it is|be))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
+            r"i'?m ok|we'?re good|" + r"(?:i'?ll |we'?ll )?leave (?:it|that|the \w+)(?: (?:as it is|be))?(?: for (?:now|today|the moment))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
             r"(?:i'?ll |we'?ll |i want to |i'd rather |let'?s )?keep it(?: actually)?|actually|"
             r"(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer")
 DENY = re.compile(
@@ -113,7 +113,7 @@ CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
     r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother|no longer needed|not needed any ?more)\b"
-    r"(?:\s+(?:then|after all|anyway|anyways))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL
+    r"(?:\s+(?:then|after all|anyway|anyways|for now|for the moment|for today))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL
     # 'actually scrap that, leave it as it is', 'nvm dont book it': the stop word, then letting it be
     + r"|(?:\s*[,;:.!-]+\s*|\s+)(?:just\s+)?(?:(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?"
     + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))))?[\s.!,]*$"
@@ -170,12 +170,13 @@ STOPS_EVERYTHING = re.compile(
 CANCEL_VERB = re.compile(r"\b(cancel|stop|abort|forget|drop|scratch|scrap|ditch|abandon)\b", re.IGNORECASE)
 RESUME = re.compile(
     r"\b(go(?:ing)? back to|back to|get back to|return to|resume|continue(?: with)?|pick up|carry on with|"
-    r"where were we)\b",
+    r"finish(?: off)?(?: with)?|where were we)\b",
     re.IGNORECASE,
 )
 # 'I'd like to get back to booking the tickets': going back to a task by name (not 'fly back to Boston')
 RESUME_TASK = re.compile(
-    r"\b(?:go(?:ing)? back to|get(?:ting)? back to|return to|resume|continue with|carry on with|pick up)\s+"
+    r"\b(?:go(?:ing)? back to|get(?:ting)? back to|return to|resume|continue with|carry on with|pick up|"
+    r"finish(?: off)?(?: with)?)\s+"
     r"(?:the |my |our |that |those )?\w+ing\b|\b(?:go(?:ing)?|get(?:ting)?) back to the\b",
     re.IGNORECASE,
 )
@@ -364,7 +365,7 @@ _CLOSING_WORDS = THANKS | frozenset("""
 no nope nah not nothing none thankful grateful appreciate appreciated you your yours
 help helping helped helpful assistance assist assisting service all set good fine great well ok okay
 alright awesome perfect wonderful excellent lovely nice kind really truly very so much lot lots bunch
-cool brilliant fab fantastic sweet ace splendid super cheers
+cool brilliant fab fantastic sweet ace splendid super cheers one ta speak talk chat
 that that's thats this is was it it's its everything enough done bye goodbye now today tonight
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
@@ -393,7 +394,8 @@ _PUTS_OFF = re.compile(r"^\s*(?:(?:" + _OFF_LEAD + r")+|(?:" + _OFF_LEAD + r")*"
                        + r"(?:(?:bye|goodbye|thanks|thank you)[\s,.!]*)*$", re.IGNORECASE)
 
 
-_TAKE_CARE = re.compile(r"\btake care\b[\s,.!]*(?:$|bye\b)", re.IGNORECASE)  # not 'take care of it'
+_TAKE_CARE = re.compile(r"\b(?:take care|(?:speak|talk|chat) (?:to you )?soon)\b[\s,.!]*(?:$|bye\b)",
+                        re.IGNORECASE)  # not 'take care of it'
 
 
 def is_closing(text: str) -> bool:
@@ -543,8 +545,10 @@ _INDIRECT_QUESTION = re.compile(
 # 'is it possible to change the date after i've paid?', 'if i cancel the day before is that ok?',
 # 'should we still come in?', 'can i move it online or do i have to ring?': what the service allows,
 # asked of a task in general, not a request to do it
-_ASKS_WHAT_IS_ALLOWED = re.compile(r"\bshould (?:i|we) still\b|\bor (?:do|would|will) (?:i|we) (?:have|need) to\b",
-                                   re.IGNORECASE)
+_ASKS_WHAT_IS_ALLOWED = re.compile(r"\bshould (?:i|we) still\b|\bor (?:do|would|will) (?:i|we) (?:have|need) to\b"
+                                   # ('does the hoist need booking?', 'do the classes have to be booked ahead?')
+                                   r"|^\W*(?:\w+\W+){0,3}?(?:does|do) (?:the|a|an|your) [\w ]{2,30}? (?:need|have) (?:to be )?"
+                                   r"(?:booking|booked|reserving|reserved)\b", re.IGNORECASE)
 # ... in words a request may end on too ('i'd like to cancel my booking, is that ok?' asks to cancel)
 _MAY_ASK_WHAT_IS_ALLOWED = re.compile(
     r"\b(?:is|would) it (?:be )?(?:possible|ok|okay|alright|fine|allowed) (?:to|if)\b|\b(?:am i|are we) allowed to\b"
@@ -616,7 +620,8 @@ _ANY_LEFT = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|hiya|hello|
                        re.IGNORECASE)
 # (a first sentence asking about a thing, not a favour: 'can my friends drive the car too? it's RNT-48213',
 # nor whether there is more: 'Any other dates? I heard about ...')
-_ASKED_OF_A_THING = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s,]+)*(?:is|are|was|were|does|do|did|has|have|"
+_ASKED_OF_A_THING = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|btw|by the way|also|quick question)[\s,]+)*"
+                               r"(?:is|are|was|were|does|do|did|has|have|"
                                r"what|whats|which|where|wheres|when|whens|who|how)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.!;:]+\s*|\s[-–—]+\s*|,\s*")
 _EXCLAIMS = re.compile(r"(?:what an?|how (?:nice|lovely|great|kind|cool|awesome))\b", re.IGNORECASE)  # 'what a day'
@@ -897,6 +902,7 @@ _SYNONYM_GROUPS = (
     "hotel motel inn lodging",
     "transfer wire",
     "ticket tix",
+    "check pull",  # ('could you pull up TW-2043')
 )
 SYNONYMS: dict[str, tuple[str, ...]] = {}
 for _group in _SYNONYM_GROUPS:
@@ -942,13 +948,13 @@ _NAMES_NOTHING = frozenset(stem(w) for w in """
     actually just really so well oh um uh ok okay anyway today now
     think thinking guess suppose reckon leave leaving travel travelling traveling fly flying
     they them he she him her until till possible put try trying
-    yes yeah yep yup ya yah yh sure u rite
+    yes yeah yep yup ya yah yh yeh sure u rite
     """.split()) | frozenset(stem(w) for w in THANKS - {"ty"})  # ('Ty' may be a name)
 # a yes that cannot mean anything else (not 'ok', 'right', 'sure': 'right, how much is it?')
 CLEAR_YES = frozenset({"yes", "yeah", "yep", "yup", "yea", "correct", "perfect"})
 # of those, the words that say yes ('that works for me', 'confirmed')
 _SAYS_YES = frozenset(stem(w) for w in CLEAR_YES) | frozenset(stem(w) for w in """
-    yes yeah yep yup ya sure ok okay alright good great fine perfect nice wonderful awesome excellent
+    yes yeah yep yup ya yeh sure ok okay alright good great fine perfect nice wonderful awesome excellent
     correct right cool lovely terrific fantastic superb splendid amazing brilliant marvelous super
     absolutely definitely certainly indeed agree agreed confirm confirmed proceed ahead works suits
     exactly yh rite

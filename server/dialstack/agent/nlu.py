@@ -1109,6 +1109,9 @@ class Understander:
         # on my calendar': the pick was made already)
         if said & _MAKES and not said & _LOOKS or any(m.group().lower() != "there" for m in lx.REFERS_BACK.finditer(text)):
             return None
+        # ('could I have two places at aqua yoga on thursday': places wanted for a party are asked for)
+        if not said & _LOOKS and _WANTS_THINGS.search(text) and (people_listed(text) or _PARTY_SIZE.search(text)):
+            return None
         picks = self._picks(first)
         if not picks:
             return None
@@ -1467,11 +1470,12 @@ _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upc
 # wanting, asked for ('need flights', 'I'd like', 'can I get', 'could we get'), and how many people it is for
 # (at the start of the turn or of a clause: "we're a family of four, need seattle to honolulu")
 _WANTS_THINGS = re.compile(r"(?:^|[,;.]\s*|\band\s+)\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,!.]+)*(?:" + lx.WE + r"\s*(?:'d like|would like|"
-                           r"need|want|wanna)|need|want|(?:can|could) (?:i|we) (?:get|have))\b", re.IGNORECASE)
+                           r"need|want|wanna|(?:'m|am|'re|are) (?:organi[sz]ing|arranging|sorting out))|need|want|"
+                           r"(?:can|could) (?:i|we) (?:get|have))\b", re.IGNORECASE)
 _OWNED_THING = re.compile(r"\b(?:my|our|the)\s+(?:current\s+|existing\s+)?(\w+)", re.IGNORECASE)
 _CHANGING = re.compile(r"\b(?:update|change|add|modify|amend)\b", re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
-                         r"passengers|travell?ers|seats|tickets|tix|guests)\b|\b(?:party|group|family) of\s+\w+"
+                         r"passengers|travell?ers|seats|tickets|tix|guests|places|spots|spaces)\b|\b(?:party|group|family) of\s+\w+"
                          r"|\b(?:just|only) (?:me|myself|the two of us|us two)\b|\bme and my \w+|\bthe \w+ of us\b",
                          re.IGNORECASE)
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))

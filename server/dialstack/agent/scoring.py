@@ -117,7 +117,7 @@ TEXT_SATURATION = 1.0  # a word said once in the name is nearly as good as said 
 
 def _phrase(keyword: str) -> bool:
     """'how much', 'running out': a keyword that needs its function words to mean anything."""
-    words = lx.tokens(keyword)
+    words = lx.tokens(keyword.replace("-", " "))  # ('one-to-one': said 'one to one' too)
     return len(words) > 1 and any(w in lx.STOPWORDS for w in words)
 
 
@@ -315,7 +315,8 @@ class FlowScorer:
             # gives (the other way round tells nothing: 'book flights for 3 of us' books)
             counted = {s for s, n in numbers.items() if n == ONE and s in self.plural_only[name]
                        or n == MANY and s in self.singular_only[name]}
-            words = self._words(profile, words_left, frozenset().union(*said), frozenset(counted))
+            phrased = frozenset().union(*said)  # (a phrase said counts though its words are small: 'one to one')
+            words = self._words(profile, words_left | phrased, phrased, frozenset(counted))
             if reading and name in self.readers and words > 0:
                 words += READ_BONUS
             values = sum(self.value_weights[k] for k in profile.value_keys & keys)
