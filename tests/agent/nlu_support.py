@@ -6,6 +6,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 from dialstack.agent import Agent
 from dialstack.agent.nlu import ActiveView, NLUView, Understander
@@ -41,3 +44,25 @@ def talking(domain: str, pack: Path | None = None) -> Iterator[Agent]:
         yield agent
     finally:
         agent.close()
+
+
+def write_mini_pack(root: Path, flows: dict[str, Any], changes: dict[str, bool]) -> Path:
+    """A pack in ``root`` from a flows document: one tool per name in ``changes`` (True: it changes
+    state) answering ``{"ok": true}`` from ``<domain>_handlers``, and a skill per flow calling its tool."""
+    domain = flows["domain"]
+    (root / "flows").mkdir(parents=True)
+    (root / "manifests").mkdir()
+    (root / "flows" / f"{domain}.yaml").write_text(yaml.safe_dump(flows, sort_keys=False))
+    tools = [{"tool_id": tool, "name": tool, "description": f"The {tool.replace('_', ' ')} tool.",
+              "input_schema": {"type": "object", "additionalProperties": {"type": "string"}},
+              "output_schema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+              "idempotent": not changing, "timeout_ms": 1000, "capabilities": {"changes_state": changing},
+              "handler": f"{domain}_handlers:ok"} for tool, changing in changes.items()]
+    (root / "manifests" / f"{domain}.yaml").write_text(yaml.safe_dump({"domain": domain, "tools": tools}, sort_keys=False))
+    (root / f"{domain}_handlers.py").write_text("def ok(**_):\n    return {'ok': True}\n")
+    for flow in flows["flows"]:
+        skill, tool = flow["skill"], flow["steps"][0]["call"]
+        (root / "skills" / domain / skill).mkdir(parents=True)
+        (root / "skills" / domain / skill / "SKILL.md").write_text(
+            f"---\nname: {skill}\ndescription: The {skill.replace('-', ' ')} task. Use when asked.\n---\n1. Call `{tool}`.\n")
+    return root

@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from dialstack.agent import Agent
 from dialstack.agent import lexicon as lx
 
-from .nlu_support import talking
+from .nlu_support import talking, write_mini_pack
 
 PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
 
@@ -68,30 +67,9 @@ SHOW_FLOWS = {
 }
 
 
-def _show_tool(tool_id: str, changes: bool) -> dict[str, object]:
-    return {"tool_id": tool_id, "name": tool_id, "description": f"The {tool_id.replace('_', ' ')} tool.",
-            "input_schema": {"type": "object", "properties": {"city": {"type": "string"}, "event_name": {"type": "string"}}},
-            "output_schema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
-            "idempotent": not changes, "timeout_ms": 1000, "capabilities": {"changes_state": changes},
-            "handler": "showtix_handlers:ok"}
-
-
 @pytest.fixture(scope="module")
 def show_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("showtix")
-    (root / "flows").mkdir()
-    (root / "manifests").mkdir()
-    (root / "flows" / "showtix.yaml").write_text(yaml.safe_dump(SHOW_FLOWS, sort_keys=False))
-    (root / "manifests" / "showtix.yaml").write_text(yaml.safe_dump(
-        {"domain": "showtix", "tools": [_show_tool("event_search", False), _show_tool("ticket_buy", True)]},
-        sort_keys=False))
-    (root / "showtix_handlers.py").write_text("def ok(**_):\n    return {'ok': True}\n")
-    for skill, tool in (("find-events", "event_search"), ("buy-tickets", "ticket_buy")):
-        (root / "skills" / "showtix" / skill).mkdir(parents=True)
-        (root / "skills" / "showtix" / skill / "SKILL.md").write_text(
-            f"---\nname: {skill}\ndescription: The {skill.replace('-', ' ')} task. Use when asked.\n---\n"
-            f"1. Call `{tool}`.\n")
-    return root
+    return write_mini_pack(tmp_path_factory.mktemp("showtix"), SHOW_FLOWS, {"event_search": False, "ticket_buy": True})
 
 
 @pytest.mark.parametrize("text", ["that is good", "Okay, thank you", "sounds great", "Yes, good.", "Perfect, thanks!"])

@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from dialstack.agent import Agent
 from dialstack.agent import lexicon as lx
@@ -19,7 +18,7 @@ from dialstack.agent.slot_reading import remainder
 from dialstack.domain.models import SlotSpec
 from dialstack.state.text import one_edit
 
-from .nlu_support import talking
+from .nlu_support import talking, write_mini_pack
 
 PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
 
@@ -115,29 +114,9 @@ BUS_FLOWS = {
 }
 
 
-def _tool(tool_id: str, changes: bool) -> dict[str, object]:
-    return {"tool_id": tool_id, "name": tool_id, "description": f"The {tool_id.replace('_', ' ')} tool.",
-            "input_schema": {"type": "object", "properties": {"origin": {"type": "string"}}},
-            "output_schema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
-            "idempotent": not changes, "timeout_ms": 1000, "capabilities": {"changes_state": changes},
-            "handler": "coach_handlers:ok"}
-
-
 @pytest.fixture(scope="module")
 def bus_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("coach")
-    (root / "flows").mkdir()
-    (root / "manifests").mkdir()
-    (root / "flows" / "coach.yaml").write_text(yaml.safe_dump(BUS_FLOWS, sort_keys=False))
-    (root / "manifests" / "coach.yaml").write_text(yaml.safe_dump(
-        {"domain": "coach", "tools": [_tool("bus_search", False), _tool("bus_buy", True)]}, sort_keys=False))
-    (root / "coach_handlers.py").write_text("def ok(**_):\n    return {'ok': True}\n")
-    for skill, tool in (("find-bus", "bus_search"), ("buy-bus-ticket", "bus_buy")):
-        (root / "skills" / "coach" / skill).mkdir(parents=True)
-        (root / "skills" / "coach" / skill / "SKILL.md").write_text(
-            f"---\nname: {skill}\ndescription: The {skill.replace('-', ' ')} task. Use when asked.\n---\n"
-            f"1. Call `{tool}`.\n")
-    return root
+    return write_mini_pack(tmp_path_factory.mktemp("coach"), BUS_FLOWS, {"bus_search": False, "bus_buy": True})
 
 
 def first_flow(pack: Path, text: str) -> str:
@@ -273,7 +252,6 @@ def test_a_sentence_that_names_something_after_a_question_is_still_a_value() -> 
 
 @pytest.fixture(scope="module")
 def sights_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("sights")
     flows = {"domain": "sights", "intents": {"Plan": {}, "Converse": {}, "Internal": {}, "Lookup": {"role": "read"}},
              "flows": [{"name": "find_attractions", "intent": "Lookup", "label": "find attractions",
                         "description": "Find attractions to visit in a city.",
@@ -281,16 +259,7 @@ def sights_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
                         "tools": ["sights_search"], "skill": "find-attractions",
                         "steps": [{"call": "sights_search", "args": {"origin": "$slots.location"},
                                    "map_outputs": {"found": "ok"}}]}]}
-    (root / "flows").mkdir()
-    (root / "manifests").mkdir()
-    (root / "flows" / "sights.yaml").write_text(yaml.safe_dump(flows, sort_keys=False))
-    (root / "manifests" / "sights.yaml").write_text(yaml.safe_dump(
-        {"domain": "sights", "tools": [{**_tool("sights_search", False), "handler": "sights_handlers:ok"}]}, sort_keys=False))
-    (root / "sights_handlers.py").write_text("def ok(**_):\n    return {'ok': True}\n")
-    (root / "skills" / "sights" / "find-attractions").mkdir(parents=True)
-    (root / "skills" / "sights" / "find-attractions" / "SKILL.md").write_text(
-        "---\nname: find-attractions\ndescription: Find attractions in a city. Use when asked.\n---\n1. Call `sights_search`.\n")
-    return root
+    return write_mini_pack(tmp_path_factory.mktemp("sights"), flows, {"sights_search": False})
 
 
 @pytest.mark.parametrize(("text", "place"), [
