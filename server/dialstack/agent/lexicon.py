@@ -244,10 +244,12 @@ SELF_REPAIR = re.compile(
     r"correction|oops|my (?:bad|mistake))\b",
     re.IGNORECASE,
 )
-# (and as texted: 'wat time r u open', 'wen do u close', 'hw much is it')
-_ASKS = (r"what|whats|wat|wats|wot|wut|which|where|wheres|when|whens|wen|why|how|hows|hw|who|whos|whose|"
-         r"(?:do|did|can|could|are|will|have) (?:you|u|ya)|r u|does|is there|"
-         r"is it|are there|have i|have we|do i|did i|am i|is my|are my")
+# (and as texted, where a question follows: 'wat time r u open', 'wen do u close', 'hw much is it'; not
+# 'Wen Li' or 'Wat Tyler' to the name question, nor 'wen i swallow my throat hurts')
+_TEXTED_ASKS = (r"(?:wat|wats|wot|wut|wen|hw)(?= (?:do|does|did|is|are|r|was|were|can|could|will|would|should|time|"
+                r"much|many|long|u|you|ur|your|the|it|its|kind|sort|type|day|days)\b)")
+_ASKS = (r"what|whats|which|where|wheres|when|whens|why|how|hows|who|whos|whose|do you|does|did you|can you|could you|"
+         r"are you|is there|is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my|" + _TEXTED_ASKS)
 _QUESTION_WORDS = r"(?!what (?:i|we) (?:meant|mean|said|wanted)\b)(" + _ASKS + r")\b"  # 'what i meant was ...' tells
 QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold on|sorry|quick question|hi|hey|hello|hiya)[\s,.:-]+"
                             r"(?!(?:can|could|would|will) (?:you|u)\b))*"
@@ -268,7 +270,7 @@ REQUEST_ANYWHERE = re.compile(
     r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|one of your) [a-z']+(?: [a-z]+)?(?= \w+ (?:me|us|him|her|them)\b)|a [a-z]+"
     r"|(?:she|he|my (?:son|daughter|wife|husband|mum|mom|dad|kid|child|partner))(?= (?:see|get|come|be seen)\b))"
     r"|any chance (?:that )?(?:you|u) (?:could|can|would))\s+(?:please\s+)?"
-    r"(?!tell\b|let me know\b(?!\s+(?:when|once|as soon as)\b)|(?:give|get) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
+    r"(?!tell\b|let me know\b(?!\s+(?:when|once|as soon as)\b)|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
     r"check (?:if|whether)\b)\w+"
     # 'can I get a table?' asks for something; 'can I bring pets?' asks whether it is allowed
     r"|(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|ok|okay|hmm+|um+|well|oh|actually|wait|but|hi|hey|hello|hiya)\s+)"

@@ -921,8 +921,9 @@ class Understander:
         """'2 please', 'just one' to a question a name or a title answers: a number alone names nothing;
         it is the count of the one slot of the task that counts things and is still empty."""
         said = _BARE_COUNT.fullmatch(text)
-        number = parse_number(said.group(1)) if said else None
-        if said is None or number is None:
+        group = next((g for g in (1, 2, 3) if said and said.group(g)), None)
+        number = parse_number(said.group(group)) if said and group else None
+        if said is None or group is None or number is None:
             return None
         empty = [(s, active.slots[s.name]) for s in active.spec.slots if s.name in active.slots
                  and not active.slots[s.name].filled and (counts_things(s) or is_count(s.params.get("options") or ()))]
@@ -930,7 +931,7 @@ class Understander:
             return None
         spec, slot = empty[0]
         check = slot.check(int(number), ctx)
-        return {spec.name: Candidate(check.value, check.display, said.start(1), said.end(1), 0.5)} if check.ok else None
+        return {spec.name: Candidate(check.value, check.display, said.start(group), said.end(group), 0.5)} if check.ok else None
 
     def starts_a_task(self, r: Reading) -> Understanding | None:
         if r.strong and r.best_spec is not None and not lx.only_thanks(r.text) and not _agrees_only(r):
@@ -1447,8 +1448,11 @@ _DOES = frozenset(lx.stem(w) for w in "get lookup play check list see view cance
 _TEXTED = {"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please", "ya": "you", "wat": "what",
            "wot": "what", "wen": "when"}
 # a number said alone, with a please or a 'just' ('2 please', 'just one', 'Three, thanks.')
-_BARE_COUNT = re.compile(r"\s*(?:(?:just|only|ok|okay|um+|er+)[\s,]+)?(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|"
-                         r"eleven|twelve)(?:[\s,]+(?:please|pls|plz|thanks|thank you|thx))?[\s.!]*", re.IGNORECASE)
+# (a number word alone may be a title: 'Six', 'Nine' to 'which show?'; with a 'just' or a 'please' it counts)
+_NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_BARE_COUNT = re.compile(r"\s*(?:(?:just|only|ok|okay|um+|er+)[\s,]+)?(\d{1,3})(?:[\s,]+(?:please|pls|plz|thanks|thank you|thx))?[\s.!]*"
+                         r"|\s*(?:(?:ok|okay|um+|er+)[\s,]+)?(?:(?:just|only)[\s,]+(" + _NUMBER_WORD + r")[\s,]*(?:please|pls|plz|thanks|thank you|thx)?"
+                         r"|(" + _NUMBER_WORD + r")[\s,]+(?:please|pls|plz|thanks|thank you|thx))[\s.!]*", re.IGNORECASE)
 _SMALL_WORDS = frozenset("a an the on at in for to of by with from my your our please".split())
 _DAY_WORD = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|today|tonight|tomorrow")
 _QUESTION_STEM = lx.stem("questions")
