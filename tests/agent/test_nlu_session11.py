@@ -223,12 +223,6 @@ def test_yeh_go_ahead_confirms() -> None:
         assert tools_of(result) == ["book_session"]
 
 
-def test_pulling_up_a_reference_checks_it() -> None:
-    with talking("tidewell", TIDEWELL) as agent:
-        result = agent.handle("s", "could you pull up TW-2043 please")
-        assert tools_of(result) == ["get_booking"]
-
-
 def test_a_keyword_with_a_hyphen_counts_when_said_with_spaces() -> None:
     with talking("tidewell", TIDEWELL) as agent:
         agent.handle("s", "book a one to one for thursday 10th at 4pm")
@@ -251,3 +245,27 @@ def test_declining_the_offer_to_go_back_by_leaving_the_task_for_now_drops_it() -
         agent.handle("s", "actually before that, what time does my class TW-2042 start?")
         agent.handle("s", "no thanks, I'll leave the session for now")
         assert stack_of(agent) == []
+
+
+@pytest.mark.parametrize("text", ["no I'll finish that later", "no thanks, I'll finish it tomorrow"])
+def test_finishing_later_declines_going_back(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want to book a flight from Boston to Chicago")
+        agent.handle("s", "actually first check my booking BK-12345")
+        agent.handle("s", text)
+        assert stack_of(agent) == []
+
+
+@pytest.mark.parametrize("text", ["what time does it finish?", "does it finish before 5?"])
+def test_a_question_about_when_a_thing_finishes_resumes_nothing(text: str) -> None:
+    assert not lx.RESUME.search(text)
+
+
+@pytest.mark.parametrize("text", ["quick question, is the water warm? also I want to book a session friday at 11am",
+                                  "btw is insurance included? I need to rent a car at the airport"])
+def test_a_request_after_a_question_aside_keeps_the_turn_a_request(text: str) -> None:
+    assert not lx.is_question(text)
+
+
+def test_the_one_i_want_with_thanks_is_no_closing() -> None:
+    assert not lx.is_closing("no thats the one i want, thank you")

@@ -170,13 +170,12 @@ STOPS_EVERYTHING = re.compile(
 CANCEL_VERB = re.compile(r"\b(cancel|stop|abort|forget|drop|scratch|scrap|ditch|abandon)\b", re.IGNORECASE)
 RESUME = re.compile(
     r"\b(go(?:ing)? back to|back to|get back to|return to|resume|continue(?: with)?|pick up|carry on with|"
-    r"finish(?: off)?(?: with)?|where were we)\b",
+    r"(?<=let's )finish(?: off)?(?: with)?|(?<=lets )finish(?: off)?(?: with)?|where were we)\b",
     re.IGNORECASE,
 )
 # 'I'd like to get back to booking the tickets': going back to a task by name (not 'fly back to Boston')
 RESUME_TASK = re.compile(
-    r"\b(?:go(?:ing)? back to|get(?:ting)? back to|return to|resume|continue with|carry on with|pick up|"
-    r"finish(?: off)?(?: with)?)\s+"
+    r"\b(?:go(?:ing)? back to|get(?:ting)? back to|return to|resume|continue with|carry on with|pick up)\s+"
     r"(?:the |my |our |that |those )?\w+ing\b|\b(?:go(?:ing)?|get(?:ting)?) back to the\b",
     re.IGNORECASE,
 )
@@ -367,7 +366,7 @@ _CLOSING_WORDS = THANKS | frozenset("""
 no nope nah not nothing none thankful grateful appreciate appreciated you your yours
 help helping helped helpful assistance assist assisting service all set good fine great well ok okay
 alright awesome perfect wonderful excellent lovely nice kind really truly very so much lot lots bunch
-cool brilliant fab fantastic sweet ace splendid super cheers one ta speak talk chat
+cool brilliant fab fantastic sweet ace splendid super cheers ta speak talk chat
 that that's thats this is was it it's its everything enough done bye goodbye now today tonight
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
@@ -400,12 +399,15 @@ _TAKE_CARE = re.compile(r"\b(?:take care|(?:speak|talk|chat) (?:to you )?soon)\b
                         re.IGNORECASE)  # not 'take care of it'
 
 
+_NICE_ONE = re.compile(r"\bnice one\b", re.IGNORECASE)
+
+
 def is_closing(text: str) -> bool:
     """The user is done: 'no thanks, that's all', 'thanks, bye', 'No. I am all set. Thanks.' (a
     thanks alone, mid-task, is not a goodbye)."""
     if CLOSING.match(text) or _PUTS_OFF.match(text):
         return True
-    words = tokens(text)
+    words = tokens(_NICE_ONE.sub("nice", text))  # ('nice one, thats all i needed'; not 'no thats the one i want')
     if not words or len(words) > 16 or words[0] in ("is", "are", "was", "do", "does", "have", "has") \
             or not all(w in _CLOSING_WORDS for w in words):
         return False  # 'is that all you have?' asks for more
@@ -608,6 +610,10 @@ def is_question(text: str) -> bool:
     first = re.match(r"[^?.!]*\?", stripped)
     if first and _ASKED_OF_A_THING.match(first.group()):
         return True
+    # 'btw is the water nice and warm? i feel the cold' (not '... also I want to book a session': a request follows)
+    if first and _ASKED_ASIDE.match(first.group()) and not _WANTS_AFTER.search(stripped, first.end()) \
+            and not REQUEST_ANYWHERE.search(stripped[first.end():]):
+        return True
     # 'just browsing - what are the fares like', 'ok, how much is it': a later clause asks
     return any(QUESTION_START.match(c) and not _EXCLAIMS.match(c) and not REQUEST_ANYWHERE.search(c)
                for c in _CLAUSE.split(stripped)[1:])
@@ -622,9 +628,12 @@ _ANY_LEFT = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|hiya|hello|
                        re.IGNORECASE)
 # (a first sentence asking about a thing, not a favour: 'can my friends drive the car too? it's RNT-48213',
 # nor whether there is more: 'Any other dates? I heard about ...')
-_ASKED_OF_A_THING = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|btw|by the way|also|quick question)[\s,]+)*"
-                               r"(?:is|are|was|were|does|do|did|has|have|"
+_ASKED_OF_A_THING = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s,]+)*(?:is|are|was|were|does|do|did|has|have|"
                                r"what|whats|which|where|wheres|when|whens|who|how)\b", re.IGNORECASE)
+# ... after a word that turns aside first ('btw is the water warm?', 'quick question, is parking free?')
+_ASKED_ASIDE = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s,]+)*(?:btw|by the way|also|quick question)[\s,]+"
+                          r"(?:is|are|was|were|does|do|did|has|have)\b", re.IGNORECASE)
+_WANTS_AFTER = re.compile(r"\b(?:i|we)(?:'d| would)? (?:want|need|like|wanna)\b|\b(?:book|reserve|cancel|rent)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.!;:]+\s*|\s[-–—]+\s*|,\s*")
 _EXCLAIMS = re.compile(r"(?:what an?|how (?:nice|lovely|great|kind|cool|awesome))\b", re.IGNORECASE)  # 'what a day'
 
@@ -904,7 +913,6 @@ _SYNONYM_GROUPS = (
     "hotel motel inn lodging",
     "transfer wire",
     "ticket tix",
-    "check pull",  # ('could you pull up TW-2043')
 )
 SYNONYMS: dict[str, tuple[str, ...]] = {}
 for _group in _SYNONYM_GROUPS:
