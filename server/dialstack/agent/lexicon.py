@@ -170,7 +170,7 @@ STOPS_EVERYTHING = re.compile(
 CANCEL_VERB = re.compile(r"\b(cancel|stop|abort|forget|drop|scratch|scrap|ditch|abandon)\b", re.IGNORECASE)
 RESUME = re.compile(
     r"\b(go(?:ing)? back to|back to|get back to|return to|resume|continue(?: with)?|pick up|carry on with|"
-    r"(?<=let's )finish(?: off)?(?: with)?|(?<=lets )finish(?: off)?(?: with)?|where were we)\b",
+    r"(?:(?<=let's )|(?<=lets ))finish(?: off)?(?: with)?|where were we)\b",  # ('let's finish the booking')
     re.IGNORECASE,
 )
 # 'I'd like to get back to booking the tickets': going back to a task by name (not 'fly back to Boston')

@@ -1505,6 +1505,7 @@ RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.means_to_stop, Understander.does_not_know,
 ))
 
+
 def _agrees_only(r: Reading) -> bool:
     """'That should work.', 'Nice.', 'Yes, that will do just fine.': agreeing with nothing asked asks
     for no task (not 'yes for 2 at 17:45', which gives values)."""
