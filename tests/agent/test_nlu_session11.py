@@ -132,9 +132,10 @@ def test_a_name_that_holds_a_number_is_the_name(show_pack: Path) -> None:
 def test_a_number_alone_is_the_name_when_the_count_is_given_already(show_pack: Path) -> None:
     with talking("showtix", show_pack) as agent:
         agent.handle("s", "I want to buy 2 tickets")
-        agent.handle("s", "1917")
-        slots = agent.load("s").stack.flows[-1].slots if agent.load("s").stack.flows else None
-        assert slots is None or slots["number_of_tickets"].value == 2
+        result = agent.handle("s", "1917")
+        slots = agent.load("s").stack.flows[-1].slots
+        assert slots["event_name"].value == "1917" and slots["number_of_tickets"].value == 2
+        assert "shall I go ahead" in result.reply
 
 
 @pytest.mark.parametrize("text", ["can u send me the itinerary", "could you email me the itinerary"])

@@ -975,7 +975,7 @@ _AGREES = _SAYS_YES | frozenset(stem(w) for w in (*THANKS, "sound", "sounds", "t
 def agrees_only(text: str) -> bool:
     """'that is good', 'Okay, thank you', 'sounds great': every word agrees, praises or thanks; not a
     question. Such a sentence names no task, even listed among a flow's examples."""
-    return bool(tokens(text)) and not is_question(text) and content_stems(text) <= _AGREES
+    return bool(tokens(text)) and content_stems(text) <= _AGREES and not is_question(text)  # (the cheap test first)
 
 
 # words that hold back a yes ('maybe later', 'hold on', 'wait')

@@ -76,8 +76,7 @@ def _typo_index(table: list[tuple[str, list[str]]]) -> _TypoIndex:
 
 
 def _misspelt(wanted: str, index: _TypoIndex) -> str | None:
-    if len(wanted) < _TYPO_MIN_LENGTH:
-        return None
+    """The one option ``wanted`` (loosely written, at least ``_TYPO_MIN_LENGTH`` long) misspells."""
     # a word said right that is only part of a name ('appointment' of 'gp appointment') mends nothing
     names = {loose: value for loose, value, words in index if wanted not in words}
     close = difflib.get_close_matches(wanted, list(names), n=2, cutoff=_TYPO_CUTOFF) \
