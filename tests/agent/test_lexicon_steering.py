@@ -166,8 +166,10 @@ def test_can_we_after_a_filler_is_a_request(said: str) -> None:
     assert lx.REQUEST_ANYWHERE.search(said)
 
 
-def test_cancel_it_after_a_yes_word_is_no_yes() -> None:
-    assert not lx.AFFIRM.match("great, please cancel it") and lx.AFFIRM.match("yes please, move it")
+def test_a_tasks_verb_after_a_yes_word_is_no_plain_yes() -> None:
+    # (whether 'yes please, move it' confirms depends on the task read back: the understanding decides,
+    # see test_nlu_session12; the words alone never confirm, so 'yes, cancel it' cannot book)
+    assert not lx.AFFIRM.match("great, please cancel it") and not lx.AFFIRM.match("yes please, move it")
 
 
 @pytest.mark.parametrize(("said", "done"), [("could u check if I have anything booked", "booked"),
@@ -289,7 +291,7 @@ def test_a_question_first_then_a_remark_is_a_question(said: str, asks: bool) -> 
     assert lx.is_question(said) is asks
 
 
-@pytest.mark.parametrize("said", ["yes cancel it", "yes ok", "Yes, that is perfect, thank you so much."])
+@pytest.mark.parametrize("said", ["yes ok", "Yes, that is perfect, thank you so much.", "yes ta"])
 def test_a_yes_with_its_everyday_tails_is_a_yes(said: str) -> None:
     assert lx.AFFIRM.match(said)
 

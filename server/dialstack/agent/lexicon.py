@@ -23,13 +23,15 @@ STOPWORDS = frozenset(
     """.split()
 )
 
-_YES = (r"(?:yes|yeah|yep|yup|yea|ya),? (?:please )?cancel (?:it|that)|yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
+# (a task's verb after the yes, 'yes, cancel it', is a yes only to that task's read-back: the agent's
+# understanding knows which task that is, these patterns do not)
+_YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
         r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
         r"that'?s right|that is right|that'?s correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine")
-_YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sure|let'?s (?:do it|do that|go|continue|"
+_YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|ta|cheers|go ahead|do it|go for it|sure|let'?s (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that'?s right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
@@ -40,7 +42,7 @@ _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|go ahead|do it|go for it|sur
              r"(?:that'?s|that is|it'?s|it is|thats)(?: all)? (?:ok|okay|good|great|perfect|correct|right|fine|lovely|spot on)|"
              r"all good|works for me|thank you so much|thanks so much|thanks a lot|cheers|ok|okay|alright|sure|book (?:it|that)|go ahead and book (?:it|that)|"
              r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)|"
-             r"(?:move|change|do|send|book|reserve) (?:it|that|them)|do so|book (?:me|her|him|us|them) in")
+             r"(?:do|book) (?:it|that|them)|do so|book (?:me|her|him|us|them) in")
 AFFIRM = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
@@ -60,9 +62,12 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
             r"i'?m ok|we'?re good|" + r"(?:i'?ll |we'?ll )?leave (?:it|that|the \w+)(?: (?:as it is|be))?(?: for (?:now|today|the moment))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
             r"(?:i'?ll |we'?ll |i want to |i'd rather |let'?s )?keep it(?: actually)?|actually|"
-            r"(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer")
+            r"(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer|"
+            # 'no thats ok, ill wait to hear from them', 'no, we'll wait for the call'
+            r"(?:i'?ll|ill|we'?ll|i will|we will) (?:just )?wait(?: (?:to hear|for (?:them|her|him|it|that|a call|their call|"
+            r"the call|now))(?: from (?:them|her|him|you))?)?")
 DENY = re.compile(
-    r"^\s*(?:(?:oh|well|um+|hmm+|ah|no|actually|sorry|erm+|uh+)[\s,]+)*(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah|no|actually|sorry|erm+|uh+|on second thoughts?)[\s,]+)*(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
     r"no thanks|no thank you|don't|do not|n|negative|"
     r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it)|not quite|not exactly)\b"
     r"(?:[\s,.!-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
@@ -103,16 +108,18 @@ LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|il
 # "no, leave it", "no, never mind": a no that lets the whole thing go, not only the question asked
 LET_IT_BE = re.compile(
     r"\b(?:leave it|never ?mind|nvm|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
-    r"skip it|not anymore|keep it)\b",
+    r"skip it|not anymore|keep it|don'?t worry about (?:it|that)|"
+    r"(?:i'?ll|ill|we'?ll|i will|we will|(?:she|he|they)(?:'ll| will)) still (?:go|come|make it|attend|be there))\b",
     re.IGNORECASE,
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
-_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|nah|nope|naw|well|you know what|on second thought|nvm|"
+_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|nah|nope|naw|well|you know what|on second thoughts?|nvm|"
                 r"ah+|sorry|oops)[\s,.!-]+)*")
 CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
-    r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother|no longer needed|not needed any ?more)\b"
+    r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother|no longer needed|not needed any ?more|"
+    r"don'?t worry about (?:it|that|this)|leave it(?= for (?:now|the moment|today)))\b"
     r"(?:\s+(?:then|after all|anyway|anyways|for now|for the moment|for today))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL
     # 'actually scrap that, leave it as it is', 'nvm dont book it': the stop word, then letting it be
     + r"|(?:\s*[,;:.!-]+\s*|\s+)(?:just\s+)?(?:(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?"
@@ -125,6 +132,7 @@ CANCEL = re.compile(
 CANCEL_LEAD = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel(?: (?:it|that|this))?|stop(?: (?:it|that|this))?|abort|quit|"
     r"forget (?:about )?(?:it|that|this)|never ?mind|nvm|scratch (?:that|it)|scrap (?:that|it)|drop (?:it|that)|don'?t bother|"
+    r"don'?t worry about (?:it|that|this)|leave it for (?:now|the moment|today)|"
     # 'actually forget booking, i just want to look': the task let go, named (``task``)
     r"(?:forget|scrap|scratch|drop|ditch|never ?mind|nvm) (?:about )?(?:the |my |this |that )?(?P<task>(?!(?:it|that|this)\b)[a-z]+(?: [a-z]+)?)"
     r"(?: for (?:now|the moment|today))?)"
@@ -143,7 +151,7 @@ ABANDON = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:(?:i|we)(?:'ve| have)?\s+)?(?:changed|change) (?:my|our) minds?(?: about (?P<about>.+?))?[\s.!]*$"
     r"|^\s*" + _FILLER_LEAD + r"(?:i|we)\s+(?:don'?t|do not|no longer|won'?t|will not)\s+(?:really\s+)?(?:want|need|wish)(?:\s+to)?"
     r"(?P<what>(?:\s+.+?)?)\s*(?P<tail>any ?more|any longer|after all)?[\s.!]*$"
-    r"|^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:forget|scratch|scrap|drop|ditch|abandon|never ?mind|nvm)\s+(?:about\s+)?"
+    r"|^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:forget|scratch|scrap|drop|ditch|abandon|never ?mind|nvm|don'?t worry)\s+(?:about\s+)?"
     r"(?P<task>.+?)[\s.!]*$",
     re.IGNORECASE,
 )
@@ -267,7 +275,7 @@ REQUEST_ANYWHERE = re.compile(
     r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe|hmm+|um+|ok|okay|well|oh|before that|"
     r"after that|btw|by the way|hi|hey|hello|hiya)\s+)(?:please\s+)?"  # ('hi could you ...', 'hi could i move ...?')
     r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|one of your) [a-z']+(?: [a-z]+)?(?= \w+ (?:me|us|him|her|them)\b)|a [a-z]+"
-    r"|(?:she|he|my (?:son|daughter|wife|husband|mum|mom|dad|kid|child|partner))(?= (?:see|get|come|be seen)\b))"
+    r"|(?:she|he|my (?:son|daughter|wife|husband|mum|mom|dad|kid|child|partner))(?= (?:see|get|come(?! with| along)|be seen)\b))"
     r"|any chance (?:that )?(?:you|u) (?:could|can|would))\s+(?:please\s+)?"
     r"(?!tell\b|let me know\b(?!\s+(?:when|once|as soon as)\b)|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
     r"check (?:if|whether)\b)\w+"
@@ -329,7 +337,8 @@ SMALL_TALK = re.compile(
 )
 # 'Boston to Denver on the 10th, then Denver to Seattle': where one part of a request ends
 PART_BREAK = re.compile(
-    r"[,;]?\s*\b(?:and then|and after that|and afterwards|after that|afterwards|then|and also|followed by|"
+    # ('can i book a first appointment then, monday 7th at 9:30': a 'then' that ends its clause is no sequence)
+    r"[,;]?\s*\b(?:and then|and after that|and afterwards|after that|afterwards|then(?!\s*(?:[,.!?]|$))|and also|followed by|"
     r"and later|as well as)\b\s*",
     re.IGNORECASE,
 )
@@ -366,14 +375,14 @@ _CLOSING_WORDS = THANKS | frozenset("""
 no nope nah not nothing none thankful grateful appreciate appreciated you your yours
 help helping helped helpful assistance assist assisting service all set good fine great well ok okay
 alright awesome perfect wonderful excellent lovely nice kind really truly very so much lot lots bunch
-cool brilliant fab fantastic sweet ace splendid super cheers ta speak talk chat
+cool brilliant brill fab fantastic sweet ace splendid super cheers ta speak talk chat
 that that's thats this is was it it's its everything enough done bye goodbye now today tonight
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
-u ya cya
+u ya cya sorted
 """.split())
-_CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya"})
+_CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "sorted"})
 _DECLINING = frozenset({"no", "nope", "nah", "not", "nothing"})
 _GRATEFUL = THANKS | frozenset({"thankful", "grateful", "appreciate", "appreciated", "helpful", "good", "well", "fine"})
 
@@ -443,7 +452,10 @@ GREETING = re.compile(r"^\s*(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon
 # 'how r u', "how's it going", 'how have you been': asking after the assistant, not about a task
 _HOW_ARE_YOU = re.compile(r"\bhow(?:'?s| is| are| r| ya)? (?:(?:are|r) )?(?:you|u|ya|it going|things|your day)(?: doing)?\b"
                           r"(?!\s+(?:going to|gonna|able|planning|doing (?:it|that|this)))"
-                          r"|\bhow have (?:you|u) been\b|\bwhat'?s up\b(?!\s+with)|^\s*sup\b", re.IGNORECASE)
+                          r"|\bhow have (?:you|u) been\b|\bwhat'?s up\b(?!\s+with)|^\s*sup\b"
+                          # 'morning! hope youre well': wishing the assistant well asks after it too
+                          r"|\bhope (?:you'?re|youre|you are|u r|ur|u'?re|you'?ve been|all'?s|everything'?s) "
+                          r"(?:well|good|ok|okay|doing (?:well|ok|okay|good)|keeping well|fine)\b", re.IGNORECASE)
 # what may be said around it ('haha sorry long day, how r u anyway?', 'hey how are you today?')
 _CHAT_WORDS = frozenset("""
     haha hahaha lol sorry long day today anyway anyways hey hi hello hiya oh well ok okay so good morning evening
@@ -453,6 +465,8 @@ _CHAT_WORDS = frozenset("""
 
 # 'haha sorry, crazy busy day here': laughter first, about the talk itself
 LAUGHS = re.compile(r"^\s*(?:lol|lmao|haha+|hehe+|ha ha)\b", re.IGNORECASE)
+# 'honestly my back is killing me today lol': laughter last, the same
+LAUGHS_LAST = re.compile(r"[\s,.!]+(?:lol|lmao|haha+|hehe+|ha ha|xd)[\s.!]*$", re.IGNORECASE)
 
 
 def asks_after_you(text: str) -> bool:
@@ -486,7 +500,7 @@ SMALL_TALK_LEAD = re.compile(
 # "no wait, keep it": a yes/no word first answers the yes/no question being asked
 # 'no, the date', 'not quite, the name's wrong', 'hmm nope': a no that may go on to say what is wrong
 NO_LEAD = re.compile(
-    r"^\s*(?:(?:hmm+|um+|uh|well|oh|ah|sorry)[\s,]+)?(?:no|nope|nah|not quite|not exactly|not really|"
+    r"^\s*(?:(?:hmm+|um+|uh|well|oh|ah|sorry|actually|on second thoughts?)[\s,]+)*(?:no|nope|nah|not quite|not exactly|not really|"
     r"that'?s (?:wrong|not right|not correct)|wrong)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE
 )
 YES_NO_LEAD = re.compile(
@@ -525,7 +539,8 @@ UNSURE = re.compile(
     r"(?:\s*[,.;!-]+\s*(?:" + LATER_TAIL + r"|let me (?:check|think|see|ask)[^,.;!?]*))?[\s.!]*$", re.IGNORECASE)
 # 'i need chicago to boston on the 13th': asking to have something, not whether it exists
 WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" + WE + r"\s*(?:'d like|would like|" + NEED + r"|" + WANT + r"|"
-                   r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to)\b", re.IGNORECASE)
+                   r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to|"
+                   r"gotta|(?:'ve |have )?got to|have to)\b", re.IGNORECASE)  # ('i gotta get to chicago')
 # 'i prefer window seats', 'we'd rather fly early', 'my usual preference is aisle': a preference stated
 # (not 'i need ...', 'i like the movie ...': a want or a remark that the request after it serves)
 STATES_A_WISH = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|oh|also|and)[\s,]+)*"
@@ -535,6 +550,9 @@ STATES_A_WISH = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|oh|also|
 OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s+(?:already\s+|currently\s+)?have\b(?!\s+to\b)|"
                    r"\b(?:i|we)(?:'ve|\s+have)\s+got\b(?!\s+to\b)|"
                    r"\b(?:booked|reserved|scheduled)\s+(?:under|in)\s+(?:my|our)\s+name\b"  # 'whats booked under my name'
+                   # 'which classes am i down for?', 'what am i booked onto', 'what are we signed up for'
+                   r"|\b(?:am\s+i|are\s+we|is\s+(?:my|our)\s+\w+)\s+(?:(?:currently|already|still)\s+)?(?:down|booked|signed\s+up|"
+                   r"registered|enrolled|entered|put\s+down)\s+(?:for|on|onto|in|into|to)\b(?!\s+(?:a|an|another|the\s+next)\b)"
                    r"|\b(?:what time|when)\s+(?:is|was)\s+(?:my|our)\s+\w+|\b(?:what time|when)\s+(?:my|our)\s+\w+\s+(?:is|was)\b",
                    re.IGNORECASE)
 # 'we'd like to know whether our reservation is confirmed', 'I was wondering if ...': asked in a statement
@@ -556,7 +574,10 @@ _ASKS_WHAT_IS_ALLOWED = re.compile(r"\bshould (?:i|we) still\b|\bor (?:do|would|
 # ... in words a request may end on too ('i'd like to cancel my booking, is that ok?' asks to cancel)
 _MAY_ASK_WHAT_IS_ALLOWED = re.compile(
     r"\b(?:is|would) it (?:be )?(?:possible|ok|okay|alright|fine|allowed) (?:to|if)\b|\b(?:am i|are we) allowed to\b"
-    r"|\b(?:is|would) (?:that|this) (?:be )?(?:ok|okay|alright|fine|a problem|allowed)\s*\??\s*$", re.IGNORECASE)
+    r"|\b(?:is|would) (?:that|this) (?:be )?(?:ok|okay|alright|fine|a problem|allowed)\s*\??\s*$"
+    # 'and can my husband come with me?', 'could a friend sit in?': whether someone else may come
+    r"|^\W*(?:(?:and|so|but|also|oh)\s+)?(?:can|could|may) (?:my|our|a|the) \w+ (?:come|attend|join|stay|watch|sit in|"
+    r"be there|go in)\b", re.IGNORECASE)
 
 
 def asks_what_is_allowed(text: str, strongly: bool = False) -> bool:
@@ -913,6 +934,7 @@ _SYNONYM_GROUPS = (
     "hotel motel inn lodging",
     "transfer wire",
     "ticket tix",
+    "partner spouse wife husband",
 )
 SYNONYMS: dict[str, tuple[str, ...]] = {}
 for _group in _SYNONYM_GROUPS:
@@ -929,9 +951,12 @@ def content_stems(text: str) -> frozenset[str]:
     """The words that carry meaning, stemmed; a negated word keeps its 'not-' ('not working')."""
     out: set[str] = set()
     negate = False
-    for t in tokens(text):
-        if t in NEGATORS:
-            negate = True
+    said = tokens(text)
+    for i, t in enumerate(said):
+        if t in NEGATORS or t == "no" and i + 1 < len(said) and said[i + 1] == "longer":
+            negate = True  # ('can no longer come to a booked class')
+            continue
+        if negate and t == "longer":
             continue
         if t in STOPWORDS or t.isdigit() or negate and t == "able":
             continue  # ("won't be able to make it": the negation reaches 'make')

@@ -287,6 +287,9 @@ class Understander:
             )
         if own_labels and lx.DENY.match(text) and lx.is_closing(text):
             own_labels, own_rejected = {}, {}  # 'no thanks, that's all for today' gives no date
+        if waiting is not None and waiting.params.get("confirmation") and view.waiting_for_slot in own_labels \
+                and self._names_another_task(text, active.name):
+            del own_labels[view.waiting_for_slot]  # ('yes, move it' to 'cancel BK-20481?' confirms nothing)
         # an answer to a free-text question is any text: it is taken only if nothing else is meant
         # (a question, small talk, giving up, another task), so it masks nothing for scoring
         free_answer = None
@@ -391,8 +394,39 @@ class Understander:
     def accepts_offer(self, r: Reading) -> Understanding | None:
         # to 'shall I go ahead?' a yes in any words ('yes thats it'); to an offer to go back to a
         # task only a plain yes ('that works for me' judges what was just found)
-        agrees = lx.agrees(r.text) if r.view.confirming else lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text)
+        if r.view.confirming:
+            agrees = (lx.agrees(r.text) or self._yes_then_its_verb(r)) \
+                and not (r.active is not None and self._names_another_task(r.text, r.active.name))
+        else:
+            agrees = lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text)
         return r.result("affirm") if r.view.pending_offer and agrees else None
+
+    def _names_another_task(self, text: str, name: str) -> bool:
+        """'yes, cancel it' to a booking's read-back, 'yes, move it' to 'cancel BK-20481?': a verb of
+        another task than flow ``name``, the one asking, takes the yes back (it never books); a no has
+        no yes to take back ('no wait, keep it')."""
+        if lx.NO_LEAD.match(text) or lx.DENY.match(text):
+            return False
+        own = self.scorer.task_words(name)
+        for word in lx.tokens(text):
+            other = self.scorer.request_verbs.get(word) or self.scorer.request_verbs.get(self.scorer.mend(word))
+            if other is not None and other != name and lx.stem(word) not in own \
+                    and not self.domain.flow(other).metadata.digression:
+                return True
+        return False
+
+    def _yes_then_its_verb(self, r: Reading) -> bool:
+        """'ok fine, yes go ahead and cancel' to 'Cancel booking CR-2001 - shall I go ahead?': a clear
+        yes, then the verb of the very task read back and nothing else of it ('yes, cancel' to a
+        booking's read-back is no yes)."""
+        yes = _CLEAR_YES_AT.search(r.text)
+        if yes is None or r.active is None or r.is_question or r.own_labels:
+            return False
+        rest = _GO_AHEAD_AND.sub("", r.text[yes.end():])
+        verb = lx.opener(rest) or ""
+        if (self.scorer.verb_flow(rest) or self.scorer.request_verbs.get(verb)) != r.active.name:
+            return False  # ('yes please, move it' to a change's read-back: 'move' is one of its request verbs)
+        return not lx.content_stems(rest) - self.scorer.task_words(r.active.name) - {lx.stem(verb)}
 
     def answers_resume_offer(self, r: Reading) -> Understanding | None:
         """'to Denver please' to 'continue booking your flight?': resume it and fill it."""
@@ -875,9 +909,9 @@ class Understander:
             return r.result("chitchat", digression_type="small_talk")
         # 'haha sorry, crazy busy day here': laughter, then a remark that asks for nothing and gives no
         # value; a task word or two in it ('day') is no request
-        if lx.LAUGHS.match(r.text) and not (r.is_question or r.own_labels or r.free_answer is not None
-                                            or lx.REQUEST_ANYWHERE.search(r.text) or lx.WANTS.match(lx.LAUGHS.sub("", r.text))
-                                            or r.best_score >= 2 * self.threshold):
+        laughs = lx.LAUGHS.match(r.text) or lx.LAUGHS_LAST.search(r.text)
+        if laughs and not (r.is_question or r.own_labels or r.free_answer is not None or lx.REQUEST_ANYWHERE.search(r.text)
+                           or lx.WANTS.match(lx.LAUGHS.sub("", r.text)) or r.best_score >= 2 * self.threshold):
             return r.result("chitchat", digression_type="small_talk")
         return None
 
@@ -944,6 +978,20 @@ class Understander:
         if lx.CANCEL_VERB.search(r.text) and r.active and not r.is_question:
             return r.result("cancel", flow=r.active.name, confident=False)
         return None
+
+    def shows_what_it_names(self, r: Reading) -> Understanding | None:
+        """'TW-2043', 'could you pull up TW-2043 please' with no task in progress: a reference said in
+        no word of the pack asks to see what it names, so the look-up that takes it answers (showing
+        changes nothing; the change or the cancelling may be asked for next). A guess: System 2, when
+        there is one, decides."""
+        if r.active is not None or r.best_score >= self.threshold:
+            return None
+        keys, spans = self.scorer.values_in(r.text, r.ctx)
+        named = keys & self.scorer.reference_keys
+        if not named or self.scorer.stems(mask(r.text, [*spans, *lx.act_spans(r.text)])) & self.scorer.text_weights.keys():
+            return None
+        reader = next((n for n, _ in r.ranked if n in self.scorer.readers and self.scorer.profiles[n].value_keys & named), None)
+        return None if reader is None else self._starts(r, reader, confident=False)
 
     def does_not_know(self, r: Reading) -> Understanding:
         return r.result("unknown", confident=False)
@@ -1049,14 +1097,15 @@ class Understander:
         tied = [pair for pair in ranked if top - pair[1] < TIE_MARGIN]
         spans = self.scorer.values_in(text, ctx)[1] if ctx is not None else []
         if len(tied) > 1 and (lx.WANTS.match(text) or len(spans) >= 2 and not lx.is_question(text)) \
-                and not lx.content_stems(mask(text, [*spans, *lx.act_spans(text)])) - _COURTESY:
+                and not lx.content_stems(mask(text, [*spans, *lx.act_spans(text)])) - _COURTESY - _GETTING_THERE:
             # 'i need chicago to boston on the 13th', 'dallas to houston on dec 4 please': wanting a
             # thing, said with values alone, asks for the task that gets it (a booking is read back
             # before it is made); two values or more are enough to start it
             maker = next((n for n, _ in tied if n not in self.scorer.readers and not self.domain.flow(n).metadata.digression
                           and self.domain.flow(n).intent not in ("Plan", "Internal", "Converse")), None)
             if maker is not None:
-                return _promoted(ranked, maker, max(top, self.threshold) if len(spans) >= 2 else top)
+                wanted = len(spans) >= 2 or bool(spans) and lx.WANTS.match(text)
+                return _promoted(ranked, maker, max(top, self.threshold) if wanted else top)
 
         maker = self._takes_the_moment(tied, text, ctx) if len(tied) > 1 and top >= self.threshold else None
         if maker is not None:
@@ -1326,7 +1375,7 @@ class Understander:
         """'no wait, keep it' to 'Cancel RNT-48213?': a leading yes/no answers a yes/no question,
         unless a long rest clearly asks for another flow ('no, I want to check my balance instead')."""
         lead = lx.YES_NO_LEAD.match(text)
-        if lead is None or not waiting.params.get("confirmation"):
+        if lead is None or not waiting.params.get("confirmation") or self._names_another_task(text, active.name):
             return False
         if len(lx.tokens(lead["rest"])) <= 3:
             return True
@@ -1475,13 +1524,17 @@ _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upc
 # (at the start of the turn or of a clause: "we're a family of four, need seattle to honolulu")
 _WANTS_THINGS = re.compile(r"(?:^|[,;.]\s*|\band\s+)\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,!.]+)*(?:" + lx.WE + r"\s*(?:'d like|would like|"
                            r"need|want|wanna|(?:'m|am|'re|are) (?:organi[sz]ing|arranging|sorting out))|need|want|"
-                           r"(?:can|could) (?:i|we) (?:get|have))\b", re.IGNORECASE)
+                           r"(?:can|could) (?:i|we) (?:get|have)|(?:can|could|would|will) (?:you|u) (?:get|sort))\b", re.IGNORECASE)
 _OWNED_THING = re.compile(r"\b(?:my|our|the)\s+(?:current\s+|existing\s+)?(\w+)", re.IGNORECASE)
 _CHANGING = re.compile(r"\b(?:update|change|add|modify|amend)\b", re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
                          r"passengers|travell?ers|seats|tickets|tix|guests|places|spots|spaces)\b|\b(?:party|group|family) of\s+\w+"
                          r"|\b(?:just|only) (?:me|myself|the two of us|us two)\b|\bme and my \w+|\bthe \w+ of us\b",
                          re.IGNORECASE)
+# wanting to get somewhere says no more than wanting the thing ('i want to go to chicago')
+_GETTING_THERE = frozenset(lx.stem(w) for w in ("go", "get", "be", "head", "gotta"))
+_CLEAR_YES_AT = re.compile(r"\b(?:" + "|".join(sorted(lx.CLEAR_YES)) + r")\b[\s,.!-]*", re.IGNORECASE)
+_GO_AHEAD_AND = re.compile(r"^[\s,.!-]*(?:(?:please|pls|just|go ahead and|go on and|and)[\s,.!-]+)*", re.IGNORECASE)
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
 
 
@@ -1502,7 +1555,7 @@ RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.asks_the_same_again, Understander.starts_another,
     Understander.fills_or_corrects, Understander.says_goodbye, Understander.makes_small_talk, Understander.answers_free_text,
     Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,
-    Understander.means_to_stop, Understander.does_not_know,
+    Understander.means_to_stop, Understander.shows_what_it_names, Understander.does_not_know,
 ))
 
 

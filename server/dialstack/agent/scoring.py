@@ -298,6 +298,7 @@ class FlowScorer:
         spans = [*spans, *lx.value_lead_spans(text, [*spans, *ignore])]  # 'leaving from' of 'leaving from Boston'
         words_left = self.stems(mask(text, [*ignore, *spans])) if spans else plain
         reading = bool(lx.READ_QUESTION.match(text))
+        asks = question or lx.is_question(text)
         left_text = mask(text, [*ignore, *spans])
         semantic = self.semantic(left_text)
         numbers = lx.grammatical_numbers(left_text, definite=True)
@@ -330,6 +331,8 @@ class FlowScorer:
             # 'can i switch to an aisle seat on BK-31337?': about that booking, whatever else it names
             unheld = UNHELD_VALUE if referenced and not question and not profile.value_keys & referenced \
                 and name not in asked_for else 1.0  # (a question weighs every value it names already)
+            if keys and profile.spec.metadata.digression and not profile.value_keys & keys and not asks:
+                words *= UNHELD_VALUE  # 'i gotta get to chicago for a work thing' names a task's value, asks nothing
             if done & profile.name and name not in self.readers:
                 words *= UNHELD_VALUE  # what was already booked is looked up, not booked again
             elif name in self.readers and done_readers and name not in done_readers:

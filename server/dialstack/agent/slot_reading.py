@@ -207,6 +207,12 @@ class SlotReader:
                                                frozenset()), text, whole, [*taken, *places])
             if answer is not None and "person" in roles and not could_be_a_name(str(answer.value)):
                 answer = None  # 'sorry, bit of a hectic morning here' to 'the patient's name?' names no one
+            elif answer is not None and "person" in roles:
+                # "it's my husband who needs it, Peter Kowalski": the name written with capitals, not who he is
+                run = name_run(text, answer.start, answer.end)
+                if run is not None and run.start > 0 and run.value[:1].isupper() \
+                        and (run.start, run.end) != (answer.start, answer.end):
+                    answer = Candidate(run.value, run.display, run.start, run.end, answer.score)
             if answer is not None and roles & PLACE_ROLES \
                     and not any(w.isalpha() and w.lower() not in lx.STOPWORDS for w in lx.tokens(str(answer.value))):
                 answer = None  # 'Yes for 2 at 17:45' to 'which city?' names no place
