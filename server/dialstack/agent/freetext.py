@@ -59,6 +59,7 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
 # 'for my daughter Emma Lee', 'it's for my mum, Rosa Delgado': who the person is, before the name
 _KIN_LEAD = re.compile(rf"{KIN_OWNER}\s+(?:(?:{KIN_KINDS})\s+)?(?:{KIN})s?\s*,?\s+",
                        re.IGNORECASE)
+_KIN_ONLY = re.compile(rf"{KIN_OWNER}\s+(?:(?:{KIN_KINDS})\s+)?(?:{KIN})s?", re.IGNORECASE)
 # 'for tom becker', 'under maria lopez': two or three plain words closing the sentence, read as a
 # person's name in lower case, unless a word of them names a time, a count or a thing ('for two',
 # 'for friday night', 'for six people', 'for lunch tomorrow')
@@ -194,6 +195,8 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
     own = _own_cue(spec)
     for m in own.finditer(text) if own is not None else ():
         value = _NEXT_CLAUSE.split(m["value"], maxsplit=1)[0].strip()
+        if _KIN_ONLY.fullmatch(value):
+            continue  # ('the patient is my daughter, Emily Rose': who she is; her name follows)
         if value and not names_nothing(value) and not _overlaps(m.start("value"), m.end("value"), taken):
             out.append((2.5, Candidate(value, value, m.start("value"), m.start("value") + len(value), 0.7)))
     return out

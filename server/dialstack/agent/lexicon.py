@@ -31,7 +31,7 @@ _YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|sure|ok|okay|alright|all r
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine")
-_YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|ta|cheers|go ahead|do it|go for it|sure|let'?s (?:do it|do that|go|continue|"
+_YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|ta|cheers|why not|go ahead|do it|go for it|sure|let'?s (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that'?s right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
@@ -62,13 +62,15 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
             r"i'?m ok|we'?re good|" + r"(?:i'?ll |we'?ll )?leave (?:it|that|the \w+)(?: (?:as it is|be))?(?: for (?:now|today|the moment))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
             r"(?:i'?ll |we'?ll |i want to |i'd rather |let'?s )?keep it(?: actually)?|actually|"
-            r"(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer|"
+            r"(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer|don'?t worry(?: about (?:it|that))?|"
             # 'no thats ok, ill wait to hear from them', 'no, we'll wait for the call'
             r"(?:i'?ll|ill|we'?ll|i will|we will) (?:just )?wait(?: (?:to hear|for (?:them|her|him|it|that|a call|their call|"
-            r"the call|now))(?: from (?:them|her|him|you))?)?")
+            r"the call|now))(?: from (?:them|her|him|you))?)?|ta|cheers|"
+            # 'nah not right now ta, ill sort it later'
+            r"(?:i'?ll|ill|we'?ll|i will|we will) (?:[a-z']+ ){0,4}?later(?: on)?")
 DENY = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah|no|actually|sorry|erm+|uh+|on second thoughts?)[\s,]+)*(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
-    r"no thanks|no thank you|don't|do not|n|negative|"
+    r"no thanks|no thank you|don'?t worry(?: about (?:it|that))?|don't|do not|n|negative|"
     r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it)|not quite|not exactly)\b"
     r"(?:[\s,.!-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
@@ -107,9 +109,10 @@ LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|il
               r"(?:,?\s+(?:once|when|after|as soon as|if)\s+[^.!?,]+)?(?:[\s,.!]+(?:bye|goodbye|thanks))*")
 # "no, leave it", "no, never mind": a no that lets the whole thing go, not only the question asked
 LET_IT_BE = re.compile(
-    r"\b(?:leave it|never ?mind|nvm|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
+    r"\b(?:leave it(?! (?:at|on|with|to|as (?!(?:it is|is)\b)|for (?!now|the moment|today))\b)|never ?mind|nvm|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
     r"skip it|not anymore|keep it|don'?t worry about (?:it|that)|"
-    r"(?:i'?ll|ill|we'?ll|i will|we will|(?:she|he|they)(?:'ll| will)) still (?:go|come|make it|attend|be there))\b",
+    r"(?:i'?ll|ill|we'?ll|i will|we will|(?:she|he|they)(?:'ll| will)) still (?:go|come|make it|attend|be there)|"
+    r"(?:i|we|she|he|they) still (?:needs?|wants?) (?:it|that|them|this)|no,? don'?t(?= *[,.!]|$))\b",
     re.IGNORECASE,
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
@@ -119,7 +122,7 @@ CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
     r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother|no longer needed|not needed any ?more|"
-    r"don'?t worry about (?:it|that|this)|leave it(?= for (?:now|the moment|today)))\b"
+    r"don'?t worry(?: about (?:it|that|this))?|leave it(?= for (?:now|the moment|today)))\b"
     r"(?:\s+(?:then|after all|anyway|anyways|for now|for the moment|for today))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL
     # 'actually scrap that, leave it as it is', 'nvm dont book it': the stop word, then letting it be
     + r"|(?:\s*[,;:.!-]+\s*|\s+)(?:just\s+)?(?:(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?"
@@ -132,7 +135,7 @@ CANCEL = re.compile(
 CANCEL_LEAD = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel(?: (?:it|that|this))?|stop(?: (?:it|that|this))?|abort|quit|"
     r"forget (?:about )?(?:it|that|this)|never ?mind|nvm|scratch (?:that|it)|scrap (?:that|it)|drop (?:it|that)|don'?t bother|"
-    r"don'?t worry about (?:it|that|this)|leave it for (?:now|the moment|today)|"
+    r"don'?t worry(?: about (?:it|that|this))?|leave it for (?:now|the moment|today)|"
     # 'actually forget booking, i just want to look': the task let go, named (``task``)
     r"(?:forget|scrap|scratch|drop|ditch|never ?mind|nvm) (?:about )?(?:the |my |this |that )?(?P<task>(?!(?:it|that|this)\b)[a-z]+(?: [a-z]+)?)"
     r"(?: for (?:now|the moment|today))?)"
@@ -211,7 +214,14 @@ ORDER_VERBS = r"give|tell|show|send|find|search|look|check|book|reserve|rent|beg
 ORDER = re.compile(r"^\s*(?:(?:please|pls|ok|okay|now|and|also|so|then|just|actually|first|hmm+|oh|no|wait|"
                    r"can you|could you)[\s,]+)*(?:" + ORDER_VERBS + r")\b", re.IGNORECASE)
 # 'how about Dec 26', 'ok what about the 12th?': a value put forward, not a question about one
-_PROPOSES = re.compile(r"^\s*(?:(?:ok|okay|so|and|hmm+|well|oh|um+|then)[\s,]+)*(?:how|what) about\b", re.IGNORECASE)
+# ('actually can it be from new york?', 'could we do friday at 10 instead?')
+_PROPOSES = re.compile(r"^\s*(?:(?:ok|okay|so|and|hmm+|well|oh|um+|then|actually|sorry|wait|no)[\s,]+)*"
+                       r"(?:(?:how|what) about|(?:can|could) (?:it|that|we|you) (?:be|do|make it|make that))\b", re.IGNORECASE)
+
+
+# '..., can we do friday at 10 instead': a value put forward anywhere in the turn, in the words of a request
+PROPOSES_ANYWHERE = re.compile(r"(?:^|[,.;!?]\s*|\b(?:so|then|but|and|actually|sorry)\s+)(?:(?:can|could) (?:we|you|it|that) "
+                               r"(?:do|be|make it|make that)|(?:how|what) about)\b", re.IGNORECASE)
 
 
 def proposes(text: str) -> bool:
@@ -274,7 +284,8 @@ REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get
 REQUEST_ANYWHERE = re.compile(
     r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe|hmm+|um+|ok|okay|well|oh|before that|"
     r"after that|btw|by the way|hi|hey|hello|hiya)\s+)(?:please\s+)?"  # ('hi could you ...', 'hi could i move ...?')
-    r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|one of your) [a-z']+(?: [a-z]+)?(?= \w+ (?:me|us|him|her|them)\b)|a [a-z]+"
+    r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|the|your|one of your) [a-z']+(?: [a-z]+)?"
+    r"(?= \w+ (?:(?:to|and (?:see|visit|do))\s+)?(?:me|us|him|her|them)\b)|a [a-z]+"  # ('can the nurse come to her instead?')
     r"|(?:she|he|my (?:son|daughter|wife|husband|mum|mom|dad|kid|child|partner))(?= (?:see|get|come(?! with| along)|be seen)\b))"
     r"|any chance (?:that )?(?:you|u) (?:could|can|would))\s+(?:please\s+)?"
     r"(?!tell\b|let me know\b(?!\s+(?:when|once|as soon as)\b)|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
@@ -295,8 +306,12 @@ REQUEST_ANYWHERE = re.compile(
     re.IGNORECASE,
 )
 HELP = re.compile(
-    r"^\s*(help|help me|i need help|what can you do|how does (?:this|it) work|what do you do|"
-    r"i'?m (?:confused|lost)|how do i use this)\b[\s?!.]*$",
+    r"^\s*(?:(?:hi|hey|hello|hiya|ok|okay|so|um+|hmm+|sorry)[\s,!.]+)*"
+    r"(help|help me|i need help|how does (?:this|it) work|what do you do|i'?m (?:confused|lost)|how do i use this|"
+    # 'what sorts of things can you help me with', 'what else can u do', 'how can you help me?'
+    r"(?:what|which)(?: (?:sorts?|kinds?|types?) of (?:things|stuff|tasks|jobs))? (?:else )?(?:can|could|do) (?:you|u) "
+    r"(?:do|help(?: me)?(?: out)?(?: with)?|handle)(?: for me)?|how (?:can|could) (?:you|u) help(?: me)?|"
+    r"what (?:are you|r u) able to do|what can i ask(?: you)?(?: for| about)?)\b[\s?!.]*$",
     re.IGNORECASE,
 )
 STATUS = re.compile(
@@ -337,8 +352,8 @@ SMALL_TALK = re.compile(
 )
 # 'Boston to Denver on the 10th, then Denver to Seattle': where one part of a request ends
 PART_BREAK = re.compile(
-    # ('can i book a first appointment then, monday 7th at 9:30': a 'then' that ends its clause is no sequence)
-    r"[,;]?\s*\b(?:and then|and after that|and afterwards|after that|afterwards|then(?!\s*(?:[,.!?]|$))|and also|followed by|"
+    # ("what's the baggage allowance then?": a 'then' that ends the sentence joins nothing)
+    r"[,;]?\s*\b(?:and then|and after that|and afterwards|after that|afterwards|then(?!\s*(?:[!?]|\.?\s*$))|and also|followed by|"
     r"and later|as well as)\b\s*",
     re.IGNORECASE,
 )
@@ -362,6 +377,7 @@ CLOSING = re.compile(
     r"(?:(?:that's|that is|that was|that'll be|that will be) (?:all|it|everything)(?: (?:i|we) (?:need|needed|wanted|want))?"
     r"(?: for (?:now|today))?|(?:good ?)?bye(?: for now)?|see you(?: later)?|have a (?:good|great|nice) (?:day|one|night)|"
     r"i'?m (?:all set|done|good|fine|ok|okay)|(?:we'?re|we are) (?:all set|done|good|fine)|nothing else|no,? that's it|"
+    r"that'?s me sorted|(?:i'?m|we'?re) (?:all )?sorted|"
     r"all good|see you(?: later| soon)?)"
     r"(?:[\s,.!]+(?:thanks|thank you|thanks again|thanks anyway|thank you anyway|bye|goodbye|cheers|for now|"
     r"for today|for the day))*[\s.!]*$",
@@ -370,7 +386,7 @@ CLOSING = re.compile(
 # A closing in one's own words ('No, thank you. That is all the assistance I need right now',
 # 'Nothing now, thanks for asking though', 'No. I am all set. Thanks.'): every word is thanks,
 # a no, 'that's all' or praise for the help, and it ends the talk or declines with thanks.
-THANKS = frozenset({"thanks", "thank", "thankyou", "thx", "ty", "tysm", "thnx", "thanx", "cheers"})  # also texted
+THANKS = frozenset({"thanks", "thank", "thankyou", "thx", "ty", "tysm", "thnx", "thanx", "cheers", "ta"})  # also texted, British
 _CLOSING_WORDS = THANKS | frozenset("""
 no nope nah not nothing none thankful grateful appreciate appreciated you your yours
 help helping helped helpful assistance assist assisting service all set good fine great well ok okay
@@ -380,9 +396,9 @@ that that's thats this is was it it's its everything enough done bye goodbye now
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
-u ya cya sorted
+u ya cya x xx xxx
 """.split())
-_CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "sorted"})
+_CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya"})
 _DECLINING = frozenset({"no", "nope", "nah", "not", "nothing"})
 _GRATEFUL = THANKS | frozenset({"thankful", "grateful", "appreciate", "appreciated", "helpful", "good", "well", "fine"})
 
@@ -411,19 +427,30 @@ _TAKE_CARE = re.compile(r"\b(?:take care|(?:speak|talk|chat) (?:to you )?soon)\b
 _NICE_ONE = re.compile(r"\bnice one\b", re.IGNORECASE)
 
 
+def all_sorted(text: str) -> bool:
+    """'sorted, cheers', 'all sorted, thanks': done, in British words; a goodbye only with nothing in
+    progress ('sorted thanks' to 'shall I go ahead?' agrees)."""
+    words = tokens(text)
+    return "sorted" in words and all(w in _CLOSING_WORDS or w == "sorted" for w in words)
+
+
+_ME_SORTED = re.compile(r"\b(?:that'?s me|i'?m|we'?re|i am|we are)(?: all)? sorted\b", re.IGNORECASE)
+
+
 def is_closing(text: str) -> bool:
     """The user is done: 'no thanks, that's all', 'thanks, bye', 'No. I am all set. Thanks.' (a
     thanks alone, mid-task, is not a goodbye)."""
     if CLOSING.match(text) or _PUTS_OFF.match(text):
         return True
     words = tokens(_NICE_ONE.sub("nice", text))  # ('nice one, thats all i needed'; not 'no thats the one i want')
+    me_sorted = bool(_ME_SORTED.search(text))  # ("brilliant, that's me sorted, cheers"; not 'all sorted' to 'what date?')
     if not words or len(words) > 16 or words[0] in ("is", "are", "was", "do", "does", "have", "has") \
-            or not all(w in _CLOSING_WORDS for w in words):
+            or not all(w in _CLOSING_WORDS or me_sorted and w == "sorted" for w in words):
         return False  # 'is that all you have?' asks for more
     said = set(words)
     # 'appreciate it, see you later', 'thanks, take care': a parting phrase ends the talk too
     parting = "see" in said and bool(said & {"you", "ya", "u"}) or bool(_TAKE_CARE.search(text))
-    return bool(said & _CLOSING_ENDS) or parting or bool(said & _DECLINING and said & _GRATEFUL)
+    return bool(said & _CLOSING_ENDS) or parting or bool(said & _DECLINING and said & _GRATEFUL) or me_sorted
 
 
 def only_thanks(text: str) -> bool:
@@ -436,7 +463,7 @@ def only_thanks(text: str) -> bool:
 # 'I was in Paris once', 'I love New York', 'my cat loves snacks': a remark about oneself, not an
 # answer ('I'd like it at the Grand Hotel', 'I'm Ana Lopez', 'my name is ...' are answers)
 REMARK = re.compile(
-    r"^\s*(?:(?:ugh|oh|well|haha+|lol|wow|hmm+)[\s,.!]+)*(?:i|we|you|you're|my|our|they|he|she)\b"
+    r"^\s*(?:(?:ugh|oh|well|haha+|lol|wow|hmm+|honestly|tbh|ngl|seriously|man|god)[\s,.!]+)*(?:i|we|you|you're|my|our|they|he|she)\b"
     r"(?!\s*(?:'m|am|'d|would|want|wanna|need|prefer|will|'ll|'ve|name|address|number|email|wish|plan|planning|"
     r"hope|hoping|think|guess|expect|intend|also|just|only|really|have|got|gotta|must|should|can|could|may|might|"
     r"do|don't|shall|are|re|'re)\b)"
@@ -450,7 +477,7 @@ OF_IT = re.compile(r"\b(?:of|from|out of|off) (?:it|that|there|that one|this one
 GREETING = re.compile(r"^\s*(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening))(?: there| again)?[\s!.,]*$",
                       re.IGNORECASE)
 # 'how r u', "how's it going", 'how have you been': asking after the assistant, not about a task
-_HOW_ARE_YOU = re.compile(r"\bhow(?:'?s| is| are| r| ya)? (?:(?:are|r) )?(?:you|u|ya|it going|things|your day)(?: doing)?\b"
+_HOW_ARE_YOU = re.compile(r"\bhow(?:'?s| is| are| r| ya)? (?:(?:are|r) )?(?:(?:you|u|ya|it going|things)(?: doing)?|(?:your|ur|ya) day(?: going)?)\b"
                           r"(?!\s+(?:going to|gonna|able|planning|doing (?:it|that|this)))"
                           r"|\bhow have (?:you|u) been\b|\bwhat'?s up\b(?!\s+with)|^\s*sup\b"
                           # 'morning! hope youre well': wishing the assistant well asks after it too
@@ -500,7 +527,7 @@ SMALL_TALK_LEAD = re.compile(
 # "no wait, keep it": a yes/no word first answers the yes/no question being asked
 # 'no, the date', 'not quite, the name's wrong', 'hmm nope': a no that may go on to say what is wrong
 NO_LEAD = re.compile(
-    r"^\s*(?:(?:hmm+|um+|uh|well|oh|ah|sorry|actually|on second thoughts?)[\s,]+)*(?:no|nope|nah|not quite|not exactly|not really|"
+    r"^\s*(?:(?:hmm+|um+|uh|well|oh|ah|sorry|actually|on second thoughts?|wait|hold on|hang on)[\s,]+)*(?:no|nope|nah|not quite|not exactly|not really|"
     r"that'?s (?:wrong|not right|not correct)|wrong)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE
 )
 YES_NO_LEAD = re.compile(
@@ -540,7 +567,10 @@ UNSURE = re.compile(
 # 'i need chicago to boston on the 13th': asking to have something, not whether it exists
 WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" + WE + r"\s*(?:'d like|would like|" + NEED + r"|" + WANT + r"|"
                    r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to|"
-                   r"gotta|(?:'ve |have )?got to|have to)\b", re.IGNORECASE)  # ('i gotta get to chicago')
+                   r"gotta|(?:'ve |have )?got to|have to)\b"  # ('i gotta get to chicago')
+                   # ('can you get me to chicago', 'have to get to LA asap'): getting there asked for
+                   r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*(?:(?:can|could|would|will) (?:you|u) "
+                   r"(?:get|take|fly) (?:me|us)|(?:have to|gotta|got to|need to) get)\b", re.IGNORECASE)
 # 'i prefer window seats', 'we'd rather fly early', 'my usual preference is aisle': a preference stated
 # (not 'i need ...', 'i like the movie ...': a want or a remark that the request after it serves)
 STATES_A_WISH = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|oh|also|and)[\s,]+)*"
@@ -692,7 +722,8 @@ def shift_spans(text: str) -> list[tuple[int, int]]:
 
 
 # 'hi, I can't make it on friday, can you cancel it': the verb a request asks for, anywhere in the turn
-_REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|(?:can|could) we|please|pls|(?:i|we)(?:'d| would) like to|"
+_REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|(?:can|could) we|(?:can|could|may) i(?= \w+ \w)|please|pls|"
+                        r"(?:i|we)(?:'d| would) like to|"
                         r"(?:i|we) (?:" + WANT + r"|" + NEED + r"|wanna) to|(?:i|we) wanna|"
                         r"^\s*(?:" + WANT + r"|" + NEED + r") to|^\s*wanna)"  # ('need to reschedule my plasma appt')
                         r"\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b",
@@ -935,6 +966,7 @@ _SYNONYM_GROUPS = (
     "transfer wire",
     "ticket tix",
     "partner spouse wife husband",
+    "cost pay charge fee",
 )
 SYNONYMS: dict[str, tuple[str, ...]] = {}
 for _group in _SYNONYM_GROUPS:
@@ -951,12 +983,9 @@ def content_stems(text: str) -> frozenset[str]:
     """The words that carry meaning, stemmed; a negated word keeps its 'not-' ('not working')."""
     out: set[str] = set()
     negate = False
-    said = tokens(text)
-    for i, t in enumerate(said):
-        if t in NEGATORS or t == "no" and i + 1 < len(said) and said[i + 1] == "longer":
-            negate = True  # ('can no longer come to a booked class')
-            continue
-        if negate and t == "longer":
+    for t in tokens(text):
+        if t in NEGATORS:
+            negate = True
             continue
         if t in STOPWORDS or t.isdigit() or negate and t == "able":
             continue  # ("won't be able to make it": the negation reaches 'make')

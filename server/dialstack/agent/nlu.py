@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..domain.models import DomainPack, FlowSpec
-from ..state.slots import BaseSlot, Candidate, DateTimeSlot, FreeTextSlot, SlotContext
+from ..state.slots import BaseSlot, Candidate, CategorySlot, DateTimeSlot, ExactSlot, FreeTextSlot, SlotContext
 from ..state.text import KIN, KIN_OWNER, parse_number, people_listed
 from ..state.times import find_times
 from . import lexicon as lx
@@ -288,7 +288,7 @@ class Understander:
         if own_labels and lx.DENY.match(text) and lx.is_closing(text):
             own_labels, own_rejected = {}, {}  # 'no thanks, that's all for today' gives no date
         if waiting is not None and waiting.params.get("confirmation") and view.waiting_for_slot in own_labels \
-                and self._names_another_task(text, active.name):
+                and self.names_another_task(text, active.name):
             del own_labels[view.waiting_for_slot]  # ('yes, move it' to 'cancel BK-20481?' confirms nothing)
         # an answer to a free-text question is any text: it is taken only if nothing else is meant
         # (a question, small talk, giving up, another task), so it masks nothing for scoring
@@ -354,9 +354,10 @@ class Understander:
         # ('oh wait no, wednesday the 9th': a repair; not 'oops, whats the status of BK-31337?', a question)
         if starts_other and changes and (lx.CORRECTION.search(text) or lx.SETTLES_ON.search(text)
                                          or lx.SELF_REPAIR.search(text) and not is_question) \
-                and not lx.REQUEST_ANYWHERE.search(text) and not lx.ORDER.match(text) \
-                and self.scorer.verb_flow(text) != best and not self.scorer.names_flow(text, best, active.name):
-            starts_other = False
+                and not (lx.REQUEST_ANYWHERE.search(text) and not lx.PROPOSES_ANYWHERE.search(text)) \
+                and not lx.ORDER.match(text) and self.scorer.verb_flow(text) != best \
+                and not self.scorer.names_flow(text, best, active.name):
+            starts_other = False  # (', can we do friday at 10 instead' puts a value forward, it asks no other task)
         # 'can we switch the date to dec 11', 'swap to an aisle seat' at the read-back: a value of this
         # task changed in the words of changing, not a change to a booking named elsewhere ('BK-20481')
         changed_here = {k: c for k, c in own_labels.items() if active and not active.slots[k].params.get("confirmation")}
@@ -379,7 +380,8 @@ class Understander:
         if r.waiting is None:
             return None
         if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation"):
-            said = "yes" if lx.agrees(r.text) else "no" if lx.DENY.match(r.text) else None
+            said = "yes" if lx.agrees(r.text) and not self.names_another_task(r.text, r.active.name) \
+                else "no" if lx.DENY.match(r.text) else None  # ('yes, book it' to 'cancel BK-31337?' is no yes)
             check = r.waiting.check(said, r.ctx) if said else None
             if check is not None and check.ok:
                 answer = Candidate(check.value, check.display, 0, len(r.text), 0.8)
@@ -396,37 +398,38 @@ class Understander:
         # task only a plain yes ('that works for me' judges what was just found)
         if r.view.confirming:
             agrees = (lx.agrees(r.text) or self._yes_then_its_verb(r)) \
-                and not (r.active is not None and self._names_another_task(r.text, r.active.name))
+                and not (r.active is not None and self.names_another_task(r.text, r.active.name))
         else:
             agrees = lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text)
         return r.result("affirm") if r.view.pending_offer and agrees else None
 
-    def _names_another_task(self, text: str, name: str) -> bool:
+    def names_another_task(self, text: str, name: str) -> bool:
         """'yes, cancel it' to a booking's read-back, 'yes, move it' to 'cancel BK-20481?': a verb of
         another task than flow ``name``, the one asking, takes the yes back (it never books); a no has
-        no yes to take back ('no wait, keep it')."""
+        no yes to take back ('no wait, keep it'), and a task put off for later is an aside ('yes cancel
+        it, i'll book another one later')."""
         if lx.NO_LEAD.match(text) or lx.DENY.match(text):
             return False
-        own = self.scorer.task_words(name)
-        for word in lx.tokens(text):
-            other = self.scorer.request_verbs.get(word) or self.scorer.request_verbs.get(self.scorer.mend(word))
-            if other is not None and other != name and lx.stem(word) not in own \
-                    and not self.domain.flow(other).metadata.digression:
+        for word in lx.tokens(_LATER_ASIDE.sub(" ", text)):
+            other = self.scorer.request_verbs.get(word)
+            if other is None and word not in self.scorer.spelled:
+                other = self.scorer.request_verbs.get(self.scorer.mend(word))  # ('yes, cancle it')
+            if other is not None and other != name and not self.domain.flow(other).metadata.digression:
                 return True
         return False
 
     def _yes_then_its_verb(self, r: Reading) -> bool:
-        """'ok fine, yes go ahead and cancel' to 'Cancel booking CR-2001 - shall I go ahead?': a clear
-        yes, then the verb of the very task read back and nothing else of it ('yes, cancel' to a
+        """'ok fine, yes go ahead and cancel', 'sure, move it', 'yes cancel it cheers' to the read-back of
+        that very task: a yes, then the task's own verb and nothing else of it ('yes, cancel' to a
         booking's read-back is no yes)."""
-        yes = _CLEAR_YES_AT.search(r.text)
+        yes = _YES_FIRST.match(r.text)
         if yes is None or r.active is None or r.is_question or r.own_labels:
             return False
         rest = _GO_AHEAD_AND.sub("", r.text[yes.end():])
         verb = lx.opener(rest) or ""
         if (self.scorer.verb_flow(rest) or self.scorer.request_verbs.get(verb)) != r.active.name:
             return False  # ('yes please, move it' to a change's read-back: 'move' is one of its request verbs)
-        return not lx.content_stems(rest) - self.scorer.task_words(r.active.name) - {lx.stem(verb)}
+        return not lx.content_stems(rest) - self.scorer.task_words(r.active.name) - {lx.stem(verb)} - _COURTESY
 
     def answers_resume_offer(self, r: Reading) -> Understanding | None:
         """'to Denver please' to 'continue booking your flight?': resume it and fill it."""
@@ -489,6 +492,8 @@ class Understander:
         """'forget it', 'scrap that'; 'ok, cancel it' right after a check cancels what was checked."""
         if not lx.CANCEL.match(r.text):
             return None
+        if r.waiting is not None and r.waiting.priority != "required" and _DONT_WORRY.match(r.text):
+            return None  # ("don't worry about it" to 'any special requests?' declines the question, not the task)
         # 'hmm, on second thought, cancel it' right after a booking: its verb, past the fillers
         undo = self.scorer.verb_flow(r.text) if r.active is None and r.view.recent else None
         if undo is not None and lx.REFERS_BACK.search(r.text):
@@ -765,7 +770,11 @@ class Understander:
                 # ('from New York to London on Jan 8 and then on to Paris': the task the whole asks for)
                 spec = self.domain.flow(parts[-1][0]) if parts else r.best_spec
                 labels, _ = self._read_new(spec, piece, r.ctx)
-                if labels:
+                if labels and parts and not set(labels) & set(self._read_new(spec, parts[-1][1], r.ctx)[0]):
+                    # ('can i book a first appointment then, monday 7th at 9:30': values the part before
+                    # lacks complete it; they ask for no second one)
+                    parts[-1] = (parts[-1][0], f"{parts[-1][1]}, {piece}")
+                elif labels:
                     parts.append((spec.name, piece))
         if len(parts) < 2:
             return None
@@ -894,7 +903,8 @@ class Understander:
         """'no thanks, that's all I needed', 'thanks, bye' with nothing in progress: the user is done."""
         if r.active is None and r.view.offered is not None and lx.is_closing(r.text):
             return r.result("cancel", flow=r.view.offered.flow_id)  # 'nah I'm done for today' to 'continue ...?'
-        if r.active is None and (lx.is_closing(r.text) or lx.DENY.match(r.text) and not r.view.pending_offer):
+        if r.active is None and (lx.is_closing(r.text) or lx.all_sorted(r.text) and not r.view.pending_offer
+                                 or lx.DENY.match(r.text) and not r.view.pending_offer):
             return r.result("close")
         # 'that's all, thanks' with a task open, or 'no thanks' to a value it cannot do without: it is dropped
         declines = lx.DENY.match(r.text) and r.waiting is not None and r.waiting.priority == "required"
@@ -909,11 +919,22 @@ class Understander:
             return r.result("chitchat", digression_type="small_talk")
         # 'haha sorry, crazy busy day here': laughter, then a remark that asks for nothing and gives no
         # value; a task word or two in it ('day') is no request
-        laughs = lx.LAUGHS.match(r.text) or lx.LAUGHS_LAST.search(r.text)
+        # (laughter last too, unless the rest is values alone: 'boston to denver on dec 18 haha' still asks)
+        laughs = lx.LAUGHS.match(r.text) or lx.LAUGHS_LAST.search(r.text) and not self._values_alone(r)
         if laughs and not (r.is_question or r.own_labels or r.free_answer is not None or lx.REQUEST_ANYWHERE.search(r.text)
                            or lx.WANTS.match(lx.LAUGHS.sub("", r.text)) or r.best_score >= 2 * self.threshold):
             return r.result("chitchat", digression_type="small_talk")
         return None
+
+    def _values_alone(self, r: Reading) -> bool:
+        """Whether the turn gives the details of a request: values and nothing else but courtesy and
+        laughter ('BK-12345 lol'), two values or more, or a value that names a thing of the pack (an
+        option, a place, a reference: 'sakura tonight for 2 haha'); not a day said in a remark ('my
+        back is killing me today lol')."""
+        keys, spans = self.scorer.values_in(r.text, r.ctx)
+        left = lx.content_stems(mask(lx.LAUGHS_LAST.sub(" ", r.text), spans)) if spans else None
+        named = any(isinstance(self.scorer.value_slots.get(k), (CategorySlot, ExactSlot)) for k in keys)
+        return left is not None and (len(spans) >= 2 or named or not left - _COURTESY)
 
     def makes_small_talk(self, r: Reading) -> Understanding | None:
         if lx.SMALL_TALK.match(r.text) or lx.UNSURE.match(r.text) or lx.only_thanks(r.text) \
@@ -1012,12 +1033,16 @@ class Understander:
         margin = 0.0 if lx.SHIFT.search(text) and self.scorer.names_task(text, spans, best) else SWITCH_MARGIN
         # 'oh hold on, is my BK-20481 still on?' mid-search: the thing it names only the other task holds
         other_thing = self._names_what_only_it_holds(text, best, incumbent, ctx)
-        if score < held + margin or (live and not self.scorer.names_task(text, spans, best) and not other_thing):
+        # 'quick q, what are prices like from new york to los angeles?' while booking Boston to Chicago
+        other_values = asks is not None and best in self.scorer.readers \
+            and self._asks_of_other_values(text, best, held_slots or {}, ctx)
+        if score < held + margin or (live and not self.scorer.names_task(text, spans, best) and not other_thing
+                                     and not other_values):
             return False
         # 'hold on, what's the status of INC004512?': a question that turns away first, or names
         # something only the other flow can look up, looks elsewhere
         return asks is None or other_thing or best in self.scorer.readers and (
-            asks == "lookup" or bool(lx.SHIFT.search(text)) or self._names_its_value(text, spans, best, ctx)
+            asks == "lookup" or bool(lx.SHIFT.search(text)) or self._names_its_value(text, spans, best, ctx) or other_values
             # 'are you open on saturdays?': a look-up that needs no detail of any task is about none
             or not self.domain.flow(best).slots
             # 'what times r free on friday?' asked 'what day and time?': a look-up, in its own words, of
@@ -1052,6 +1077,12 @@ class Understander:
         keys = self.scorer.values_in(text, ctx)[0] & self.scorer.rare_or_identifying_keys
         held = self.scorer.profiles[incumbent].value_keys if incumbent in self.scorer.profiles else frozenset()
         return bool(keys & self.scorer.profiles[best].value_keys) and not keys & held
+
+    def _asks_of_other_values(self, text: str, name: str, held_slots: Mapping[str, BaseSlot], ctx: SlotContext) -> bool:
+        """'quick q, what are prices like from new york to los angeles?' while booking Boston to Chicago:
+        a question in a look-up's words about other values than the task in focus holds asks about them."""
+        labels, _ = self._read_new(self.domain.flow(name), text, ctx)
+        return any(k in held_slots and held_slots[k].filled and held_slots[k].value != c.value for k, c in labels.items())
 
     def _names_its_value(self, text: str, spans: Sequence[tuple[int, int]], name: str, ctx: SlotContext) -> bool:
         """Whether ``text`` holds a value of flow ``name``'s slots beyond those already read."""
@@ -1375,7 +1406,7 @@ class Understander:
         """'no wait, keep it' to 'Cancel RNT-48213?': a leading yes/no answers a yes/no question,
         unless a long rest clearly asks for another flow ('no, I want to check my balance instead')."""
         lead = lx.YES_NO_LEAD.match(text)
-        if lead is None or not waiting.params.get("confirmation") or self._names_another_task(text, active.name):
+        if lead is None or not waiting.params.get("confirmation") or self.names_another_task(text, active.name):
             return False
         if len(lx.tokens(lead["rest"])) <= 3:
             return True
@@ -1531,9 +1562,16 @@ _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine
                          r"passengers|travell?ers|seats|tickets|tix|guests|places|spots|spaces)\b|\b(?:party|group|family) of\s+\w+"
                          r"|\b(?:just|only) (?:me|myself|the two of us|us two)\b|\bme and my \w+|\bthe \w+ of us\b",
                          re.IGNORECASE)
-# wanting to get somewhere says no more than wanting the thing ('i want to go to chicago')
-_GETTING_THERE = frozenset(lx.stem(w) for w in ("go", "get", "be", "head", "gotta"))
-_CLEAR_YES_AT = re.compile(r"\b(?:" + "|".join(sorted(lx.CLEAR_YES)) + r")\b[\s,.!-]*", re.IGNORECASE)
+# wanting to get somewhere says no more than wanting the thing ('i want to go to chicago'), nor does
+# taking a value back on the way ('... from Miami, no actually from Orlando')
+_GETTING_THERE = frozenset(lx.stem(w) for w in ("go", "get", "be", "head", "gotta", "asap", "urgently",
+                                                 "actually", "sorry", "meant", "mean", "wait", "instead"))
+_DONT_WORRY = re.compile(r"^\W*(?:(?:no|nah|oh|actually|ok|okay)[\s,]+)*don'?t worry(?: about (?:it|that))?[\s.!,]*$", re.IGNORECASE)
+# the yes a read-back's answer opens with ('ok fine, yes', 'sure', 'alright'), before the task's verb
+_YES_FIRST = re.compile(r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(?:(?:yes|yeah|yep|yup|yea|ok|okay|sure|alright|all right|great|"
+                        r"fine|perfect|correct|lovely|brilliant|cool|right)\b[\s,.!-]*)+", re.IGNORECASE)
+# 'yes cancel it, i'll book another one later': a task put off for later, said beside the answer
+_LATER_ASIDE = re.compile(r"[,;.]?\s*\b(?:i'?ll|ill|i will|we'?ll|we will|i'?m going to|i might|i may|gonna)\b[^.;!?]*", re.IGNORECASE)
 _GO_AHEAD_AND = re.compile(r"^[\s,.!-]*(?:(?:please|pls|just|go ahead and|go on and|and)[\s,.!-]+)*", re.IGNORECASE)
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
 

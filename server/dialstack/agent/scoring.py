@@ -298,7 +298,6 @@ class FlowScorer:
         spans = [*spans, *lx.value_lead_spans(text, [*spans, *ignore])]  # 'leaving from' of 'leaving from Boston'
         words_left = self.stems(mask(text, [*ignore, *spans])) if spans else plain
         reading = bool(lx.READ_QUESTION.match(text))
-        asks = question or lx.is_question(text)
         left_text = mask(text, [*ignore, *spans])
         semantic = self.semantic(left_text)
         numbers = lx.grammatical_numbers(left_text, definite=True)
@@ -331,8 +330,6 @@ class FlowScorer:
             # 'can i switch to an aisle seat on BK-31337?': about that booking, whatever else it names
             unheld = UNHELD_VALUE if referenced and not question and not profile.value_keys & referenced \
                 and name not in asked_for else 1.0  # (a question weighs every value it names already)
-            if keys and profile.spec.metadata.digression and not profile.value_keys & keys and not asks:
-                words *= UNHELD_VALUE  # 'i gotta get to chicago for a work thing' names a task's value, asks nothing
             if done & profile.name and name not in self.readers:
                 words *= UNHELD_VALUE  # what was already booked is looked up, not booked again
             elif name in self.readers and done_readers and name not in done_readers:
@@ -359,7 +356,7 @@ class FlowScorer:
     def stems(self, text: str) -> frozenset[str]:
         """``lx.content_stems`` with typos mended: a word the pack never uses, close to one it
         does ('reservaton', 'bookng'), counts as that word."""
-        found = lx.content_stems(text)
+        found = lx.content_stems(text) | self._compounds(text)
         unknown = [w for w in found if w not in self.weights and w not in self.text_weights
                    and not w.startswith("not-") and (len(w) >= 4 or w in lx.SYNONYMS or _texted(w))]
         if not unknown:
@@ -367,6 +364,13 @@ class FlowScorer:
         written = {lx.stem(t) for t in lx.tokens(text) if self._is_word(t)}  # 'chance' is no typo of 'change'
         mended = {m for w in unknown if (m := self.mend(w, spelled_right=w in written)) == w or m not in lx.STOPWORDS}
         return frozenset((found - set(unknown)) | mended)  # ('wnt' mended is 'want', no task word)
+
+    def _compounds(self, text: str) -> frozenset[str]:
+        """The pack's words that two words said side by side make, either way round: 'coming up' ->
+        'upcoming', 'check up' -> 'checkup', 'drop off' -> 'dropoff'."""
+        said = lx.tokens(text)
+        return frozenset(self.spelled[w] for a, b in zip(said, said[1:]) if a.isalpha() and b.isalpha()
+                         for w in (a + b, b + a) if w in self.spelled)
 
     def mend(self, word: str, spelled_right: bool = False) -> str:
         """The pack's own word for ``word``: a synonym it uses ('drop' -> 'cancel'), else the word

@@ -208,10 +208,11 @@ class SlotReader:
             if answer is not None and "person" in roles and not could_be_a_name(str(answer.value)):
                 answer = None  # 'sorry, bit of a hectic morning here' to 'the patient's name?' names no one
             elif answer is not None and "person" in roles:
-                # "it's my husband who needs it, Peter Kowalski": the name written with capitals, not who he is
-                run = name_run(text, answer.start, answer.end)
-                if run is not None and run.start > 0 and run.value[:1].isupper() \
-                        and (run.start, run.end) != (answer.start, answer.end):
+                # "it's my husband who needs it, Peter Kowalski", 'the patient is my daughter, Emily Rose',
+                # 'Sarah Jones, my wife': the name written with capitals, not who the person is
+                run = name_run(mask(text, taken))
+                if run is not None and run.value[:1].isupper() and (run.start, run.end) != (answer.start, answer.end) \
+                        and (run.start > 0 or len(run.value.split()) > 1):
                     answer = Candidate(run.value, run.display, run.start, run.end, answer.score)
             if answer is not None and roles & PLACE_ROLES \
                     and not any(w.isalpha() and w.lower() not in lx.STOPWORDS for w in lx.tokens(str(answer.value))):
@@ -319,7 +320,7 @@ def hour_repairs(slots: Mapping[str, BaseSlot], text: str, ctx: SlotContext) -> 
 # 'make that 3', 'sorry, I meant four': a bare number that repairs a count already given
 _COUNT_REPAIR = re.compile(
     r"\b(?:make (?:it|that)|change (?:it|that) to|(?:i )?meant|(?:i )?mean)\s+(?P<n>\d{1,3}|" + COUNT_WORDS + r")"
-    r"(?:\s+(?:then|instead|now|please|of us))?"
+    r"(?:\s+(?:then|instead|now|please|of us|actually|sorry|thanks))*"
     # ('make that 3, my son is coming too': a reason after it, with no number of its own)
     r"(?:(?:\s*[,;-]\s*|\s+(?:as|because|since|cos|coz|cause)\s+)[^\d,;]*)?[\s.!]*$", re.IGNORECASE)
 
