@@ -382,3 +382,90 @@ def test_a_name_before_or_after_who_it_is_is_the_name(text: str, name: str) -> N
 
 def test_how_are_you_going_to_do_that_is_no_small_talk() -> None:
     assert not lx.asks_after_you("how are you going to do that?") and lx.asks_after_you("hiya hows ur day going")
+
+
+# -- round 49: texting, the user's own errand, a day said again, an age, 'half ten', a drop-in --------------------
+@pytest.mark.parametrize(("said", "plain"), [("hiii can i book a flght?", "hi can i book a flght?"),
+                                             ("heyyy", "hey"), ("cn u chk", "can u chk"),
+                                             ("a flu jab 4 my mum", "a flu jab for my mum"),
+                                             ("at 4 my time", "at 4 my time"), ("book 4 people", "book 4 people")])
+def test_drawn_out_greetings_and_texted_words_are_said_plainly(said: str, plain: str) -> None:
+    assert lx.plain_words(said) == plain
+
+
+def test_a_request_after_a_drawn_out_greeting_is_a_request() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "hiii can i book a flght?")
+        assert stack_of(agent) == ["book_flight"]
+
+
+def test_the_users_own_errand_before_the_reference_asked_for_answers_it() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i want to cancel a booking")
+        agent.handle("s", "Let me find my glasses... it says BK-31337")
+        flow = agent.load("s").stack.flows[-1]
+        assert flow.name == "cancel_booking" and flow.slots["booking_ref"].value == "BK-31337"
+
+
+def test_turning_away_to_ask_about_another_booking_still_turns_away() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i want to cancel a booking")
+        result = agent.handle("s", "wait, what's the status of BK-20481?")
+        assert tools_of(result) == ["get_booking"]
+
+
+def test_wanting_a_new_one_goes_before_the_look_up_it_ties_with() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i need a flight from boston to bora bora")
+        assert stack_of(agent) == ["book_flight"]
+
+
+def test_a_yes_that_says_the_day_again_confirms() -> None:
+    with talking("vaxclinic", PACKS / "vaxclinic") as agent:
+        agent.handle("s", "I need to move my jab appointment VX-1001 to friday at 2pm")
+        result = agent.handle("s", "yes, friday's perfect")
+        assert tools_of(result) == ["move_vaccination"]
+
+
+def test_a_yes_with_another_day_changes_it_and_asks_again() -> None:
+    with talking("vaxclinic", PACKS / "vaxclinic") as agent:
+        agent.handle("s", "I need to move my jab appointment VX-1001 to friday at 2pm")
+        result = agent.handle("s", "yes, saturday is better")
+        assert tools_of(result) == [] and agent.load("s").stack.flows[-1].slots["new_when"].value == "2026-12-05T14:00"
+
+
+@pytest.mark.parametrize(("text", "age"), [("am I entitled to a free flu jab? I'm 68", 68),
+                                           ("is my dad eligible for the flu jab, he's 81 years old", 81)])
+def test_an_age_said_unasked_is_the_age(text: str, age: int) -> None:
+    with talking("vaxclinic", PACKS / "vaxclinic") as agent:
+        result = agent.handle("s", text)
+        assert f"At {age}" in result.reply and tools_of(result) == ["check_eligibility"]
+
+
+def test_a_number_that_is_no_age_is_not_taken_as_one() -> None:
+    with talking("vaxclinic", PACKS / "vaxclinic") as agent:
+        result = agent.handle("s", "am I entitled to a free flu jab? I live at 27 Green Lane")
+        assert "How old" in result.reply
+
+
+@pytest.mark.parametrize(("text", "hour", "minute"), [("thursday morning maybe, about half ten?", 10, 30),
+                                                      ("half 3", 15, 30), ("half ten in the evening", 22, 30)])
+def test_half_an_hour_the_british_way_is_half_past(text: str, hour: int, minute: int) -> None:
+    from dialstack.state.times import find_times
+    assert [(t.hour, t.minute) for t, _, _ in find_times(text)] == [(hour, minute)]
+
+
+def test_half_with_hours_after_it_is_no_time() -> None:
+    from dialstack.state.times import find_times
+    assert find_times("half 2 hours") == []
+
+
+def test_a_drop_in_said_in_two_words_is_the_packs_drop_in_not_a_drop() -> None:
+    with talking("hearingrepair", PACKS / "hearingrepair") as agent:
+        agent.handle("s", "I need to rearrange my drop in, the ref is DR-3001")
+        assert stack_of(agent) == ["move_dropin"]
+
+
+@pytest.mark.parametrize("text", ["smashing, thank you very much, goodbye", "thank you dear, that's everything"])
+def test_older_ways_of_saying_goodbye_close(text: str) -> None:
+    assert lx.is_closing(text)

@@ -396,7 +396,7 @@ that that's thats this is was it it's its everything enough done bye goodbye now
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
-u ya cya x xx xxx
+u ya cya x xx xxx smashing marvellous marvelous grand dear love mate hun darling
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya"})
 _DECLINING = frozenset({"no", "nope", "nah", "not", "nothing"})
@@ -1050,6 +1050,28 @@ def names_something(text: str) -> bool:
 
 
 _DRAWN_OUT = re.compile(r"([a-z])\1{2,}", re.IGNORECASE)
+_DRAWN_GREETING = re.compile(r"^(\s*)(?:(h)i{2,}(ya+)?|(h)e{2,}y+|(he)y{2,}|(hel)l+o{2,})\b", re.IGNORECASE)
+
+
+# texting that stands for a word of the request around it: 'cn i ...', '4 my mum', 'b4 friday'
+_TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE), "can"),
+                 (re.compile(r"(?<![\d:.$£€])(?<!\bat )(?<!\bby )(?<!\bto )(?<!\btill )(?<!\buntil )(?<!\bfrom )"
+                             r"(?<!\baround )(?<!\babout )\b4(?= (?:my|me|him|her|us|them)\b)", re.IGNORECASE), "for"),
+                 (re.compile(r"\bb4\b", re.IGNORECASE), "before"))
+
+
+def plain_words(text: str) -> str:
+    """'hiii can i book a flght?', 'heyyy', 'hellooo': a greeting drawn out to open the turn, said plainly
+    (so the request after it is read as one); 'cn i', '4 my mum', 'b4' texted, said in words."""
+    for pattern, word in _TEXTED_WORDS:
+        text = pattern.sub(word, text)
+    m = _DRAWN_GREETING.match(text)
+    if m is None:
+        return text
+    word = m.group().strip().lower()
+    plain = "hiya" if word.startswith("hi") and word.endswith("a") else "hi" if word.startswith("hi") \
+        else "hey" if word.startswith("he") and "y" in word else "hello"
+    return m.group(1) + plain + text[m.end():]
 
 
 def agrees(text: str) -> bool:

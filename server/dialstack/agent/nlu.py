@@ -260,7 +260,7 @@ class Understander:
     # -- the act -------------------------------------------------------------
     def understand(self, text: str, view: NLUView, ctx: SlotContext) -> Understanding:
         """The first rule of ``RULES`` that decides, applied to what this turn says."""
-        text = text.strip()
+        text = lx.plain_words(text.strip())
         for name, rule in PRE_RULES:
             decided = rule(text, view)
             if decided is not None:
@@ -397,7 +397,7 @@ class Understander:
         # to 'shall I go ahead?' a yes in any words ('yes thats it'); to an offer to go back to a
         # task only a plain yes ('that works for me' judges what was just found)
         if r.view.confirming:
-            agrees = (lx.agrees(r.text) or self._yes_then_its_verb(r)) \
+            agrees = (lx.agrees(r.text) or self._yes_then_its_verb(r) or self._yes_restating(r)) \
                 and not (r.active is not None and self.names_another_task(r.text, r.active.name))
         else:
             agrees = lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text)
@@ -417,6 +417,15 @@ class Understander:
             if other is not None and other != name and not self.domain.flow(other).metadata.digression:
                 return True
         return False
+
+    @staticmethod
+    def _yes_restating(r: Reading) -> bool:
+        """"yes, friday's perfect" to 'Move VX-1001 to Dec 4 at 14:00 - shall I go ahead?': a yes that
+        says again a value already read back (and nothing new) agrees."""
+        active = r.active
+        return active is not None and bool(r.own_labels) and _YES_FIRST.match(r.text) is not None \
+            and not r.is_question and all(k in active.slots and active.slots[k].filled
+                                          and active.slots[k].value == c.value for k, c in r.own_labels.items())
 
     def _yes_then_its_verb(self, r: Reading) -> bool:
         """'ok fine, yes go ahead and cancel', 'sure, move it', 'yes cancel it cheers' to the read-back of
@@ -858,12 +867,20 @@ class Understander:
         answers = fills_waiting or (bool(r.own_labels) and r.best_score < r.held + ANSWER_MARGIN)
         # 'oh and cancel AP-20417 while you're at it' to 'the patient's name?': a request opening
         # with the other task's own verb is no answer
-        shifting = bool(lx.SHIFT.search(r.text)) or not active or not answers or (
+        # ('let me find my glasses... it says BK-31337' to 'which booking?': the answer, after the user's own errand;
+        # a turning away that names a value the other task takes still turns away)
+        turns_away = bool(lx.SHIFT.search(r.text)) and not (fills_waiting and active and not self._takes_values_said(r))
+        shifting = turns_away or not active or not answers or (
             r.best_score >= 2 * self.threshold and (bool(lx.REQUEST_ANYWHERE.search(r.text))
                                                     or self.scorer.verb_flow(r.text) == r.best))
         if cancel_other or not shifting:
             return None
         return self._starts(r, r.best, **_refines(r))
+
+    def _takes_values_said(self, r: Reading) -> bool:
+        """Whether the best flow takes a kind of value the turn gives the task in progress."""
+        kinds = {value_key(spec) for k in r.own_labels if (spec := r.active.spec.slot(k)) is not None}
+        return bool(kinds & self.scorer.profiles[r.best].value_keys) if r.best in self.scorer.profiles else False
 
     def fills_or_corrects(self, r: Reading) -> Understanding | None:
         """Values for the task in progress; a value that replaces one already given is a correction."""
@@ -1153,8 +1170,8 @@ class Understander:
                 return [(second, top), (first, score), *ranked[2:]]
             return ranked
         reader = next((pair for pair in tied if pair[0] in self.scorer.readers), None)
-        if reader is None:
-            return ranked
+        if reader is None or lx.WANTS.match(text) and lx.INDEFINITE.search(text) and not lx.is_question(text):
+            return ranked  # ('i need a flight from boston to bora bora': wanting a new one, asked for first)
         return _promoted(ranked, reader[0], top)
 
     def _takes_the_moment(self, tied: list[tuple[str, float]], text: str, ctx: SlotContext | None) -> str | None:

@@ -356,7 +356,10 @@ class FlowScorer:
     def stems(self, text: str) -> frozenset[str]:
         """``lx.content_stems`` with typos mended: a word the pack never uses, close to one it
         does ('reservaton', 'bookng'), counts as that word."""
-        found = lx.content_stems(text) | self._compounds(text)
+        found = lx.content_stems(text)
+        joined = self._compounds(text)
+        if joined:  # ('a drop in' is the pack's 'drop-in', no 'drop' that cancels)
+            found = (found - {lx.stem(w) for pair in joined.values() for w in pair}) | frozenset(joined)
         unknown = [w for w in found if w not in self.weights and w not in self.text_weights
                    and not w.startswith("not-") and (len(w) >= 4 or w in lx.SYNONYMS or _texted(w))]
         if not unknown:
@@ -365,12 +368,12 @@ class FlowScorer:
         mended = {m for w in unknown if (m := self.mend(w, spelled_right=w in written)) == w or m not in lx.STOPWORDS}
         return frozenset((found - set(unknown)) | mended)  # ('wnt' mended is 'want', no task word)
 
-    def _compounds(self, text: str) -> frozenset[str]:
-        """The pack's words that two words said side by side make, either way round: 'coming up' ->
-        'upcoming', 'check up' -> 'checkup', 'drop off' -> 'dropoff'."""
+    def _compounds(self, text: str) -> dict[str, tuple[str, str]]:
+        """The pack's words that two words said side by side make, either way round, with the two
+        words: 'coming up' -> 'upcoming', 'check up' -> 'checkup', 'drop in' -> 'drop-in'."""
         said = lx.tokens(text)
-        return frozenset(self.spelled[w] for a, b in zip(said, said[1:]) if a.isalpha() and b.isalpha()
-                         for w in (a + b, b + a) if w in self.spelled)
+        return {self.spelled[w]: (a, b) for a, b in zip(said, said[1:]) if a.isalpha() and b.isalpha()
+                for w in (a + b, b + a) if w in self.spelled}
 
     def mend(self, word: str, spelled_right: bool = False) -> str:
         """The pack's own word for ``word``: a synonym it uses ('drop' -> 'cancel'), else the word

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence, Set as AbstractSet
 from typing import Any
 
-from ..domain.models import FlowSpec
+from ..domain.models import FlowSpec, SlotSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, LevelSlot, SlotContext
 from ..state.slot_datetime import DateTimeSlot
 from ..state.text import parse_number
@@ -91,7 +91,9 @@ class SlotReader:
                     if group is not None:  # ('the tuesday evening one for three ppl': the group, not 'one')
                         cands = [Candidate(int(group.value), group.display, group.start, group.end, group.score)]
                     elif counting and slot_spec.name not in (waiting, named):
-                        cands = []  # a number that counts nothing ('27 Green Lane', 'no wait make it 11') is no count
+                        # a number that counts nothing ('27 Green Lane', 'no wait make it 11') is no count, but
+                        # an age is said as one ("I'm 68", 'he's 63', '70 years old')
+                        cands = [c for c in cands if _says_an_age(text, c)] if _of_age(slot_spec) else []
             if not cands and slot.criteria in ("category", "multiple"):
                 cands = plural_candidates(slot, text, ctx)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
@@ -279,6 +281,21 @@ class SlotReader:
         if run is None or {lx.stem(w) for w in lx.tokens(run.value)} <= self.scorer.declared_task_words(spec.name):
             return None  # 'Find Restaurants': the task's own words, written with capitals
         return open_slots[0], Candidate(run.value, run.display, run.start, run.end, 0.5)
+
+
+def _of_age(spec: SlotSpec) -> bool:
+    """Whether a number slot holds someone's age (its name or description says 'age')."""
+    return "age" in spec.name.lower().split("_") or "age" in lx.tokens(spec.description or "")
+
+
+_AGE_BEFORE = re.compile(r"\b(?:i'?m|i am|he'?s|she'?s|he is|she is|they'?re|they are|aged?|turning|turned|now)\s*$",
+                         re.IGNORECASE)
+_AGE_AFTER = re.compile(r"^\s*(?:years? old|yrs? old|y/?o|years of age)\b", re.IGNORECASE)
+
+
+def _says_an_age(text: str, cand: Candidate) -> bool:
+    """"I'm 68", 'he's 63', '70 years old': a number said as someone's age."""
+    return bool(_AGE_BEFORE.search(text, 0, cand.start) or _AGE_AFTER.match(text[cand.end:]))
 
 
 PLACE_ROLES = frozenset({"place", "origin", "destination"})

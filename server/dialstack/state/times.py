@@ -25,6 +25,8 @@ _TIME = re.compile(
     rf"|(?P<h12>{_H})(?:\s+(?P<mw1>{_M}))?\s*(?P<ampm2>[ap])\.?m\.?"
     r"|(?P<word>noon|midday|midnight)"
     rf"|(?P<frac>half|quarter)\s+(?P<rel>past|after|to)\s+(?P<fh>{_H})"
+    # 'about half ten': half past, said the British way (not 'half 2 hours', 'half of it')
+    rf"|half\s+(?P<bh>{_H})(?![\w:])(?!\s+(?:hours?|hrs?|mins?|minutes|days?|weeks?|months?|people|of)\b)"
     rf"|(?P<wh>{'|'.join(_HOUR_WORDS)})\s+(?P<mw2>{_M})"
     r")(?![\w:])",
     re.IGNORECASE,
@@ -91,6 +93,9 @@ def _read_time(m: re.Match[str], text: str) -> time | None:
         if g["rel"].lower() == "to":
             hour, minute = (hour - 2) % 12 + 1, 45
         return _with_part(hour, minute, part) if part else time(_office_hour(hour) % 24, minute)
+    if g["bh"]:
+        hour = _hour(g["bh"])
+        return _with_part(hour, 30, part) if part else time(_office_hour(hour) % 24, 30)
     if g["wh"]:
         hour, minute = _hour(g["wh"]), _MINUTE_WORDS[" ".join(g["mw2"].lower().split()).replace(" ", "-")]
         return _with_part(hour, minute, part) if part else time(_office_hour(hour) % 24, minute)
