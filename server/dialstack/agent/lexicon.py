@@ -12,6 +12,8 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from ..state.text import KIN
+
 STOPWORDS = frozenset(
     """
     a an the i im i'm me my mine to of for and or is are am be been it its it's this that these those
@@ -396,7 +398,7 @@ that that's thats this is was it it's its everything enough done bye goodbye now
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
-u ya cya x xx xxx smashing marvellous marvelous grand dear love mate hun darling
+u ya cya x xx xxx smashing marvellous marvelous grand dear
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya"})
 _DECLINING = frozenset({"no", "nope", "nah", "not", "nothing"})
@@ -966,13 +968,16 @@ _SYNONYM_GROUPS = (
     "transfer wire",
     "ticket tix",
     "partner spouse wife husband",
-    "cost pay charge fee",
 )
+# ... and one way only: 'do i have to pay for it?' asks the cost (but 'how much does it cost?' pays nothing)
+_SAID_FOR = (("pay", "cost"), ("charge", "cost"))
 SYNONYMS: dict[str, tuple[str, ...]] = {}
 for _group in _SYNONYM_GROUPS:
     _stems = [stem(w) for w in _group.split()]
     for _s in _stems:
         SYNONYMS[_s] = tuple(o for o in _stems if o != _s)
+for _said, _meant in _SAID_FOR:
+    SYNONYMS[stem(_said)] = (*SYNONYMS.get(stem(_said), ()), stem(_meant))
 
 NEGATORS = frozenset({"not", "without", "don't", "dont", "won't", "wont", "can't", "cant", "cannot", "couldn't", "couldnt",
                       "unable", "isn't", "doesn't", "didn't", "never"})
@@ -1053,16 +1058,16 @@ _DRAWN_OUT = re.compile(r"([a-z])\1{2,}", re.IGNORECASE)
 _DRAWN_GREETING = re.compile(r"^(\s*)(?:(h)i{2,}(ya+)?|(h)e{2,}y+|(he)y{2,}|(hel)l+o{2,})\b", re.IGNORECASE)
 
 
-# texting that stands for a word of the request around it: 'cn i ...', '4 my mum', 'b4 friday'
+# texting that stands for a word of the request around it: 'cn i ...', '4 my mum' (not '4 my usual packs',
+# nor 'B4 6NH', a postcode)
 _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE), "can"),
                  (re.compile(r"(?<![\d:.$£€])(?<!\bat )(?<!\bby )(?<!\bto )(?<!\btill )(?<!\buntil )(?<!\bfrom )"
-                             r"(?<!\baround )(?<!\babout )\b4(?= (?:my|me|him|her|us|them)\b)", re.IGNORECASE), "for"),
-                 (re.compile(r"\bb4\b", re.IGNORECASE), "before"))
+                             rf"(?<!\baround )(?<!\babout )\b4(?= (?:my|our|his|her) (?:{KIN})\b)", re.IGNORECASE), "for"))
 
 
 def plain_words(text: str) -> str:
     """'hiii can i book a flght?', 'heyyy', 'hellooo': a greeting drawn out to open the turn, said plainly
-    (so the request after it is read as one); 'cn i', '4 my mum', 'b4' texted, said in words."""
+    (so the request after it is read as one); 'cn i', '4 my mum' texted, said in words."""
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)
     m = _DRAWN_GREETING.match(text)

@@ -423,9 +423,13 @@ class Understander:
         """"yes, friday's perfect" to 'Move VX-1001 to Dec 4 at 14:00 - shall I go ahead?': a yes that
         says again a value already read back (and nothing new) agrees."""
         active = r.active
-        return active is not None and bool(r.own_labels) and _YES_FIRST.match(r.text) is not None \
-            and not r.is_question and all(k in active.slots and active.slots[k].filled
-                                          and active.slots[k].value == c.value for k, c in r.own_labels.items())
+        if active is None or not r.own_labels or _YES_FIRST.match(r.text) is None or r.is_question \
+                or not all(k in active.slots and active.slots[k].filled and active.slots[k].value == c.value
+                           for k, c in r.own_labels.items()):
+            return False
+        # ('yes friday I think', 'yes flu, and covid too', 'yes friday, wait': held back, or more asked for)
+        said = mask(r.text, [(c.start, c.end) for c in r.own_labels.values()])
+        return lx.agrees(re.sub(r"\s+'s\b", " is", said))  # ("friday's perfect": the day masked, 'is perfect')
 
     def _yes_then_its_verb(self, r: Reading) -> bool:
         """'ok fine, yes go ahead and cancel', 'sure, move it', 'yes cancel it cheers' to the read-back of
@@ -867,9 +871,11 @@ class Understander:
         answers = fills_waiting or (bool(r.own_labels) and r.best_score < r.held + ANSWER_MARGIN)
         # 'oh and cancel AP-20417 while you're at it' to 'the patient's name?': a request opening
         # with the other task's own verb is no answer
-        # ('let me find my glasses... it says BK-31337' to 'which booking?': the answer, after the user's own errand;
-        # a turning away that names a value the other task takes still turns away)
-        turns_away = bool(lx.SHIFT.search(r.text)) and not (fills_waiting and active and not self._takes_values_said(r))
+        # ('let me find my glasses... it says BK-31337' to 'which booking?': the answer, after the user's own
+        # errand; an errand that names a value the other task takes still turns away)
+        shifts = {m.group().lower() for m in lx.SHIFT.finditer(r.text)}
+        errand = shifts == {"let me"} and fills_waiting and active is not None and not self._takes_values_said(r)
+        turns_away = bool(shifts) and not errand
         shifting = turns_away or not active or not answers or (
             r.best_score >= 2 * self.threshold and (bool(lx.REQUEST_ANYWHERE.search(r.text))
                                                     or self.scorer.verb_flow(r.text) == r.best))
@@ -1099,7 +1105,9 @@ class Understander:
         """'quick q, what are prices like from new york to los angeles?' while booking Boston to Chicago:
         a question in a look-up's words about other values than the task in focus holds asks about them."""
         labels, _ = self._read_new(self.domain.flow(name), text, ctx)
-        return any(k in held_slots and held_slots[k].filled and held_slots[k].value != c.value for k, c in labels.items())
+        # (values of a kind that is read, not free text: 'do they have WiFi?' names no other hotel)
+        return any(k in held_slots and held_slots[k].filled and held_slots[k].value != c.value
+                   and not isinstance(held_slots[k], FreeTextSlot) for k, c in labels.items())
 
     def _names_its_value(self, text: str, spans: Sequence[tuple[int, int]], name: str, ctx: SlotContext) -> bool:
         """Whether ``text`` holds a value of flow ``name``'s slots beyond those already read."""
@@ -1170,8 +1178,8 @@ class Understander:
                 return [(second, top), (first, score), *ranked[2:]]
             return ranked
         reader = next((pair for pair in tied if pair[0] in self.scorer.readers), None)
-        if reader is None or lx.WANTS.match(text) and lx.INDEFINITE.search(text) and not lx.is_question(text):
-            return ranked  # ('i need a flight from boston to bora bora': wanting a new one, asked for first)
+        if reader is None:
+            return ranked
         return _promoted(ranked, reader[0], top)
 
     def _takes_the_moment(self, tied: list[tuple[str, float]], text: str, ctx: SlotContext | None) -> str | None:

@@ -356,10 +356,10 @@ class FlowScorer:
     def stems(self, text: str) -> frozenset[str]:
         """``lx.content_stems`` with typos mended: a word the pack never uses, close to one it
         does ('reservaton', 'bookng'), counts as that word."""
-        found = lx.content_stems(text)
-        joined = self._compounds(text)
-        if joined:  # ('a drop in' is the pack's 'drop-in', no 'drop' that cancels)
-            found = (found - {lx.stem(w) for pair in joined.values() for w in pair}) | frozenset(joined)
+        found = lx.content_stems(text) | self._compounds(text)
+        parted = self._parted_words(text)
+        if parted:  # ('a drop in' is the pack's 'drop-in', no 'drop' that cancels)
+            found -= parted
         unknown = [w for w in found if w not in self.weights and w not in self.text_weights
                    and not w.startswith("not-") and (len(w) >= 4 or w in lx.SYNONYMS or _texted(w))]
         if not unknown:
@@ -368,12 +368,20 @@ class FlowScorer:
         mended = {m for w in unknown if (m := self.mend(w, spelled_right=w in written)) == w or m not in lx.STOPWORDS}
         return frozenset((found - set(unknown)) | mended)  # ('wnt' mended is 'want', no task word)
 
-    def _compounds(self, text: str) -> dict[str, tuple[str, str]]:
-        """The pack's words that two words said side by side make, either way round, with the two
-        words: 'coming up' -> 'upcoming', 'check up' -> 'checkup', 'drop in' -> 'drop-in'."""
+    def _compounds(self, text: str) -> frozenset[str]:
+        """The pack's words that two words said side by side make the other way round: 'coming up' ->
+        'upcoming' (said in order, 'round trip', 'show times', they are the pack's own words already)."""
         said = lx.tokens(text)
-        return {self.spelled[w]: (a, b) for a, b in zip(said, said[1:]) if a.isalpha() and b.isalpha()
-                for w in (a + b, b + a) if w in self.spelled}
+        return frozenset(self.spelled[b + a] for a, b in zip(said, said[1:])
+                         if a.isalpha() and b.isalpha() and b + a in self.spelled)
+
+    def _parted_words(self, text: str) -> frozenset[str]:
+        """The stems of words said as part of a pack's word written whole ('drop in' of 'drop-in'), which
+        are no words of the pack themselves: they mean nothing on their own here."""
+        said = lx.tokens(text)
+        return frozenset(lx.stem(w) for a, b in zip(said, said[1:])
+                         if a.isalpha() and b.isalpha() and a + b in self.spelled
+                         for w in (a, b) if w not in lx.STOPWORDS and lx.stem(w) not in self.text_weights)
 
     def mend(self, word: str, spelled_right: bool = False) -> str:
         """The pack's own word for ``word``: a synonym it uses ('drop' -> 'cancel'), else the word

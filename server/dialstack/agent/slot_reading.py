@@ -293,9 +293,14 @@ _AGE_BEFORE = re.compile(r"\b(?:i'?m|i am|he'?s|she'?s|he is|she is|they'?re|the
 _AGE_AFTER = re.compile(r"^\s*(?:years? old|yrs? old|y/?o|years of age)\b", re.IGNORECASE)
 
 
+# what may follow an age said as "I'm 68" (not "I'm 28 weeks pregnant", "I'm 10 minutes away", "I'm 1 of 2 carers")
+_AGE_ENDS = re.compile(r"^\s*(?:$|[,.;:!?)]|(?:and|but|so|now|next|this|in|on|too|though|lol)\b)", re.IGNORECASE)
+
+
 def _says_an_age(text: str, cand: Candidate) -> bool:
     """"I'm 68", 'he's 63', '70 years old': a number said as someone's age."""
-    return bool(_AGE_BEFORE.search(text, 0, cand.start) or _AGE_AFTER.match(text[cand.end:]))
+    return bool(_AGE_BEFORE.search(text, 0, cand.start) and _AGE_ENDS.match(text[cand.end:])
+                or _AGE_AFTER.match(text[cand.end:]))
 
 
 PLACE_ROLES = frozenset({"place", "origin", "destination"})
