@@ -297,7 +297,7 @@ def test_a_count_repaired_with_actually_and_a_reason_changes_the_count() -> None
         assert agent.load("s").stack.flows[-1].slots["passengers"].value == 3
 
 
-def test_two_words_said_either_way_round_make_the_packs_compound_word() -> None:
+def test_two_words_said_the_other_way_round_make_the_packs_compound_word() -> None:
     with talking("tidewell", PACKS / "tidewell") as agent:
         result = agent.handle("s", "what have i got coming up with you?")
         assert tools_of(result) == ["list_bookings"]

@@ -944,8 +944,9 @@ class Understander:
         # value; a task word or two in it ('day') is no request
         # (laughter last too, unless the rest is values alone: 'boston to denver on dec 18 haha' still asks)
         laughs = lx.LAUGHS.match(r.text) or lx.LAUGHS_LAST.search(r.text) and not self._values_alone(r)
-        if laughs and not (r.is_question or r.own_labels or r.free_answer is not None or lx.REQUEST_ANYWHERE.search(r.text)
-                           or lx.WANTS.match(lx.LAUGHS.sub("", r.text)) or r.best_score >= 2 * self.threshold):
+        if laughs and not (r.is_question or r.own_labels or r.free_answer is not None
+                           or lx.REQUEST_ANYWHERE.search(r.text) or lx.WANTS.match(lx.LAUGHS.sub("", r.text))
+                           or r.best_score >= 2 * self.threshold):
             return r.result("chitchat", digression_type="small_talk")
         return None
 
@@ -1032,9 +1033,11 @@ class Understander:
             return None
         keys, spans = self.scorer.values_in(r.text, r.ctx)
         named = keys & self.scorer.reference_keys
-        if not named or self.scorer.stems(mask(r.text, [*spans, *lx.act_spans(r.text)])) & self.scorer.text_weights.keys():
+        said = self.scorer.stems(mask(r.text, [*spans, *lx.act_spans(r.text)]))
+        if not named or said & self.scorer.text_weights.keys():
             return None
-        reader = next((n for n, _ in r.ranked if n in self.scorer.readers and self.scorer.profiles[n].value_keys & named), None)
+        reader = next((n for n, _ in r.ranked
+                       if n in self.scorer.readers and self.scorer.profiles[n].value_keys & named), None)
         return None if reader is None else self._starts(r, reader, confident=False)
 
     def does_not_know(self, r: Reading) -> Understanding:
@@ -1065,7 +1068,8 @@ class Understander:
         # 'hold on, what's the status of INC004512?': a question that turns away first, or names
         # something only the other flow can look up, looks elsewhere
         return asks is None or other_thing or best in self.scorer.readers and (
-            asks == "lookup" or bool(lx.SHIFT.search(text)) or self._names_its_value(text, spans, best, ctx) or other_values
+            asks == "lookup" or bool(lx.SHIFT.search(text)) or other_values
+            or self._names_its_value(text, spans, best, ctx)
             # 'are you open on saturdays?': a look-up that needs no detail of any task is about none
             or not self.domain.flow(best).slots
             # 'what times r free on friday?' asked 'what day and time?': a look-up, in its own words, of
