@@ -57,9 +57,9 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
     "person": ("for", "under", "i'm", "i am", "this is", "it's for", "its for", "it is for", "name is", "name's"),
 }
 # 'for my daughter Emma Lee', 'it's for my mum, Rosa Delgado': who the person is, before the name
-_KIN_LEAD = re.compile(rf"{KIN_OWNER}\s+(?:(?:{KIN_KINDS})\s+)?(?:{KIN})s?\s*,?\s+",
-                       re.IGNORECASE)
-_KIN_ONLY = re.compile(rf"{KIN_OWNER}\s+(?:(?:{KIN_KINDS})\s+)?(?:{KIN})s?", re.IGNORECASE)
+_KIN_SAID = rf"{KIN_OWNER}\s+(?:(?:{KIN_KINDS})\s+)?(?:{KIN})s?"  # 'my son', 'our little girl'
+_KIN_LEAD = re.compile(rf"{_KIN_SAID}\s*,?\s+", re.IGNORECASE)
+_KIN_ONLY = re.compile(_KIN_SAID, re.IGNORECASE)
 # 'for tom becker', 'under maria lopez': two or three plain words closing the sentence, read as a
 # person's name in lower case, unless a word of them names a time, a count or a thing ('for two',
 # 'for friday night', 'for six people', 'for lunch tomorrow')

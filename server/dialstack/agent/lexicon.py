@@ -217,13 +217,11 @@ ORDER = re.compile(r"^\s*(?:(?:please|pls|ok|okay|now|and|also|so|then|just|actu
                    r"can you|could you)[\s,]+)*(?:" + ORDER_VERBS + r")\b", re.IGNORECASE)
 # 'how about Dec 26', 'ok what about the 12th?': a value put forward, not a question about one
 # ('actually can it be from new york?', 'could we do friday at 10 instead?')
-_PROPOSES = re.compile(r"^\s*(?:(?:ok|okay|so|and|hmm+|well|oh|um+|then|actually|sorry|wait|no)[\s,]+)*"
-                       r"(?:(?:how|what) about|(?:can|could) (?:it|that|we|you) (?:be|do|make it|make that))\b", re.IGNORECASE)
-
-
+_PROPOSAL = r"(?:(?:how|what) about|(?:can|could) (?:it|that|we|you) (?:be|do|make it|make that))\b"
+_PROPOSES = re.compile(r"^\s*(?:(?:ok|okay|so|and|hmm+|well|oh|um+|then|actually|sorry|wait|no)[\s,]+)*" + _PROPOSAL,
+                       re.IGNORECASE)
 # '..., can we do friday at 10 instead': a value put forward anywhere in the turn, in the words of a request
-PROPOSES_ANYWHERE = re.compile(r"(?:^|[,.;!?]\s*|\b(?:so|then|but|and|actually|sorry)\s+)(?:(?:can|could) (?:we|you|it|that) "
-                               r"(?:do|be|make it|make that)|(?:how|what) about)\b", re.IGNORECASE)
+PROPOSES_ANYWHERE = re.compile(r"(?:^|[,.;!?]\s*|\b(?:so|then|but|and|actually|sorry)\s+)" + _PROPOSAL, re.IGNORECASE)
 
 
 def proposes(text: str) -> bool:
@@ -1055,14 +1053,18 @@ def names_something(text: str) -> bool:
 
 
 _DRAWN_OUT = re.compile(r"([a-z])\1{2,}", re.IGNORECASE)
-_DRAWN_GREETING = re.compile(r"^(\s*)(?:(h)i{2,}(ya+)?|(h)e{2,}y+|(he)y{2,}|(hel)l+o{2,})\b", re.IGNORECASE)
 
 
 # texting that stands for a word of the request around it: 'cn i ...', '4 my mum' (not '4 my usual packs',
 # nor 'B4 6NH', a postcode)
 _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE), "can"),
                  (re.compile(r"(?<![\d:.$£€])(?<!\bat )(?<!\bby )(?<!\bto )(?<!\btill )(?<!\buntil )(?<!\bfrom )"
-                             rf"(?<!\baround )(?<!\babout )\b4(?= (?:my|our|his|her) (?:{KIN})\b)", re.IGNORECASE), "for"))
+                             rf"(?<!\baround )(?<!\babout )\b4(?= (?:my|our|his|her) (?:{KIN})\b)", re.IGNORECASE), "for"),
+                 # a greeting drawn out to open the turn: 'hiii', 'hiiiya', 'heyyy', 'heeey', 'hellooo'
+                 (re.compile(r"^(\s*)hi{2,}ya+\b", re.IGNORECASE), r"\1hiya"),
+                 (re.compile(r"^(\s*)hi{2,}\b", re.IGNORECASE), r"\1hi"),
+                 (re.compile(r"^(\s*)(?:he{2,}y+|hey{2,})\b", re.IGNORECASE), r"\1hey"),
+                 (re.compile(r"^(\s*)hell+o{2,}\b", re.IGNORECASE), r"\1hello"))
 
 
 def plain_words(text: str) -> str:
@@ -1070,13 +1072,7 @@ def plain_words(text: str) -> str:
     (so the request after it is read as one); 'cn i', '4 my mum' texted, said in words."""
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)
-    m = _DRAWN_GREETING.match(text)
-    if m is None:
-        return text
-    word = m.group().strip().lower()
-    plain = "hiya" if word.startswith("hi") and word.endswith("a") else "hi" if word.startswith("hi") \
-        else "hey" if word.startswith("he") and "y" in word else "hello"
-    return m.group(1) + plain + text[m.end():]
+    return text
 
 
 def agrees(text: str) -> bool:

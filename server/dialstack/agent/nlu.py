@@ -1435,7 +1435,7 @@ class Understander:
         """'no wait, keep it' to 'Cancel RNT-48213?': a leading yes/no answers a yes/no question,
         unless a long rest clearly asks for another flow ('no, I want to check my balance instead')."""
         lead = lx.YES_NO_LEAD.match(text)
-        if lead is None or not waiting.params.get("confirmation") or self.names_another_task(text, active.name):
+        if lead is None or not waiting.params.get("confirmation"):
             return False
         if len(lx.tokens(lead["rest"])) <= 3:
             return True

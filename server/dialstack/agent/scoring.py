@@ -356,10 +356,8 @@ class FlowScorer:
     def stems(self, text: str) -> frozenset[str]:
         """``lx.content_stems`` with typos mended: a word the pack never uses, close to one it
         does ('reservaton', 'bookng'), counts as that word."""
-        found = lx.content_stems(text) | self._compounds(text)
-        parted = self._parted_words(text)
-        if parted:  # ('a drop in' is the pack's 'drop-in', no 'drop' that cancels)
-            found -= parted
+        joined, parted = self._word_pairs(text)
+        found = (lx.content_stems(text) | joined) - parted
         unknown = [w for w in found if w not in self.weights and w not in self.text_weights
                    and not w.startswith("not-") and (len(w) >= 4 or w in lx.SYNONYMS or _texted(w))]
         if not unknown:
@@ -368,20 +366,22 @@ class FlowScorer:
         mended = {m for w in unknown if (m := self.mend(w, spelled_right=w in written)) == w or m not in lx.STOPWORDS}
         return frozenset((found - set(unknown)) | mended)  # ('wnt' mended is 'want', no task word)
 
-    def _compounds(self, text: str) -> frozenset[str]:
-        """The pack's words that two words said side by side make the other way round: 'coming up' ->
-        'upcoming' (said in order, 'round trip', 'show times', they are the pack's own words already)."""
+    def _word_pairs(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        """What two words said side by side make of the pack's words written whole: the pack's words they
+        make the other way round ('coming up' -> 'upcoming'; said in order, 'round trip', 'show times',
+        they are the pack's own words already), and the stems of words said as part of a pack's word
+        that are no words of the pack themselves ('drop in' of 'drop-in': no 'drop' that cancels)."""
         said = lx.tokens(text)
-        return frozenset(self.spelled[b + a] for a, b in zip(said, said[1:])
-                         if a.isalpha() and b.isalpha() and b + a in self.spelled)
-
-    def _parted_words(self, text: str) -> frozenset[str]:
-        """The stems of words said as part of a pack's word written whole ('drop in' of 'drop-in'), which
-        are no words of the pack themselves: they mean nothing on their own here."""
-        said = lx.tokens(text)
-        return frozenset(lx.stem(w) for a, b in zip(said, said[1:])
-                         if a.isalpha() and b.isalpha() and a + b in self.spelled
-                         for w in (a, b) if w not in lx.STOPWORDS and lx.stem(w) not in self.text_weights)
+        joined: set[str] = set()
+        parted: set[str] = set()
+        for a, b in zip(said, said[1:]):
+            if not (a.isalpha() and b.isalpha()):
+                continue
+            if b + a in self.spelled:
+                joined.add(self.spelled[b + a])
+            if a + b in self.spelled:
+                parted |= {lx.stem(w) for w in (a, b) if w not in lx.STOPWORDS and lx.stem(w) not in self.text_weights}
+        return frozenset(joined), frozenset(parted)
 
     def mend(self, word: str, spelled_right: bool = False) -> str:
         """The pack's own word for ``word``: a synonym it uses ('drop' -> 'cancel'), else the word
