@@ -124,13 +124,15 @@ CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
     r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother|no longer needed|not needed any ?more|"
-    r"don'?t worry(?: about (?:it|that|this))?|leave it(?= for (?:now|the moment|today)))\b"
+    r"don'?t worry(?: about (?:it|that|this))?|leave it(?= for (?:now|the moment|today))"
+    r"|(?:let'?s\s+)?(?:just\s+)?leave it (?:as (?:it is|is)|there|be)|ignore me)\b"
     r"(?:\s+(?:then|after all|anyway|anyways|for now|for the moment|for today))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL
     # 'actually scrap that, leave it as it is', 'nvm dont book it': the stop word, then letting it be
     + r"|(?:\s*[,;:.!-]+\s*|\s+)(?:just\s+)?(?:(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?"
     + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))))?[\s.!,]*$"
     # 'hmm i dont have the number on me. nevermind': a last sentence that lets it all go
-    r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so)[\s,]+)?(?:never ?mind|nvm|forget it|forget about it)(?:\s+then)?[\s.!]*$",
+    r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so|sorry|just)[\s,]+)*(?:never ?mind|nvm|forget it|forget about it|leave it|ignore me)"
+    r"(?:\s+(?:then|for now|for the moment|for today|as it is|as is))?[\s.!]*$",
     re.IGNORECASE,
 )
 # "forget it, it works again": a stop word first, then a clause that starts nothing new
@@ -160,6 +162,14 @@ ABANDON = re.compile(
     r"(?P<task>.+?)[\s.!]*$",
     re.IGNORECASE,
 )
+# 'no don't book it, I've changed my mind', 'dont send it after all': the task's own verb, taken back
+# (not 'don't book it yet', 'don't book it until friday': a wait)
+DONT_DO_IT = re.compile(r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:don'?t|do not|dont)\s+(?P<verb>[a-z]+)\s+(?:it|that|this|them"
+                        r"|anything)\b(?!\s+(?:yet|until|till|before|unless|for now))(?:\s+after all)?\s*(?:[,.;!-]+\s*(?P<rest>.*))?$",
+                        re.IGNORECASE)
+# 'rather than an extra one, can I just move my Saturday one': the task said not to be wanted
+RATHER_THAN = re.compile(r"\b(?:rather than|instead of)\s+(?P<what>[^,.;!?]+?)(?=\s*(?:[,.;!?]|\b(?:can|could|i|we|just|please)\b|$))",
+                         re.IGNORECASE)
 ABANDON_FILLER = frozenset({"anymore", "longer", "whole", "thing", "idea", "altogether", "after", "entirely"})
 # 'switch it to 2 passengers', 'can we change the date to dec 11': a value changed in so many words
 CHANGE_TO = re.compile(r"\b(?:change|switch|swap|move)\b(?:\s+(?:it|that|this|the\s+\w+|my\s+\w+))?\s+to\b",
@@ -323,7 +333,7 @@ STATUS = re.compile(
     re.IGNORECASE,
 )
 # before a value: the user rules it out ("not Chicago", "instead of the printer")
-NEGATED_BEFORE = re.compile(r"\b(?:not|instead of|rather than|except|but not|no longer|"
+NEGATED_BEFORE = re.compile(r"\b(?:not|instead of|rather than|better than|except|but not|no longer|"
                             r"i (?:said|typed|wrote|put|told you))\s+(?:the\s+|a\s+|an\s+)?$",
                             re.IGNORECASE)
 # 'i cant make my scan on monday': the moment given up, not a new one (not 'cant make it before 3pm on friday')
@@ -331,7 +341,7 @@ GIVEN_UP_BEFORE = re.compile(r"\b(?:can'?t|cannot|can not|won'?t|couldn'?t)\s+(?
                              r"(?:\s+(?!(?:but|and|so|can|could|how|what|before|till|until|after|by|from)\b)[\w']+){0,3}?"
                              r"(?:\s+(?:on|at|for|this|next))?\s+$", re.IGNORECASE)
 # what the user rules out, to the end of its clause: 'not 2pm', 'instead of Robert Hays'
-_DENIED = re.compile(r"\b(?:not|instead of|rather than)\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|"
+_DENIED = re.compile(r"\b(?:not|instead of|rather than|better than)\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|"
                      r"very|at all|bad|great|a problem)\b)(?P<value>[^,.;:!?]+)", re.IGNORECASE)
 
 
@@ -396,9 +406,10 @@ that that's thats this is was it it's its everything enough done bye goodbye now
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
-u ya cya x xx xxx smashing marvellous marvelous grand dear
+u ya cya x xx xxx smashing marvellous marvelous grand dear laters ttyl ciao tata stuff
 """.split())
-_CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya"})
+_CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "laters", "ttyl",
+                           "ciao", "tata"})
 _DECLINING = frozenset({"no", "nope", "nah", "not", "nothing"})
 _GRATEFUL = THANKS | frozenset({"thankful", "grateful", "appreciate", "appreciated", "helpful", "good", "well", "fine"})
 
@@ -603,7 +614,9 @@ _ASKS_WHAT_IS_ALLOWED = re.compile(r"\bshould (?:i|we) still\b|\bor (?:do|would|
                                    r"(?:booking|booked|reserving|reserved)\b", re.IGNORECASE)
 # ... in words a request may end on too ('i'd like to cancel my booking, is that ok?' asks to cancel)
 _MAY_ASK_WHAT_IS_ALLOWED = re.compile(
-    r"\b(?:is|would) it (?:be )?(?:possible|ok|okay|alright|fine|allowed) (?:to|if)\b|\b(?:am i|are we) allowed to\b"
+    r"\b(?:is|would) it (?:be )?(?:possible|ok|okay|alright|fine|allowed) (?:to|if)\b"
+    # ('are children allowed to travel on their own?', 'is my son allowed in?', 'do you allow dogs?')
+    r"|^\W*(?:\w+\W+){0,4}?(?:am|are|is)\s+(?:[\w']+\s+){0,3}?allowed\b|\bdo (?:you|they) (?:allow|accept|take)\b"
     r"|\b(?:is|would) (?:that|this) (?:be )?(?:ok|okay|alright|fine|a problem|allowed)\s*\??\s*$"
     # 'and can my husband come with me?', 'could a friend sit in?': whether someone else may come
     r"|^\W*(?:(?:and|so|but|also|oh)\s+)?(?:can|could|may) (?:my|our|a|the) \w+ (?:come|attend|join|stay|watch|sit in|"
@@ -779,9 +792,12 @@ _SEE_REQUEST = re.compile(r"^\s*(?:(?:can|could|may) (?:i|we) (?:please )?(?:see
 
 
 # 'window seats if possible', 'ideally an aisle seat': a wish that comes with a request, in a clause of its own
-_WISH_WORD = re.compile(r"\b(?:if possible|if you can|if poss|ideally|preferably|if available|if there(?:'s| is) one)\b",
-                        re.IGNORECASE)
-_WISH = re.compile(r"(?:^|(?<=[,.;!?-]))[^,.;!?-]*" + _WISH_WORD.pattern + r"[^,.;!?-]*", re.IGNORECASE)
+# ('..., we'd both prefer a window seat': a wish for this request; 'I prefer aisle seats' is a standing preference)
+_WISH_WORD = re.compile(r"\b(?:if possible|if you can|if poss|ideally|preferably|if available|if there(?:'s| is) one"
+                        r"|(?:i|we)(?:'d| would)(?: both| all| really| much| rather)? prefer)\b", re.IGNORECASE)
+# (to the clause's end: a new clause with its own subject asks for itself, '... and I might need 4 tickets')
+_WISH = re.compile(r"(?:^|(?<=[,.;!?-]))[^,.;!?-]*" + _WISH_WORD.pattern + r"(?:(?!\band (?:i|we)\b)[^,.;!?-])*",
+                   re.IGNORECASE)
 # 'could I ...', 'cancel my appointment', 'tell me if it's safe': a clause that asks for something itself
 _ASKS_ITSELF = re.compile(r"^(?:(?:could|can|may) i\b|\w+ (?:me|my|us|our)\b)", re.IGNORECASE)
 
@@ -882,7 +898,8 @@ def said_end(words: Sequence[str], stay: bool = False) -> str | None:
 CUE_SYNONYMS: dict[str, frozenset[str]] = {
     "from": frozenset({"origin", "source", "from", "departure", "depart", "start", "home", "leaving", "pickup", "pick",
                        "begin"}),
-    "to": frozenset({"destination", "target", "to", "arrival", "arrive", "dest", "into"}),
+    # ('move DS-2002 from saturday to monday': the new moment of a change is said after 'to')
+    "to": frozenset({"destination", "target", "to", "arrival", "arrive", "dest", "into", "new"}),
     "into": frozenset({"destination", "target", "to", "into"}),
     "on": frozenset({"date", "day", "when", "on"}),
     "for": frozenset({"for", "date", "passengers", "people", "count"}),
@@ -1004,7 +1021,7 @@ _NAMES_NOTHING = frozenset(stem(w) for w in """
     good great fine perfect nice wonderful awesome excellent alright correct right cool lovely terrific
     fantastic superb splendid amazing brilliant marvelous super reasonable exactly absolutely definitely
     certainly indeed sure true agree agreed fair acceptable ideal suitable convenient helpful happy glad
-    pleased satisfied best better well enough totally completely
+    pleased satisfied best better well enough totally completely wrong incorrect mistake mistaken outdated
     confirm confirmed proceed continue ahead work works working suit suits fit fits sound sounds seem seems
     look looks like love want need prefer wish take choose pick accept approve mind
     thanks thank grateful appreciate help plan idea choice option options selection everything anything
@@ -1067,12 +1084,19 @@ _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE
                  (re.compile(r"^(\s*)hell+o{2,}\b", re.IGNORECASE), r"\1hello"))
 
 
+# a look-up in a phrasal verb: 'can u pull up my reservation', 'bring up my booking', 'dig out my
+# appointment' (not 'bring up a concern' read as anything else: its object is what is looked up)
+_LOOK_UP = re.compile(r"\b(?:pull|bring|dig)(?:s|ed|ing)?\s+(?:up|out)(?=\s+(?:my|our|the|his|her|their|that|this)\b)",
+                      re.IGNORECASE)
+
+
 def plain_words(text: str) -> str:
     """'hiii can i book a flght?', 'heyyy', 'hellooo': a greeting drawn out to open the turn, said plainly
-    (so the request after it is read as one); 'cn i', '4 my mum' texted, said in words."""
+    (so the request after it is read as one); 'cn i', '4 my mum' texted, said in words; 'pull up my
+    booking' in the plain verb of looking it up."""
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)
-    return text
+    return _LOOK_UP.sub("look up", text)
 
 
 def agrees(text: str) -> bool:

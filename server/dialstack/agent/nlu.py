@@ -328,7 +328,7 @@ class Understander:
         # for word, whatever 'it' seems to point at)
         if active is None and view.recent is not None and lx.REFERS_BACK.search(text) \
                 and not (ranked and self.example_flow(text, ctx) == ranked[0][0]):
-            ranked = self._takes_what_was_found(ranked, view.recent)
+            ranked = self._takes_what_was_found(ranked, view.recent, text)
             if lx.SAME_AGAIN.search(text):  # 'can you do the same for friday': the task just done, again
                 ranked = _promoted(ranked, view.recent, max(ranked[0][1] if ranked else 0.0, self.threshold))
         best, best_score = ranked[0] if ranked else (None, 0.0)
@@ -499,7 +499,20 @@ class Understander:
         return shared[0][1]
 
     def declines_offer(self, r: Reading) -> Understanding | None:
-        return r.result("deny") if r.view.pending_offer and lx.DENY.match(r.text) else None
+        if not r.view.pending_offer:
+            return None
+        if lx.DENY.match(r.text):
+            return r.result("deny")
+        # 'nope, no need now, that's the trip I was thinking of' to 'continue booking ...?': a no, then
+        # a remark that asks for nothing and says no value (not 'no, to miami', 'no, i want a hotel')
+        lead = lx.NO_LEAD.match(r.text)
+        if r.view.offered is None or lead is None or not lead["rest"]:
+            return None
+        rest = lead["rest"]
+        asks = lx.is_question(rest) or lx.REQUEST_ANYWHERE.search(rest) or lx.WANTS.match(rest) or lx.ORDER.match(rest) \
+            or lx.CORRECTION.search(rest) or _ASKS_MORE.search(rest) or self.scorer.verb_flow(rest) is not None \
+            or self.scorer.values_in(rest, r.ctx)[0] or lx.RESUME.search(rest)
+        return None if asks else r.result("deny")
 
     def stops(self, r: Reading) -> Understanding | None:
         """'forget it', 'scrap that'; 'ok, cancel it' right after a check cancels what was checked."""
@@ -585,9 +598,20 @@ class Understander:
                     or lx.is_question(text) or self._read_new(self.domain.flow(name), text, ctx)[0])
 
     def gives_up(self, r: Reading) -> Understanding | None:
-        if r.active and self._abandons(r.text, r.active, r.own_labels):
+        if r.active and (self._abandons(r.text, r.active, r.own_labels) or self._takes_its_verb_back(r)):
             return r.result("cancel", flow=r.active.name)
         return None
+
+    def _takes_its_verb_back(self, r: Reading) -> bool:
+        """'no don't book it, I've changed my mind about the whole trip': the task in progress, named by
+        its own verb, is not wanted; what follows asks for nothing else ('no dont book it, search instead'
+        is another request, read by the rules after)."""
+        m = lx.DONT_DO_IT.match(r.text)
+        if m is None or self.scorer.request_verbs.get(self.scorer.mend(m["verb"].lower())) != r.active.name:
+            return False
+        rest = m["rest"] or ""
+        return not (lx.REQUEST_ANYWHERE.search(rest) or lx.WANTS.match(rest) or lx.INSTEAD.search(rest)
+                    or self.scorer.verb_flow(rest) not in (None, r.active.name))
 
     def goes_back(self, r: Reading) -> Understanding | None:
         """'let's go back to booking the tickets': the paused task it names (or the most fitting
@@ -881,7 +905,16 @@ class Understander:
                                                     or self.scorer.verb_flow(r.text) == r.best))
         if cancel_other or not shifting:
             return None
+        if active is not None and self._rather_than_it(r.text, active):
+            return self._starts(r, r.best, replaces=active.flow_id)
         return self._starts(r, r.best, **_refines(r))
+
+    def _rather_than_it(self, text: str, active: ActiveView) -> bool:
+        """'rather than an extra one, can I just move my Saturday one': the task in progress, named by
+        its own words after 'rather than' or 'instead of', is not wanted (not 'instead of friday', a value)."""
+        m = lx.RATHER_THAN.search(text)
+        said = lx.content_stems(m["what"]) - {"one", "thing"} if m else set()
+        return bool(said) and said <= self.scorer.task_words(active.name) | lx.content_stems(active.spec.label)
 
     def _takes_values_said(self, r: Reading) -> bool:
         """Whether the best flow takes a kind of value the turn gives the task in progress."""
@@ -932,6 +965,10 @@ class Understander:
         # 'that's all, thanks' with a task open, or 'no thanks' to a value it cannot do without: it is dropped
         declines = lx.DENY.match(r.text) and r.waiting is not None and r.waiting.priority == "required"
         if r.active is not None and (lx.is_closing(r.text) or declines) and not r.own_labels:
+            if r.view.confirming and not (lx.DENY.match(r.text) or lx.NO_LEAD.match(r.text)):
+                # 'lovely, that's everything, thanks' to 'shall I go ahead?' says neither yes nor no:
+                # the read-back is asked again (a misread yes books, a misread no loses the task)
+                return r.result("chitchat", digression_type="small_talk")
             return r.result("cancel", flow=r.active.name)
         return None
 
@@ -1361,14 +1398,19 @@ class Understander:
                 return _promoted(ranked, name, top)
         return None
 
-    def _takes_what_was_found(self, ranked: list[tuple[str, float]], recent: str) -> list[tuple[str, float]]:
+    def _takes_what_was_found(self, ranked: list[tuple[str, float]], recent: str, text: str) -> list[tuple[str, float]]:
         """'email that to me at lou@example.com' right after a check: of two near readings, the task
-        that can take what the task before found or held (its booking) goes first."""
+        that can take what the task before found or held (its booking) goes first; not over a question
+        the side task that answers questions is asked in its own words ('does that flight come with a
+        free checked bag?' asks about baggage, whichever flight)."""
         if len(ranked) < 2 or ranked[0][1] - ranked[1][1] >= REFER_MARGIN:
             return ranked
         before = self.domain.flow(recent)
         found = {s.name for s in before.slots} | set(before.outputs)
         (first, top), (second, score) = ranked[0], ranked[1]
+        if self.domain.flow(first).metadata.digression and lx.is_question(text) \
+                and self.scorer.stems(text) & (self.scorer.task_words(first) - self.scorer.task_words(second)):
+            return ranked
         takes = {name: bool(found & {s.name for s in self.domain.flow(name).slots}) for name in (first, second)}
         if takes[second] and not takes[first]:
             return [(second, top), (first, score), *ranked[2:]]
@@ -1601,6 +1643,8 @@ _YES_FIRST = re.compile(r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(?:(?:yes|yeah|y
                         r"fine|perfect|correct|lovely|brilliant|cool|right)\b[\s,.!-]*)+", re.IGNORECASE)
 # 'yes cancel it, i'll book another one later': a task put off for later, said beside the answer
 _LATER_ASIDE = re.compile(r"[,;.]?\s*\b(?:i'?ll|ill|i will|we'?ll|we will|i'?m going to|i might|i may|gonna)\b[^.;!?]*", re.IGNORECASE)
+# 'nope, try again', 'no, something else': a no that asks for more
+_ASKS_MORE = re.compile(r"\b(?:again|another|else|other|different|more)\b", re.IGNORECASE)
 _GO_AHEAD_AND = re.compile(r"^[\s,.!-]*(?:(?:please|pls|just|go ahead and|go on and|and)[\s,.!-]+)*", re.IGNORECASE)
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
 

@@ -643,7 +643,8 @@ def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | No
             continue  # 'to fly Denver to Seattle': a word between the cue and the value cuts them apart
         synonyms = lx.CUE_SYNONYMS.get(cue)
         if synonyms and names & synonyms:
-            score += 3.0
+            # (a change's 'to' outweighs the 'on' of the moment changed: 'move my session on friday to monday')
+            score += 4.0 if cue == "to" and "new" in names else 3.0
         elif prompt and cue == prompt[-1] and cue in lx.CUE_SYNONYMS:
             score += 2.0
         elif synonyms:

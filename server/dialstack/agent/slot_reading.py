@@ -94,8 +94,8 @@ class SlotReader:
                         # a number that counts nothing ('27 Green Lane', 'no wait make it 11') is no count, but
                         # an age is said as one ("I'm 68", 'he's 63', '70 years old')
                         cands = [c for c in cands if _says_an_age(text, c)] if _of_age(slot_spec) else []
-            if not cands and slot.criteria in ("category", "multiple"):
-                cands = plural_candidates(slot, text, ctx)
+            if not cands and slot.criteria in ("category", "multiple") and not (yes_no and slot_spec.name not in (waiting, named)):
+                cands = plural_candidates(slot, text, ctx)  # (a 'no' of its own is not the answer to a yes/no not asked)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
             if isinstance(slot, DateTimeSlot) and slot.time_mode == "none" and slot_spec.name != waiting and any(
                     isinstance(other, DateTimeSlot) and other.time_mode != "none" for other in slots.values()):
@@ -313,11 +313,15 @@ LATER_SLOT = 0.01  # a hair per slot declared later: it breaks ties only
 
 
 # 'I meant 11, not 10', 'make it 3 instead of 2', 'no wait, 10:30': a bare hour said to correct a time
-_HOUR_REPAIR = re.compile(
-    r"\b(?:meant|mean|make it|change it to|actually|wait|rather|do|how about|what about)\s+(?:at\s+)?"
-    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?"
-    r"(?:\s*(?P<half>am|pm|a\.m\.|p\.m\.))?(?:\s*,?\s*(?:not|instead of)\s+(?:at\s+)?(?P<old>\d{1,2})(?::\d{2})?)?"
-    r"(?![\w:/-])", re.IGNORECASE)
+_REPAIRED_HOUR = (r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?"
+                  r"(?:\s*(?P<half>am|pm|a\.m\.|p\.m\.))?(?:\s*,?\s*(?:not|instead of)\s+(?:at\s+)?(?P<old>\d{1,2})(?::\d{2})?)?"
+                  r"(?![\w:/-])")
+_HOUR_REPAIR = re.compile(r"\b(?:meant|mean|make it|change it to|actually|wait|rather|do|how about|what about)\s+(?:at\s+)?"
+                          + _REPAIRED_HOUR, re.IGNORECASE)
+# ... and right after the time it repairs, a no or a sorry is enough: 'wednesday at 4, no sorry, 5'
+_HOUR_REPAIR_IN_TURN = re.compile(r"(?:\b(?:meant|mean|make it|change it to|actually|wait|rather|do|how about|what about)\s+"
+                                  r"|^[\s,.-]*(?:(?:no|sorry|oops|er+m*|um+)\b[\s,.!-]*)+)(?:at\s+)?" + _REPAIRED_HOUR,
+                                  re.IGNORECASE)
 _ISO_TIME = re.compile(r"^(?P<day>\d{4}-\d{2}-\d{2}T)?(?P<hour>\d{2}):(?P<minute>\d{2})")
 
 
@@ -378,11 +382,11 @@ def hour_repaired_in_turn(slots: Mapping[str, BaseSlot], labels: Mapping[str, Ca
     out = {}
     for name, cand in labels.items():
         held = _ISO_TIME.match(str(cand.value))
-        m = _HOUR_REPAIR.search(text, cand.end) if held is not None and held["day"] else None
+        m = _HOUR_REPAIR_IN_TURN.search(text[cand.end:]) if held is not None and held["day"] else None
         if m is not None and name in slots and (m["old"] is None or int(m["old"]) % 12 == int(held["hour"]) % 12):
             moved = _at_hour(slots[name], held, m, ctx)
             if moved is not None:
-                out[name] = Candidate(moved.value, moved.display, cand.start, moved.end, moved.score)
+                out[name] = Candidate(moved.value, moved.display, cand.start, cand.end + moved.end, moved.score)
     return out
 
 
@@ -571,9 +575,10 @@ def remainder(text: str, taken: Sequence[tuple[int, int]], triggers: frozenset[s
 
 
 _NAME_ALONE = 6  # the words of a name said as a sentence of its own ('Las Vegas.')
-# 'The Willows, Station Road', 'The Shard': one word after 'The' is a name that needs its article
+# 'The Willows, Station Road', 'The Shard': one word after 'The' is a name that needs its article, and
+# so is a house name an address goes on from ('The Old Rectory, Church Lane, Little Snoring')
 # (in 'The Ac Hotel Porte Maillot' the article is not the name's)
-_THE_AND_ONE_WORD = re.compile(r"^\s*The [A-Z][\w'-]*\s*(?:[,.;]|$)")
+_THE_AND_ONE_WORD = re.compile(r"^\s*The [A-Z][\w'-]*(?:\s*(?:[,.;]|$)|(?:\s+[A-Z][\w'-]*){1,2},\s*[A-Z0-9])")
 # a first sentence that greets, apologises or exclaims ('Good Morning.', 'Happy Friday!', 'Sorry.')
 _SOCIAL_SENTENCE = re.compile(r"(?:hi|hello|hey|hiya|sorry|oops|thanks|thank you|great|perfect|ok|okay|oh|well|happy \w+|"
                               r"good (?:morning|afternoon|evening|day|night))\b", re.IGNORECASE)
@@ -623,7 +628,16 @@ def _sole_place(text: str, asked_roles: AbstractSet[str], taken: Sequence[tuple[
     opening = name_run(text, start, a)
     if opening is not None and not text[start:opening.start].strip(" ,"):
         return None  # 'San Diego, I'm driving down from LA': the place named first answers
-    return None if names_nothing(text[a:b]) else Candidate(text[a:b], text[a:b], a, b, 0.5)
+    if names_nothing(text[a:b]):
+        return None
+    within = _PLACE_WITHIN.match(text, start, a)
+    if within is not None and not names_nothing(within["place"]):
+        # 'Galway in Ireland': a place, then the larger place it is in, is one answer
+        return Candidate(text[within.start("place"):b], text[within.start("place"):b], within.start("place"), b, 0.5)
+    return Candidate(text[a:b], text[a:b], a, b, 0.5)
+
+
+_PLACE_WITHIN = re.compile(r"\s*(?P<place>(?:[A-Z][\w'-]*\s+){1,3})(?:in|near|outside)\s+$")
 
 
 _SENTENCE_BREAK = re.compile(r"[.!?]\s")

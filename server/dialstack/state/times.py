@@ -114,8 +114,10 @@ def _read_time(m: re.Match[str], text: str) -> time | None:
     return time(hour, minute)
 
 
-# '9.30am', 'at 9.30': a dot between hour and minutes, where nothing else (a price, a rating) is meant
-_DOTTED = re.compile(r"\b(\d{1,2})\.([0-5]\d)(?=\s*[ap]\.?m\b)|(?<=\bat )(\d{1,2})\.([0-5]\d)\b(?!\.\d)", re.IGNORECASE)
+# '9.30am', 'at 9.30', '7.30 in the morning': a dot between hour and minutes, where nothing else (a
+# price, a rating) is meant
+_DOTTED = re.compile(r"(?<![$£€])\b(\d{1,2})\.([0-5]\d)(?=\s*[ap]\.?m\b|\s+" + _DAYPART + r")"
+                     r"|(?<=\b(?:at|by) )(\d{1,2})\.([0-5]\d)\b(?!\.\d)", re.IGNORECASE)
 
 
 def find_times(text: str) -> list[tuple[time, int, int]]:

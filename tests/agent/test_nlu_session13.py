@@ -1,0 +1,225 @@
+"""Everyday readings fixed in the thirteenth session: a closing at a read-back asks again; a task's own
+verb taken back drops it; a change's 'to' names the new moment; a wish for this booking is no standing
+preference; more ways of letting go, of asking what is allowed and of saying a time."""
+
+from __future__ import annotations
+
+from datetime import time
+from pathlib import Path
+
+import pytest
+
+from dialstack.agent import Agent
+from dialstack.agent import lexicon as lx
+from dialstack.state.times import find_times
+
+from .nlu_support import talking
+
+PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
+BOOK_CHICAGO = "book a flight from boston to chicago on dec 15"
+
+
+def stack_of(agent: Agent) -> list[str]:
+    return [f.name for f in agent.load("s").stack.flows]
+
+
+def tools_of(result: object) -> list[str]:
+    return [c["tool"] for c in result.tool_calls]  # type: ignore[attr-defined]
+
+
+def slots_of(agent: Agent, flow: str) -> dict[str, object]:
+    found = next(f for f in agent.load("s").stack.flows if f.name == flow)
+    return {k: s.value for k, s in found.slots.items() if s.value is not None}
+
+
+# -- a closing at a read-back says neither yes nor no -----------------------------------------------------
+@pytest.mark.parametrize("text", ["lovely, that's everything, thanks", "that's all, thanks", "ok thanks bye"])
+def test_a_closing_at_a_read_back_asks_again_and_neither_books_nor_drops(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", BOOK_CHICAGO)
+        result = agent.handle("s", text)
+        assert tools_of(result) == [] and stack_of(agent) == ["book_flight"]
+        assert "shall I go ahead" in result.reply
+
+
+def test_no_thanks_at_a_read_back_still_drops_the_booking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", BOOK_CHICAGO)
+        result = agent.handle("s", "no thats all thanks")
+        assert tools_of(result) == [] and stack_of(agent) == []
+
+
+# -- the task's own verb taken back ----------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["no don't book it, I've changed my mind about the whole trip", "dont book it",
+                                  "please don't book that after all"])
+def test_the_tasks_own_verb_taken_back_drops_it(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", BOOK_CHICAGO)
+        result = agent.handle("s", text)
+        assert "create_booking" not in tools_of(result) and stack_of(agent) == []
+
+
+def test_the_verb_taken_back_then_another_request_does_that_request() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", BOOK_CHICAGO)
+        result = agent.handle("s", "no dont book it, just search flights instead")
+        assert tools_of(result) == ["search_flights"] and "create_booking" not in tools_of(result)
+
+
+@pytest.mark.parametrize("text", ["don't book it yet", "don't book it until friday"])
+def test_a_wait_is_no_verb_taken_back(text: str) -> None:
+    assert not lx.DONT_DO_IT.match(text)
+
+
+# -- letting go in more words ------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["actually let's just leave it as it is, ignore me",
+                                  "don't have the ref to hand sorry, just leave it",
+                                  "hmm no idea where my letter with the number is... forget it for now"])
+def test_letting_a_change_go_in_everyday_words_drops_it(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i want to change my booking")
+        result = agent.handle("s", text)
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+@pytest.mark.parametrize("text", ["ta, laters", "ttyl", "great stuff, thank you so much, bye"])
+def test_british_and_texted_partings_close(text: str) -> None:
+    assert lx.is_closing(text)
+
+
+def test_a_no_then_a_remark_declines_the_offer_to_go_back() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago")
+        agent.handle("s", "can you check BK-20481")
+        agent.handle("s", "nope, no need now, that's the trip I was thinking of")
+        assert stack_of(agent) == []
+
+
+def test_a_no_then_a_value_to_the_offer_to_go_back_is_no_decline() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston")
+        agent.handle("s", "can you check BK-20481")
+        agent.handle("s", "no, to miami please")
+        assert "book_flight" in stack_of(agent)
+
+
+# -- a wish for this booking, and values of a change ----------------------------------------------------
+def test_a_wish_said_with_a_booking_is_a_detail_of_that_booking() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "My sister and I would like to fly London to Paris on the 15th of January, "
+                                   "we'd both prefer a window seat")
+        assert stack_of(agent) == ["book_flight"] and tools_of(result) == []
+        assert slots_of(agent, "book_flight").items() >= {"passengers": 2, "seat": "window", "origin": "London"}.items()
+
+
+def test_a_standing_preference_still_saves_it() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "I prefer aisle seats")
+        assert tools_of(result) == ["save_preferences"]
+
+
+def test_x_would_be_better_than_y_replaces_y() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book boston to denver on the 10th of december")
+        agent.handle("s", "hmm on reflection chicago would be better than denver")
+        assert slots_of(agent, "book_flight").items() >= {"origin": "Boston", "destination": "Chicago"}.items()
+
+
+@pytest.mark.parametrize("text", ["can i move my saturday session DS-2002 to monday",
+                                  "can i move DS-2002 from saturday to monday"])
+def test_a_change_to_a_day_takes_the_day_after_to(text: str) -> None:
+    with talking("dialysisunit", PACKS / "dialysisunit") as agent:
+        agent.handle("s", text)
+        assert slots_of(agent, "swap_session")["new_when"] == "2026-12-07"
+
+
+def test_a_change_of_a_flight_date_takes_the_date_after_to() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "move my dec 15 flight BK-12345 to dec 20")
+        assert slots_of(agent, "modify_booking")["new_date"] == "2026-12-20"
+
+
+def test_rather_than_the_task_in_progress_replaces_it() -> None:
+    with talking("dialysisunit", PACKS / "dialysisunit") as agent:
+        agent.handle("s", "I want to book an extra session on Friday")
+        agent.handle("s", "hmm actually no, rather than an extra one can I just move my Saturday one DS-2002 to Friday instead")
+        assert stack_of(agent) == ["swap_session"]
+
+
+def test_the_named_value_is_wrong_asks_for_it_again() -> None:
+    with talking("dialysisunit", PACKS / "dialysisunit") as agent:
+        for turn in ("need a lift to dialysis on saturday morning at 7:30", "no i can walk fine", "12 Rose Cottages, Hebden Bridge"):
+            agent.handle("s", turn)
+        result = agent.handle("s", "no, the pickup address is wrong")
+        assert "pickup_address" not in slots_of(agent, "book_transport")
+        assert slots_of(agent, "book_transport")["wheelchair"] == "no" and "address" in result.reply
+
+
+@pytest.mark.parametrize(("answer", "kept"), [("Galway in Ireland", "Galway in Ireland"),
+                                              ("The Old Rectory, Church Lane, Little Snoring",
+                                               "The Old Rectory, Church Lane, Little Snoring")])
+def test_a_place_answer_is_kept_whole(answer: str, kept: str) -> None:
+    with talking("dialysisunit", PACKS / "dialysisunit") as agent:
+        if answer.startswith("The"):
+            for turn in ("need a lift to dialysis on saturday morning at 7:30", "no"):
+                agent.handle("s", turn)
+            agent.handle("s", answer)
+            assert slots_of(agent, "book_transport")["pickup_address"] == kept
+        else:
+            for turn in ("can you arrange holiday dialysis for me", "leaving on the 2nd of feb", "3 weeks"):
+                agent.handle("s", turn)
+            agent.handle("s", answer)
+            assert slots_of(agent, "holiday_dialysis")["destination"] == kept
+
+
+# -- questions of what is allowed, look-ups in phrasal verbs ---------------------------------------------
+@pytest.mark.parametrize("text", ["are children allowed to travel on their own?", "is my dog allowed in the cabin?",
+                                  "do you allow pets?"])
+def test_asking_whether_something_is_allowed_is_answered(text: str) -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", text)
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == []
+
+
+def test_a_question_at_a_read_back_is_answered_and_the_read_back_stands() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", BOOK_CHICAGO)
+        result = agent.handle("s", "before I say yes, are children allowed to travel on their own?")
+        assert tools_of(result) == ["answer_faq"] and "shall I go ahead" in result.reply
+
+
+@pytest.mark.parametrize("text", ["actually before that, can you bring up my existing reservation",
+                                  "can u pull up my reservation"])
+def test_pulling_up_a_reservation_checks_it(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i want to book a flight from london")
+        agent.handle("s", text)
+        assert stack_of(agent) == ["book_flight", "check_booking"]
+
+
+def test_a_question_in_the_faqs_words_right_after_a_check_is_answered() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "can you check BK-20481")
+        result = agent.handle("s", "does that flight come with a free checked bag?")
+        assert tools_of(result) == ["answer_faq"]
+
+
+# -- times ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "said"), [("7.30 in the morning", time(7, 30)), ("by 7.30", time(7, 30)),
+                                            ("12.30 this afternoon", time(12, 30))])
+def test_a_dotted_time_with_its_part_of_the_day_is_a_time(text: str, said: time) -> None:
+    assert [t for t, _, _ in find_times(text)] == [said]
+
+
+@pytest.mark.parametrize("text", ["$7.30 in the morning", "it costs 7.30"])
+def test_a_price_with_a_dot_is_no_time(text: str) -> None:
+    assert find_times(text) == []
+
+
+@pytest.mark.parametrize(("said", "meant"), [("wednesday at 4, no sorry, 5", "2026-12-02T17:00"),
+                                             ("wednesday at 4 no wait make it 5", "2026-12-02T17:00")])
+def test_an_hour_repaired_in_the_same_breath_wins(said: str, meant: str) -> None:
+    with talking("menoclinic", PACKS / "menoclinic") as agent:
+        agent.handle("s", "need to book a nurse appt")
+        agent.handle("s", said)
+        assert slots_of(agent, "book_appointment")["when"] == meant
