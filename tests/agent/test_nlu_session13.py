@@ -33,13 +33,20 @@ def slots_of(agent: Agent, flow: str) -> dict[str, object]:
 
 
 # -- a closing at a read-back says neither yes nor no -----------------------------------------------------
-@pytest.mark.parametrize("text", ["lovely, that's everything, thanks", "that's all, thanks", "ok thanks bye"])
+@pytest.mark.parametrize("text", ["lovely, that's everything, thanks", "that's all, thanks", "perfect, that's everything"])
 def test_a_closing_at_a_read_back_asks_again_and_neither_books_nor_drops(text: str) -> None:
     with talking("travel") as agent:
         agent.handle("s", BOOK_CHICAGO)
         result = agent.handle("s", text)
         assert tools_of(result) == [] and stack_of(agent) == ["book_flight"]
         assert "shall I go ahead" in result.reply
+
+
+def test_a_goodbye_at_a_read_back_leaves_and_books_nothing() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", BOOK_CHICAGO)
+        result = agent.handle("s", "thats everything i need thanks bye")
+        assert tools_of(result) == [] and stack_of(agent) == []
 
 
 def test_no_thanks_at_a_read_back_still_drops_the_booking() -> None:
@@ -223,3 +230,180 @@ def test_an_hour_repaired_in_the_same_breath_wins(said: str, meant: str) -> None
         agent.handle("s", "need to book a nurse appt")
         agent.handle("s", said)
         assert slots_of(agent, "book_appointment")["when"] == meant
+
+
+# -- the fifty-first round ---------------------------------------------------------------------------------
+def test_how_much_one_is_allowed_to_bring_is_answered_whatever_trip_it_names() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Good morning, I am flying out to see my grandchildren after Christmas and I was "
+                                   "wondering how much luggage I am allowed to bring along with me. Many thanks.")
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == []
+
+
+def test_or_must_they_asks_what_is_allowed() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "And may I keep my walking stick with me in the cabin, or must it go in the hold?")
+        assert tools_of(result) == ["answer_faq"]
+
+
+def test_a_long_thanks_for_today_after_a_booking_searches_nothing() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", BOOK_CHICAGO)
+        agent.handle("s", "Yes please, that would be lovely.")
+        result = agent.handle("s", "Thank you ever so much, that is everything for today.")
+        assert tools_of(result) == [] and stack_of(agent) == []
+
+
+@pytest.mark.parametrize("text", ["eh, don't bother with any of it, I'll just take the train",
+                                  "ok I'll look at trains instead, bye"])
+def test_doing_it_another_way_oneself_drops_the_booking(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago")
+        result = agent.handle("s", text)
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+def test_a_search_of_another_route_mid_booking_pauses_the_booking_unchanged() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from new york to los angeles")
+        result = agent.handle("s", "oh random q, are there any boston to chicago flights on the 15th and what do they go for?")
+        assert tools_of(result) == ["search_flights"]
+        assert slots_of(agent, "book_flight").items() >= {"origin": "New York", "destination": "Los Angeles"}.items()
+
+
+@pytest.mark.parametrize("text", ["lmk if flights nyc to miami ever go under 200 bucks",
+                                  "let me know if flights from new york to london go under $400"])
+def test_being_told_when_a_fare_goes_under_a_price_sets_an_alert(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", text)
+        assert stack_of(agent) == ["price_alert"]
+        assert {"origin", "destination", "max_price"} <= set(slots_of(agent, "price_alert"))
+
+
+def test_let_me_know_when_my_flight_leaves_sets_no_alert() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "let me know when my flight leaves")
+        assert "price_alert" not in stack_of(agent)
+
+
+def test_a_no_that_asks_to_try_again_is_no_decline_but_a_no_to_anything_else_is() -> None:
+    from dialstack.agent.nlu import _asks_more
+    assert _asks_more("try again") and _asks_more("something else please")
+    assert not _asks_more("I don't need anything else.") and not _asks_more("nothing else thanks")
+
+
+def test_a_shortened_verb_is_the_pack_word_it_shortens() -> None:
+    with talking("inrclinic", PACKS / "inrclinic") as agent:
+        agent.handle("s", "need 2 resched my blood test")
+        assert stack_of(agent) == ["move_inr_test"]
+
+
+def test_its_fine_never_mind_drops_the_call_back_and_looks_nothing_up() -> None:
+    with talking("inrclinic", PACKS / "inrclinic") as agent:
+        agent.handle("s", "I had a nosebleed this morning that took about twenty minutes to stop")
+        result = agent.handle("s", "oh it's fine actually, never mind, it's stopped now and I'll mention it at my next test")
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+def test_a_thing_in_capitals_is_no_patients_name() -> None:
+    with talking("orthotics", PACKS / "orthotics") as agent:
+        agent.handle("s", "hiya, my little boy needs to come in for a fitting for his new AFOs")
+        assert "patient_name" not in slots_of(agent, "book_appointment")
+
+
+def test_a_verb_with_its_particle_names_the_task() -> None:
+    with talking("orthotics", PACKS / "orthotics") as agent:
+        agent.handle("s", "Can you call off my casting appointment please")
+        assert stack_of(agent) == ["cancel_appointment"]
+
+
+def test_a_fault_is_told_as_a_story() -> None:
+    with talking("orthotics", PACKS / "orthotics") as agent:
+        agent.handle("s", "My daughter's wrist splint needs mending, can I send it in for repair")
+        agent.handle("s", "the velcro strap's worn right through so it keeps slipping off")
+        assert "strap" in str(slots_of(agent, "order_repair")["fault"])
+
+
+def test_dropping_a_task_to_do_it_oneself_starts_nothing() -> None:
+    with talking("orthotics", PACKS / "orthotics") as agent:
+        agent.handle("s", "the knee joint on my prosthetic leg has broken and needs fixing")
+        agent.handle("s", "hmm actually forget the repair, I'll just drop it in to reception myself")
+        assert stack_of(agent) == []
+
+
+# -- what the review of this session's rules found --------------------------------------------------------
+@pytest.mark.parametrize("text", ["don't book it, the date is wrong", "don't book it, it should be the 19th",
+                                  "don't book it, is there an earlier flight?"])
+def test_the_verb_taken_back_then_a_repair_or_a_question_keeps_the_booking(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to denver on dec 18")
+        result = agent.handle("s", text)
+        assert "create_booking" not in tools_of(result) and "book_flight" in stack_of(agent)
+
+
+@pytest.mark.parametrize(("text", "flow"), [("I'd prefer to cancel BK-20481", "cancel_booking"),
+                                            ("i'd prefer to fly from boston to denver on dec 18", "book_flight")])
+def test_a_preference_that_is_the_request_itself_is_that_request(text: str, flow: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", text)
+        assert stack_of(agent) == [flow]
+
+
+@pytest.mark.parametrize("said", ["wednesday at 4, no, 2 of us are coming", "wednesday at 4, sorry 1 more thing"])
+def test_a_number_after_a_no_that_counts_something_repairs_no_hour(said: str) -> None:
+    with talking("menoclinic", PACKS / "menoclinic") as agent:
+        agent.handle("s", "need to book a nurse appt")
+        agent.handle("s", said)
+        assert slots_of(agent, "book_appointment")["when"] == "2026-12-02T16:00"
+
+
+@pytest.mark.parametrize("text", ["I take 1.25 in the morning", "is the 9.50 in the morning fee the same?"])
+def test_a_dose_or_a_price_beside_a_part_of_the_day_is_no_time(text: str) -> None:
+    assert find_times(text) == []
+
+
+def test_ignore_me_after_a_value_keeps_the_task() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to denver on dec 18")
+        agent.handle("s", "make it 2 passengers")
+        agent.handle("s", "sorry, ignore me")
+        assert stack_of(agent) == ["book_flight"]
+
+
+def test_raising_a_topic_is_no_look_up() -> None:
+    assert lx.plain_words("can I bring up my back pain at the review?") == "can I bring up my back pain at the review?"
+    assert lx.plain_words("can you bring up my booking") == "can you look up my booking"
+
+
+def test_children_in_a_booking_are_passengers_not_a_question() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "need to book 2 adults and 2 children from boston to denver on dec 18")
+        assert stack_of(agent) == ["book_flight"] and "can't do" not in result.reply
+        assert slots_of(agent, "book_flight")["passengers"] == 4
+
+
+@pytest.mark.parametrize("answer", ["Staying in Leeds", "Probably in Cornwall", "With Friends in Dublin"])
+def test_words_before_a_place_are_not_part_of_it(answer: str) -> None:
+    with talking("dialysisunit", PACKS / "dialysisunit") as agent:
+        for turn in ("can you arrange holiday dialysis for me", "leaving on the 2nd of feb", "3 weeks"):
+            agent.handle("s", turn)
+        agent.handle("s", answer)
+        assert slots_of(agent, "holiday_dialysis")["destination"] == answer.split(" in ")[-1]
+
+
+def test_ciao_alone_is_no_goodbye() -> None:
+    assert not lx.is_closing("ciao")
+
+
+def test_a_no_with_a_count_to_an_offer_to_go_back_is_no_decline() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        agent.handle("s", "can you check BK-20481")
+        agent.handle("s", "no, 2 please")
+        assert "book_flight" in stack_of(agent)
+
+
+def test_me_and_my_two_children_are_three_passengers() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight for me and my 2 children from boston to denver on dec 18")
+        assert slots_of(agent, "book_flight")["passengers"] == 3

@@ -32,8 +32,8 @@ ROLE_WORDS: dict[str, frozenset[str]] = {
     # what kind of thing: 'a ramen restaurant', 'any Adventure movies', 'Pasta kind of food'
     "kind": frozenset(lx.stem(w) for w in "genre cuisine category subcategory kind type style variety sort".split()),
     "recipient": frozenset(lx.stem(w) for w in "recipient payee beneficiary receiver".split()),
-    # why someone comes: 'she has a cough', 'because of a rash'
-    "reason": frozenset(lx.stem(w) for w in "reason symptom symptoms complaint ailment".split()),
+    # why someone comes, or what is wrong: 'she has a cough', 'because of a rash', 'the strap's worn through'
+    "reason": frozenset(lx.stem(w) for w in "reason symptom symptoms complaint ailment fault problem issue concern".split()),
     "person": frozenset(lx.stem(w) for w in "patient guest passenger traveller traveler customer person contact "
                                             "driver attendee holder owner client member recipient".split()),
 }
@@ -169,6 +169,8 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
             span, weight, parsed = lower, 1.0, YIELDING  # 'whats booked for tom becker': a name to the end, in lower case
         elif span is None or person and not text[span[0]:span[0] + 1].isupper():
             continue
+        if person and in_capitals_only(text[span[0]:span[1]]):
+            continue  # ('a fitting for his new AFOs', 'for an MRI': a thing in capitals, no one's name)
         start, end = span
         if cue in _TITLE_ONLY and text[m.end():start] == "The ":
             start = m.end()  # 'watch The Man Who Knew Too Much': a title keeps its article
@@ -609,6 +611,15 @@ def _first_name(run: list[re.Match[str]], text: str) -> bool:
     capitals ('Will You Book It' does not: a pronoun follows)."""
     return len(run) >= 2 and run[0].group().lower() in _FIRST_NAMES and _capitalised(run[0].group()) \
         and _capitalised(run[1].group()) and run[1].group().lower() not in ("you", "we", "they", "i", "he", "she", "it", "u")
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,}s?")
+
+
+def in_capitals_only(value: str) -> bool:
+    """'AFOs', 'MRI', 'INR': a thing written in capitals, which is no one's name."""
+    words = value.split()
+    return bool(words) and all(_ACRONYM.fullmatch(w.strip(".,!?")) for w in words)
 
 
 def could_be_a_name(value: str) -> bool:

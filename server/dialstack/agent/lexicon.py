@@ -109,6 +109,9 @@ LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|il
               r"|(?:call|ring|phone) (?:you|u|instead)|sort it(?: out)?(?: myself)?)(?: then)?"
               # "... once i know my shifts": when, said after it
               r"(?:,?\s+(?:once|when|after|as soon as|if)\s+[^.!?,]+)?(?:[\s,.!]+(?:bye|goodbye|thanks))*")
+# "I'll just drop it in to reception myself", 'we'll sort it out ourselves': the user will do it, not the assistant
+DOES_IT_ONESELF = re.compile(r"^\s*(?:(?:i|we)(?:'ll| will)|ill|i'?m going to|we'?re going to|gonna)\b[^?]*"
+                             r"\b(?:myself|ourselves|in person|on my own|by myself)\b[^?]*$", re.IGNORECASE)
 # "no, leave it", "no, never mind": a no that lets the whole thing go, not only the question asked
 LET_IT_BE = re.compile(
     r"\b(?:leave it(?! (?:at|on|with|to|as (?!(?:it is|is)\b)|for (?!now|the moment|today))\b)|never ?mind|nvm|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
@@ -119,19 +122,22 @@ LET_IT_BE = re.compile(
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
 _FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|nah|nope|naw|well|you know what|on second thoughts?|nvm|"
-                r"ah+|sorry|oops)[\s,.!-]+)*")
+                r"ah+|sorry|oops|it'?s (?:fine|ok|okay|alright)(?: (?:actually|now))?)[\s,.!-]+)*")
 CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
-    r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother|no longer needed|not needed any ?more|"
+    r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother(?: with (?:it|that|this|any of (?:it|this|that)))?|"
+    r"no longer needed|not needed any ?more|"
     r"don'?t worry(?: about (?:it|that|this))?|leave it(?= for (?:now|the moment|today))"
-    r"|(?:let'?s\s+)?(?:just\s+)?leave it (?:as (?:it is|is)|there|be)|ignore me)\b"
+    r"|(?:let'?s\s+)?(?:just\s+)?leave it (?:as (?:it is|is)|there|be))\b"
     r"(?:\s+(?:then|after all|anyway|anyways|for now|for the moment|for today))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL
     # 'actually scrap that, leave it as it is', 'nvm dont book it': the stop word, then letting it be
+    # ('eh, don't bother with any of it, I'll just take the train': doing it another way oneself)
+    + r"|\s*[,;:.!-]+\s*(?:i'?ll|ill|i will|we'?ll|we will) just [a-z' ]+"
     + r"|(?:\s*[,;:.!-]+\s*|\s+)(?:just\s+)?(?:(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?"
-    + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))))?[\s.!,]*$"
+    + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))|ignore me))?[\s.!,]*$"
     # 'hmm i dont have the number on me. nevermind': a last sentence that lets it all go
-    r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so|sorry|just)[\s,]+)*(?:never ?mind|nvm|forget it|forget about it|leave it|ignore me)"
+    r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so|sorry|just)[\s,]+)*(?:never ?mind|nvm|forget it|forget about it|leave it)"
     r"(?:\s+(?:then|for now|for the moment|for today|as it is|as is))?[\s.!]*$",
     re.IGNORECASE,
 )
@@ -406,10 +412,10 @@ that that's thats this is was it it's its everything enough done bye goodbye now
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
-u ya cya x xx xxx smashing marvellous marvelous grand dear laters ttyl ciao tata stuff
+u ya cya x xx xxx smashing marvellous marvelous grand dear laters ttyl ciao tata stuff ever
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "laters", "ttyl",
-                           "ciao", "tata"})
+                           "tata"})
 _DECLINING = frozenset({"no", "nope", "nah", "not", "nothing"})
 _GRATEFUL = THANKS | frozenset({"thankful", "grateful", "appreciate", "appreciated", "helpful", "good", "well", "fine"})
 
@@ -448,10 +454,19 @@ def all_sorted(text: str) -> bool:
 _ME_SORTED = re.compile(r"\b(?:that'?s me|i'?m|we'?re|i am|we are)(?: all)? sorted\b", re.IGNORECASE)
 
 
+# 'thanks bye', 'see ya', 'take care': the user leaves
+PARTING = re.compile(r"\b(?:bye|goodbye|bye bye|cya|see ya|see you|laters|ttyl|take care)\b", re.IGNORECASE)
+# 'ok I'll look at trains instead, bye': what the user will do themselves, then a parting
+_OWN_PLAN_THEN_BYE = re.compile(r"^\s*(?:(?:ok|okay|right|fine|alright|oh well|well|no worries|never mind|nvm)[\s,]+)*"
+                                r"(?:i'?ll|ill|i will|we'?ll|we will|i'?m going to|gonna)\s[^?]*?[,.!;-]\s*"
+                                r"(?:(?:ok|thanks|thank you|cheers|ta)[\s,!.]+)*(?:bye|goodbye|bye bye|cya|see ya|laters|ttyl|ciao)"
+                                r"[\s.!]*$", re.IGNORECASE)
+
+
 def is_closing(text: str) -> bool:
     """The user is done: 'no thanks, that's all', 'thanks, bye', 'No. I am all set. Thanks.' (a
     thanks alone, mid-task, is not a goodbye)."""
-    if CLOSING.match(text) or _PUTS_OFF.match(text):
+    if CLOSING.match(text) or _PUTS_OFF.match(text) or _OWN_PLAN_THEN_BYE.match(text):
         return True
     words = tokens(_NICE_ONE.sub("nice", text))  # ('nice one, thats all i needed'; not 'no thats the one i want')
     me_sorted = bool(_ME_SORTED.search(text))  # ("brilliant, that's me sorted, cheers"; not 'all sorted' to 'what date?')
@@ -598,10 +613,12 @@ OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s
                    re.IGNORECASE)
 # 'we'd like to know whether our reservation is confirmed', 'I was wondering if ...': asked in a statement
 _INDIRECT_QUESTION = re.compile(
-    r"\b(?:(?:would|'d) like to know|want(?:ed)? to know|need to know|wondering|wonder|"
+    r"\b(?:(?:would|'d) like to know|want(?:ed)? to know|need to know|wondering|wonder|let me know|lmk|"
     r"(?:can'?t|cannot|don'?t) (?:remember|recall)|forgot|forget|"  # ('I can't remember what time my appointment is')
     r"(?:need|want|wanna|like) (?:to|2) (?:see|check|find out))\s+"  # ('need 2 see whats up with my trip bk-31337')
-    r"(?:whether|if|when|what|whats|what's|where|how|which|who|why)\b(?!\s+(?:i|we|you|u|someone)\s+(?:could|can|might|may)\b)",
+    r"(?:whether|if|when|what|whats|what's|where|how|which|who|why)\b(?!\s+(?:i|we|you|u|someone)\s+(?:could|can|might|may)\b)"
+    # ('tell me what time BK-12345 leaves'; 'tell me if fares drop' asks to be told later)
+    r"|\btell me (?:what|whats|what's|where|how|which|who|why)\b",
     re.IGNORECASE)  # ('I was wondering if I could book ...' asks for something)
 
 
@@ -609,6 +626,10 @@ _INDIRECT_QUESTION = re.compile(
 # 'should we still come in?', 'can i move it online or do i have to ring?': what the service allows,
 # asked of a task in general, not a request to do it
 _ASKS_WHAT_IS_ALLOWED = re.compile(r"\bshould (?:i|we) still\b|\bor (?:do|would|will) (?:i|we) (?:have|need) to\b"
+                                   # ('may I keep my walking stick with me in the cabin, or must they go in the hold?')
+                                   r"|\bor (?:must|should|do|does|would|will) (?:i|we|they|it|he|she) (?:go|be|have|need|stay)\b"
+                                   # ('I was wondering how much luggage I am allowed to bring')
+                                   r"|\b(?:i am|i'm|im|we are|we're) (?:allowed|permitted) to\b"
                                    # ('does the hoist need booking?', 'do the classes have to be booked ahead?')
                                    r"|^\W*(?:\w+\W+){0,3}?(?:does|do) (?:the|a|an|your) [\w ]{2,30}? (?:need|have) (?:to be )?"
                                    r"(?:booking|booked|reserving|reserved)\b", re.IGNORECASE)
@@ -739,13 +760,22 @@ _REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|(?:can|could) 
                         r"(?:i|we)(?:'d| would) like to|"
                         r"(?:i|we) (?:" + WANT + r"|" + NEED + r"|wanna) to|(?:i|we) wanna|"
                         r"^\s*(?:" + WANT + r"|" + NEED + r") to|^\s*wanna)"  # ('need to reschedule my plasma appt')
-                        r"\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b",
+                        r"\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b(?:\s+(?P<particle>off|up|out|back|over|down|in)\b)?",  # PARTICLES
                         re.IGNORECASE)
 
 
+PARTICLES = frozenset({"off", "up", "out", "back", "over", "down", "in"})
+
+
 def requested_verbs(text: str) -> set[str]:
-    """The verbs the turn asks for after 'can you', 'please', 'I want to': 'cancel'."""
-    return {m["verb"].lower() for m in _REQUESTED.finditer(text)}
+    """The verbs the turn asks for after 'can you', 'please', 'I want to': 'cancel'; a verb with its
+    particle too ('can you call off my casting': 'call' and 'call off')."""
+    found = set()
+    for m in _REQUESTED.finditer(text):
+        found.add(m["verb"].lower())
+        if m["particle"]:
+            found.add(f"{m['verb']} {m['particle']}".lower())
+    return found
 
 
 def grammatical_numbers(text: str, definite: bool = False) -> dict[str, frozenset[str]]:
@@ -792,9 +822,12 @@ _SEE_REQUEST = re.compile(r"^\s*(?:(?:can|could|may) (?:i|we) (?:please )?(?:see
 
 
 # 'window seats if possible', 'ideally an aisle seat': a wish that comes with a request, in a clause of its own
-# ('..., we'd both prefer a window seat': a wish for this request; 'I prefer aisle seats' is a standing preference)
-_WISH_WORD = re.compile(r"\b(?:if possible|if you can|if poss|ideally|preferably|if available|if there(?:'s| is) one"
-                        r"|(?:i|we)(?:'d| would)(?: both| all| really| much| rather)? prefer)\b", re.IGNORECASE)
+_WISH_WORD = re.compile(r"\b(?:if possible|if you can|if poss|ideally|preferably|if available|if there(?:'s| is) one)\b",
+                        re.IGNORECASE)
+# ('fly London to Paris on the 15th, we'd both prefer a window seat': a wish for the request said before it; 'I
+# prefer aisle seats' is a standing preference, "I'd prefer to cancel", "i'd prefer an afternoon session" the request)
+_PREFERRED_AFTER = re.compile(r"(?<=[,.;!?-])[^,.;!?-]*\b(?:i|we)(?:'d| would)(?: both| all| really| much| rather)? prefer\b"
+                              r"(?! to\b)(?:(?!\band (?:i|we)\b)[^,.;!?-])*", re.IGNORECASE)
 # (to the clause's end: a new clause with its own subject asks for itself, '... and I might need 4 tickets')
 _WISH = re.compile(r"(?:^|(?<=[,.;!?-]))[^,.;!?-]*" + _WISH_WORD.pattern + r"(?:(?!\band (?:i|we)\b)[^,.;!?-])*",
                    re.IGNORECASE)
@@ -812,7 +845,9 @@ def wish_spans(text: str) -> list[tuple[int, int]]:
     words name no task; none when the wish is all that is said, or asks for something itself ('Look
     for a hotel there if you can')."""
     spans = [m.span() for m in _WISH.finditer(text) if not _asks_itself(_WISH_WORD.sub(" ", m.group()).strip())]
-    return [] if len(spans) == 1 and not text[:spans[0][0]].strip() and not text[spans[0][1]:].strip(" .!") else spans
+    if len(spans) == 1 and not text[:spans[0][0]].strip() and not text[spans[0][1]:].strip(" .!"):
+        spans = []
+    return [*spans, *(m.span() for m in _PREFERRED_AFTER.finditer(text) if names_something(text[:m.start()]))]
 
 
 def requested_verb_spans(text: str) -> list[tuple[int, int]]:
@@ -1084,19 +1119,33 @@ _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE
                  (re.compile(r"^(\s*)hell+o{2,}\b", re.IGNORECASE), r"\1hello"))
 
 
-# a look-up in a phrasal verb: 'can u pull up my reservation', 'bring up my booking', 'dig out my
-# appointment' (not 'bring up a concern' read as anything else: its object is what is looked up)
-_LOOK_UP = re.compile(r"\b(?:pull|bring|dig)(?:s|ed|ing)?\s+(?:up|out)(?=\s+(?:my|our|the|his|her|their|that|this)\b)",
-                      re.IGNORECASE)
+# a look-up in a phrasal verb the assistant is asked for: 'can u pull up my reservation', 'bring up my booking', 'dig
+# out my appointment' (not 'can I bring up my back pain at the review?', a topic the user raises)
+_LOOK_UP = re.compile(r"(?:(?<=\byou )|(?<=\bu )|(?<=\bplease )|(?<=\bpls )|^\s*)(?:pull|bring|dig)\s+(?:up|out)"
+                      r"(?=\s+(?:my|our|the|his|her|their|that|this|those|these)\b(?P<what>(?:\s+[\w'-]+){1,3}))", re.IGNORECASE)
+
+
+def _looked_up(m: re.Match[str]) -> str:
+    """'look up' one thing; several are left as said ('bring up my bookings' asks for the list, which
+    'my' and the plural already say)."""
+    several = any(w.endswith("s") and not w.endswith(("ss", "us", "'s")) for w in m["what"].lower().split())
+    return m.group() if several else "look up"
+
+
+# being told when something changes: 'lmk if flights nyc to miami ever go under 200 bucks', 'let me know when
+# a slot frees up' (not 'let me know when my flight leaves', which asks now)
+_NOTIFY_ON = re.compile(r"\b(?:let me know|lmk|ping me|text me|email me|message me|give me a shout)\s+"
+                        r"(?=(?:if|when|whenever|once|as soon as)\b[^.?!]*?\b(?:drops?|dips?|falls?|goes|go|gets?|comes? down"
+                        r"|cheaper|under|below|less than|available|opens? up|frees? up)\b)", re.IGNORECASE)
 
 
 def plain_words(text: str) -> str:
     """'hiii can i book a flght?', 'heyyy', 'hellooo': a greeting drawn out to open the turn, said plainly
     (so the request after it is read as one); 'cn i', '4 my mum' texted, said in words; 'pull up my
-    booking' in the plain verb of looking it up."""
+    booking' in the plain verb of looking it up, 'lmk if ... goes under' in the plain verb of being told."""
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)
-    return _LOOK_UP.sub("look up", text)
+    return _NOTIFY_ON.sub("notify me ", _LOOK_UP.sub(_looked_up, text))
 
 
 def agrees(text: str) -> bool:

@@ -509,8 +509,8 @@ class Understander:
         if r.view.offered is None or lead is None or not lead["rest"]:
             return None
         rest = lead["rest"]
-        asks = lx.is_question(rest) or lx.REQUEST_ANYWHERE.search(rest) or lx.WANTS.match(rest) or lx.ORDER.match(rest) \
-            or lx.CORRECTION.search(rest) or _ASKS_MORE.search(rest) or self.scorer.verb_flow(rest) is not None \
+        asks = any(c.isdigit() for c in rest) or lx.is_question(rest) or lx.REQUEST_ANYWHERE.search(rest) or lx.WANTS.match(rest) or lx.ORDER.match(rest) \
+            or lx.CORRECTION.search(rest) or _asks_more(rest) or self.scorer.verb_flow(rest) is not None \
             or self.scorer.values_in(rest, r.ctx)[0] or lx.RESUME.search(rest)
         return None if asks else r.result("deny")
 
@@ -566,8 +566,9 @@ class Understander:
         # what the rest asks for, the task let go aside ('actually forget booking, i just want to look at flights')
         other, score = next(((n, s) for n, s in self.rank(rest, (), r.ctx) if n != r.active.name), (None, 0.0))
         # ('no, forget it, i need to check with her dad first': someone else to ask, no task)
+        # (... or says the user will do it themselves: 'forget the repair, I'll just drop it in to reception myself')
         if other is None or score < self.threshold or self.domain.flow(other).metadata.digression \
-                or lx.CONSULTS.search(rest) or not self._asks_for(rest, other, r.ctx):
+                or lx.CONSULTS.search(rest) or lx.DOES_IT_ONESELF.match(rest) or not self._asks_for(rest, other, r.ctx):
             return r.result("cancel", flow=r.active.name)
         return self._starts(r, other, replaces=r.active.flow_id)
 
@@ -604,14 +605,13 @@ class Understander:
 
     def _takes_its_verb_back(self, r: Reading) -> bool:
         """'no don't book it, I've changed my mind about the whole trip': the task in progress, named by
-        its own verb, is not wanted; what follows asks for nothing else ('no dont book it, search instead'
-        is another request, read by the rules after)."""
+        its own verb, is not wanted, when nothing follows but a change of mind or a goodbye ('don't book it,
+        the date is wrong', '... it should be the 19th', '..., is there an earlier flight?' mend or ask)."""
         m = lx.DONT_DO_IT.match(r.text)
         if m is None or self.scorer.request_verbs.get(self.scorer.mend(m["verb"].lower())) != r.active.name:
             return False
-        rest = m["rest"] or ""
-        return not (lx.REQUEST_ANYWHERE.search(rest) or lx.WANTS.match(rest) or lx.INSTEAD.search(rest)
-                    or self.scorer.verb_flow(rest) not in (None, r.active.name))
+        rest = (m["rest"] or "").strip()
+        return not rest or bool(lx.ABANDON.match(rest) or lx.is_closing(rest) or lx.DOES_IT_ONESELF.match(rest))
 
     def goes_back(self, r: Reading) -> Understanding | None:
         """'let's go back to booking the tickets': the paused task it names (or the most fitting
@@ -714,11 +714,11 @@ class Understander:
         ok?'), nor a question of a look-up that takes the value it names ('is it ok to travel to Cairo?')."""
         if not lx.asks_what_is_allowed(r.text) or self.scorer.reference_spans(r.text, r.ctx):
             return False  # (the words first: most turns ask nothing of the kind, and the values cost more)
+        if lx.asks_what_is_allowed(r.text, strongly=True):
+            return True  # (whatever values it names: '... flying after Christmas, how much luggage am I allowed to bring')
         keys, spans = self.scorer.values_in(r.text, r.ctx)
         if r.strong and r.best in self.scorer.readers and keys & self.scorer.profiles[r.best].value_keys:
             return False
-        if lx.asks_what_is_allowed(r.text, strongly=True):
-            return True
         requests = lx.REQUEST_ANYWHERE.search(r.text) or lx.WANTS.match(r.text) or lx.ORDER.match(r.text) \
             or self.scorer.verb_flow(r.text) not in (None, *self.scorer.readers)
         return not requests and not spans
@@ -900,7 +900,12 @@ class Understander:
         shifts = {m.group().lower() for m in lx.SHIFT.finditer(r.text)}
         errand = shifts == {"let me"} and fills_waiting and active is not None and not self._takes_values_said(r)
         turns_away = bool(shifts) and not errand
-        shifting = turns_away or not active or not answers or (
+        # 'oh random q, are there any boston to chicago flights on the 15th?' while booking New York to Los
+        # Angeles: a look-up asked of other values than the task holds is no answer to its question
+        asks_of_others = r.asks is not None and active is not None and r.best in self.scorer.readers \
+            and not (lx.CORRECTION.search(r.text) or lx.INSTEAD.search(r.text) or lx.proposes(r.text)) \
+            and self._asks_of_other_values(r.text, r.best, active.slots, r.ctx)
+        shifting = turns_away or asks_of_others or not active or not answers or (
             r.best_score >= 2 * self.threshold and (bool(lx.REQUEST_ANYWHERE.search(r.text))
                                                     or self.scorer.verb_flow(r.text) == r.best))
         if cancel_other or not shifting:
@@ -965,9 +970,10 @@ class Understander:
         # 'that's all, thanks' with a task open, or 'no thanks' to a value it cannot do without: it is dropped
         declines = lx.DENY.match(r.text) and r.waiting is not None and r.waiting.priority == "required"
         if r.active is not None and (lx.is_closing(r.text) or declines) and not r.own_labels:
-            if r.view.confirming and not (lx.DENY.match(r.text) or lx.NO_LEAD.match(r.text)):
+            if r.view.confirming and not (lx.DENY.match(r.text) or lx.NO_LEAD.match(r.text) or lx.PARTING.search(r.text)):
                 # 'lovely, that's everything, thanks' to 'shall I go ahead?' says neither yes nor no:
-                # the read-back is asked again (a misread yes books, a misread no loses the task)
+                # the read-back is asked again (a misread yes books, a misread no loses the task);
+                # a goodbye ('thats everything i need thanks bye') leaves, and the task with it
                 return r.result("chitchat", digression_type="small_talk")
             return r.result("cancel", flow=r.active.name)
         return None
@@ -1643,8 +1649,13 @@ _YES_FIRST = re.compile(r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(?:(?:yes|yeah|y
                         r"fine|perfect|correct|lovely|brilliant|cool|right)\b[\s,.!-]*)+", re.IGNORECASE)
 # 'yes cancel it, i'll book another one later': a task put off for later, said beside the answer
 _LATER_ASIDE = re.compile(r"[,;.]?\s*\b(?:i'?ll|ill|i will|we'?ll|we will|i'?m going to|i might|i may|gonna)\b[^.;!?]*", re.IGNORECASE)
-# 'nope, try again', 'no, something else': a no that asks for more
+# 'nope, try again', 'no, something else': a no that asks for more (not 'no, I don't need anything else')
 _ASKS_MORE = re.compile(r"\b(?:again|another|else|other|different|more)\b", re.IGNORECASE)
+
+
+def _asks_more(text: str) -> bool:
+    m = _ASKS_MORE.search(text)
+    return m is not None and not ({*lx.tokens(text[:m.start()])} & (lx.NEGATORS | {"nothing"}))
 _GO_AHEAD_AND = re.compile(r"^[\s,.!-]*(?:(?:please|pls|just|go ahead and|go on and|and)[\s,.!-]+)*", re.IGNORECASE)
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
 

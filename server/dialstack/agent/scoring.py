@@ -209,8 +209,11 @@ class FlowScorer:
                 taken.setdefault(word, set()).add(name)
         things = {m.group(1).lower() for p in self.profiles.values()
                   for m in _THING.finditer(" ".join([p.spec.label or "", p.spec.description, *p.spec.examples]))}
-        self.request_verbs = {**{verb: name for name, p in self.profiles.items() for verb in p.keyword_verbs
-                                 if taken.get(verb, set()) <= {name} and verb not in things and not verb.endswith("s")},
+        # (and a verb with its particle that one flow alone lists as a keyword: 'call off')
+        phrasal = {k.lower(): name for name, p in self.profiles.items() for k in p.spec.keywords
+                   if len(k.split()) == 2 and k.split()[1].lower() in lx.PARTICLES and taken.get(k.lower(), set()) <= {name}}
+        self.request_verbs = {**phrasal, **{verb: name for name, p in self.profiles.items() for verb in p.keyword_verbs
+                                            if taken.get(verb, set()) <= {name} and verb not in things and not verb.endswith("s")},
                               **self.verbs}
         self._last_values: tuple[Any, Any] = (None, None)
         self._triggers: dict[str, frozenset[str]] = {}
@@ -345,7 +348,8 @@ class FlowScorer:
     def requested_flows(self, text: str) -> set[str]:
         """The flows a request anywhere in ``text`` names by their own verb ('can you cancel it', 'can u
         cancle it', '... could you please cancel my reservation?')."""
-        return {self.request_verbs.get(v) or self.request_verbs.get(self.mend(v)) for v in lx.requested_verbs(text)} - {None}
+        return {self.request_verbs.get(v) or (None if " " in v else self.request_verbs.get(self.mend(v)))
+                for v in lx.requested_verbs(text)} - {None}  # (a verb with its particle is said as the pack says it)
 
     def verb_flow(self, text: str) -> str | None:
         """The flow whose own verb the request opens with ('can you refill ...', 'before that, can
@@ -394,9 +398,10 @@ class FlowScorer:
             # written as it sounds ('flite', 'nite'): the pack's word spelt the usual way
             sounded = [word[:-len(said)] + spelt for said, spelt in _SOUNDED if word.endswith(said)]
             same = same or [self.spelled[w] for w in sounded if w in self.spelled]
-            close = [] if same or spelled_right else difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8) \
+            # (the one pack word a word shortens first: 'resched' is 'reschedule', not 'reach' two letters off)
+            close = [] if same or spelled_right else _shortened(word, self.spelled) \
+                or difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8) \
                 or [w for w in self.spelled if _swapped(word, w)][:1] \
-                or _shortened(word, self.spelled) \
                 or _unvowelled(word, self.spelled)  # 'mvoe' -> 'move', 'resched' -> 'reschedule', 'bkng' -> 'booking'
             # a typo keeps its first letter ('bokking'); 'found' is no 'round'
             close = [c for c in close if c[:1] == word[:1]]

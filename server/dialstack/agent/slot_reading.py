@@ -20,7 +20,7 @@ from ..state.slot_datetime import DateTimeSlot
 from ..state.text import parse_number
 from ..state.times import find_times
 from . import lexicon as lx
-from .freetext import (ROLE_CUES, YIELDING, bare_answer, could_be_a_name, cued_values, has_name, name_run,
+from .freetext import (ROLE_CUES, YIELDING, bare_answer, could_be_a_name, cued_values, has_name, in_capitals_only, name_run,
                        names_nothing, not_a_value, only_acts, place_spans, roles_of, sentence_ends_between, without_possessive)
 from .options import (COUNT_WORDS, PEOPLE_STEMS, count_units, count_value, counts_things, flag_value, is_count, is_flag,
                       is_yes_no)
@@ -280,6 +280,8 @@ class SlotReader:
         run = name_run(mask(text, [*taken, *place_spans(text), *lx.act_spans(text)]))
         if run is None or {lx.stem(w) for w in lx.tokens(run.value)} <= self.scorer.declared_task_words(spec.name):
             return None  # 'Find Restaurants': the task's own words, written with capitals
+        if "person" in roles_of(spec.slot(open_slots[0]) or slots[open_slots[0]]).roles and in_capitals_only(run.value):
+            return None  # ('a fitting for his new AFOs' names no patient)
         return open_slots[0], Candidate(run.value, run.display, run.start, run.end, 0.5)
 
 
@@ -320,8 +322,10 @@ _HOUR_REPAIR = re.compile(r"\b(?:meant|mean|make it|change it to|actually|wait|r
                           + _REPAIRED_HOUR, re.IGNORECASE)
 # ... and right after the time it repairs, a no or a sorry is enough: 'wednesday at 4, no sorry, 5'
 _HOUR_REPAIR_IN_TURN = re.compile(r"(?:\b(?:meant|mean|make it|change it to|actually|wait|rather|do|how about|what about)\s+"
-                                  r"|^[\s,.-]*(?:(?:no|sorry|oops|er+m*|um+)\b[\s,.!-]*)+)(?:at\s+)?" + _REPAIRED_HOUR,
-                                  re.IGNORECASE)
+                                  r"|^[\s,.-]*(?:(?:no|sorry|oops|er+m*|um+)\b[\s,.!-]*)+(?=(?:at\s+)?\d{1,2}(?::\d{2})?\s*"
+                                  r"(?:$|[,.!?;]|(?:am|pm|a\.m\.|p\.m\.|o'?clock|then|instead|please|pls)\b)))"
+                                  r"(?:at\s+)?" + _REPAIRED_HOUR, re.IGNORECASE)
+# (after a no or a sorry, the hour alone: not 'no, 2 of us are coming', 'erm 12 Rose Cottages is the address')
 _ISO_TIME = re.compile(r"^(?P<day>\d{4}-\d{2}-\d{2}T)?(?P<hour>\d{2}):(?P<minute>\d{2})")
 
 
@@ -631,7 +635,9 @@ def _sole_place(text: str, asked_roles: AbstractSet[str], taken: Sequence[tuple[
     if names_nothing(text[a:b]):
         return None
     within = _PLACE_WITHIN.match(text, start, a)
-    if within is not None and not names_nothing(within["place"]):
+    if within is not None and not names_nothing(within["place"]) and not any(
+            w.lower() in lx.STOPWORDS or w.lower().endswith(("ing", "ly")) for w in within["place"].split()):
+        # (not 'Staying in Leeds', 'Probably in Cornwall', 'With Friends in Dublin': words, then the place)
         # 'Galway in Ireland': a place, then the larger place it is in, is one answer
         return Candidate(text[within.start("place"):b], text[within.start("place"):b], within.start("place"), b, 0.5)
     return Candidate(text[a:b], text[a:b], a, b, 0.5)

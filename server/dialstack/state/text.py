@@ -248,7 +248,7 @@ KIN = (r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|son|daugh
         r"grandfather|granddaughter|grandson|aunt|uncle|niece|nephew|cousin|neighbou?r|roommate|flatmate|carer")
 KIN_OWNER = r"(?:my|our|his|her|their)"  # whose relative: 'my son', 'our kids'
 KIN_KINDS = r"little|older|younger|baby|elderly|best"  # 'my little girl', 'my best friend'
-_MEMBER = (rf"(?:me|myself|(?<=and )i|(?<= n )i|{KIN_OWNER}\s+(?:(?:{KIN_KINDS}|two|three|four|five|six|\d)\s+)?(?:{KIN})s?|"
+_MEMBER = (rf"(?:me|myself|(?<=and )i|(?<= n )i|{KIN_OWNER}\s+(?:(?:{KIN_KINDS}|two|three|four|five|six|\d)\s+)?(?:(?:{KIN})s?|children)|"
            rf"(?:a|one|two|three|four|five|six|\d)\s+(?:(?:other|more|of my|of our)\s+)?(?:(?:{KIN}|adult|person|guest)s?|children|people))")
 _PARTY = re.compile(rf"(?<![\w'-]){_MEMBER}(?:\s*(?:,\s*(?:and\s+|plus\s+)?|\s+(?:and|n|an|'n'?)\s+|\s+plus\s+|\s*&\s*|\s*\+\s*"
                     rf"|\s+(?=(?:my|our)\s)){_MEMBER})+(?![\w'-])",

@@ -115,8 +115,8 @@ def _read_time(m: re.Match[str], text: str) -> time | None:
 
 
 # '9.30am', 'at 9.30', '7.30 in the morning': a dot between hour and minutes, where nothing else (a
-# price, a rating) is meant
-_DOTTED = re.compile(r"(?<![$£€])\b(\d{1,2})\.([0-5]\d)(?=\s*[ap]\.?m\b|\s+" + _DAYPART + r")"
+# price, a rating, a dose) is meant (beside a part of the day, on the quarter hours: not '1.25 in the morning')
+_DOTTED = re.compile(r"(?<![$£€])\b(\d{1,2})\.([0-5]\d)(?=\s*[ap]\.?m\b)|(?<![$£€])\b(\d{1,2})\.(00|15|30|45)(?=\s+" + _DAYPART + r")"
                      r"|(?<=\b(?:at|by) )(\d{1,2})\.([0-5]\d)\b(?!\.\d)", re.IGNORECASE)
 
 
