@@ -407,3 +407,67 @@ def test_me_and_my_two_children_are_three_passengers() -> None:
     with talking("travel") as agent:
         agent.handle("s", "book a flight for me and my 2 children from boston to denver on dec 18")
         assert slots_of(agent, "book_flight")["passengers"] == 3
+
+
+# -- the fifty-second round ---------------------------------------------------------------------------------
+def test_wishing_the_assistants_morning_well_is_small_talk() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "hey there, hope your morning's going well :)")
+        assert "didn't understand" not in result.reply and stack_of(agent) == []
+
+
+@pytest.mark.parametrize("text", ["ah wait, I've changed my mind, no booking today", "you know what, just drop it"])
+def test_changing_ones_mind_in_more_words_drops_the_booking_and_sets_nothing(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 10")
+        result = agent.handle("s", text)
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+def test_a_yes_with_thanks_for_the_patience_confirms() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 10")
+        result = agent.handle("s", "yes please, thank you for being so patient")
+        assert "create_booking" in tools_of(result)
+
+
+def test_an_interjection_before_the_next_steps_verb_takes_what_was_found() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "show me flights from london to paris on jan 8")
+        agent.handle("s", "righto, book the cheapest one for me thanks")
+        assert slots_of(agent, "book_flight").items() >= {"origin": "London", "destination": "Paris"}.items()
+
+
+def test_dont_worry_ill_do_it_later_as_a_last_sentence_drops_the_task() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I need to reschedule my flight, something's come up")
+        agent.handle("s", "oh, it's in my other email account... don't worry, I'll do it later")
+        assert stack_of(agent) == []
+
+
+def test_a_british_do_you_lot_asks_about_the_service() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "cheers. out of curiosity, do you lot fly to Melbourne?")
+        assert tools_of(result) == ["answer_faq"]
+
+
+def test_a_question_to_the_service_tied_with_a_look_up_is_answered() -> None:
+    with talking("fractureclinic", PACKS / "fractureclinic") as agent:
+        result = agent.handle("s", "wat time do u shut on fridays")
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == []
+
+
+@pytest.mark.parametrize("text", ["thank you so much, that's a weight off my mind", "thanks, you've been really helpful"])
+def test_thanks_then_a_remark_starts_nothing(text: str) -> None:
+    assert lx.thanks_then_remark(text)
+
+
+@pytest.mark.parametrize("text", ["thanks, now cancel BK-12345", "thanks, and book me one to paris too", "thanks, can you check it?"])
+def test_thanks_then_a_request_is_no_remark(text: str) -> None:
+    assert not lx.thanks_then_remark(text)
+
+
+def test_an_example_asked_then_a_remark_is_that_examples_task() -> None:
+    with talking("breastscreening", PACKS / "breastscreening") as agent:
+        result = agent.handle("s", "when's my mammogram again? I've lost the letter")
+        assert tools_of(result) == ["list_appointments"]

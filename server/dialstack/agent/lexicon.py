@@ -38,6 +38,9 @@ _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|ta|cheers|why not|go ahead|d
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
              r"sorry|my bad|"  # 'yes sorry': an apology for the trouble, said with the yes
+             # 'yes please, thank you for being so patient': thanks for the patience, said with the yes (not 'ok, thanks
+             # for your help', a goodbye)
+             r"(?:thanks|thank you|thank u|ty)(?: so much)? for (?:being so (?:patient|understanding)|your (?:patience|understanding))|"
              # 'Yes, that would be lovely, thank you dear': a judgment and a word of address
              r"(?:that|it|this)(?: would be|'d be) (?:lovely|great|perfect|wonderful|fine|good|"
              r"brilliant|grand|nice|ideal|super)|wonderful|ideal|dear|love|mate|hun|"
@@ -122,9 +125,9 @@ LET_IT_BE = re.compile(
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
 _FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|nah|nope|naw|well|you know what|on second thoughts?|nvm|"
-                r"ah+|sorry|oops|it'?s (?:fine|ok|okay|alright)(?: (?:actually|now))?)[\s,.!-]+)*")
+                r"ah+|sorry|oops|wait|hold on|hang on|it'?s (?:fine|ok|okay|alright)(?: (?:actually|now))?)[\s,.!-]+)*")
 CANCEL = re.compile(
-    r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
+    r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:just\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
     r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother(?: with (?:it|that|this|any of (?:it|this|that)))?|"
     r"no longer needed|not needed any ?more|"
@@ -137,8 +140,10 @@ CANCEL = re.compile(
     + r"|(?:\s*[,;:.!-]+\s*|\s+)(?:just\s+)?(?:(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?"
     + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))|ignore me))?[\s.!,]*$"
     # 'hmm i dont have the number on me. nevermind': a last sentence that lets it all go
-    r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so|sorry|just)[\s,]+)*(?:never ?mind|nvm|forget it|forget about it|leave it)"
-    r"(?:\s+(?:then|for now|for the moment|for today|as it is|as is))?[\s.!]*$",
+    r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so|sorry|just)[\s,]+)*(?:never ?mind|nvm|forget it|forget about it|leave it"
+    r"|don'?t worry(?: about it)?)(?:\s+(?:then|for now|for the moment|for today|as it is|as is))?"
+    # ("oh, it's in my other email account... don't worry, I'll do it later")
+    r"(?:\s*[,;:.!-]+\s*" + LATER_TAIL + r")?[\s.!]*$",
     re.IGNORECASE,
 )
 # "forget it, it works again": a stop word first, then a clause that starts nothing new
@@ -161,7 +166,10 @@ CANCEL_TO_GO_BACK = re.compile(
 # "I changed my mind", "I don't want to book anymore", "forget the flight": giving up the task in
 # progress in plain words; ``what`` must name that task (its words), or nothing at all
 ABANDON = re.compile(
-    r"^\s*" + _FILLER_LEAD + r"(?:(?:i|we)(?:'ve| have)?\s+)?(?:changed|change) (?:my|our) minds?(?: about (?P<about>.+?))?[\s.!]*$"
+    r"^\s*" + _FILLER_LEAD + r"(?:(?:i|we)(?:'ve| have)?\s+)?(?:changed|change) (?:my|our) minds?(?: about (?P<about>.+?))?"
+    # ("I've changed my mind, no booking today", '..., not today', '..., I'll leave it')
+    r"(?P<after>[\s,.;!-]+(?:no [a-z]+(?: (?:today|now|after all|for now|thanks))?|not (?:today|now|anymore|any more)|"
+    r"(?:i'?ll|ill|we'?ll) (?:leave|skip|drop) (?:it|that)(?: for now)?))?[\s.!]*$"
     r"|^\s*" + _FILLER_LEAD + r"(?:i|we)\s+(?:don'?t|do not|no longer|won'?t|will not)\s+(?:really\s+)?(?:want|need|wish)(?:\s+to)?"
     r"(?P<what>(?:\s+.+?)?)\s*(?P<tail>any ?more|any longer|after all)?[\s.!]*$"
     r"|^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:forget|scratch|scrap|drop|ditch|abandon|never ?mind|nvm|don'?t worry)\s+(?:about\s+)?"
@@ -479,6 +487,29 @@ def is_closing(text: str) -> bool:
     return bool(said & _CLOSING_ENDS) or parting or bool(said & _DECLINING and said & _GRATEFUL) or me_sorted
 
 
+_THANKS_THEN = re.compile(r"^\s*(?:(?:ok|okay|oh|great|lovely|perfect|brilliant|aw+)[\s,!.]+)*(?:thanks|thank you|thank u|ty|cheers)"
+                          r"(?: so much| very much| a lot| a million| ever so much)?[\s,!.-]+(?P<rest>[^?]+?)[\s.!]*$", re.IGNORECASE)
+
+
+def thanks_then_remark(text: str) -> bool:
+    """"thank you so much, that's a weight off my mind", 'thanks, you've been really helpful': thanks, then a
+    remark that asks for nothing (no request, question, wish or number: not 'thanks, now cancel my other one')."""
+    m = _THANKS_THEN.match(text)
+    if m is None:
+        return False
+    rest = m["rest"]
+    return bool(_REMARK_START.match(rest)) and len(tokens(rest)) <= 10 and not any(c.isdigit() for c in rest) and not (
+        is_question(rest) or REQUEST_ANYWHERE.search(rest) or WANTS.match(rest) or ORDER.match(rest)
+        or _LATER_WANT.search(rest))
+
+
+# a remark says something of what was done or of how one feels ('that's a weight off my mind', 'you've been great')
+_REMARK_START = re.compile(r"\s*(?:that|that's|thats|that is|it|it's|its|it is|you|you've|youve|you're|youre|you are|this|"
+                           r"what a|such|so|just|really|very|i'm|im|i am|i was|i feel|i really|we're|much|all|everything|"
+                           r"that was|you have|you were|made my)\b", re.IGNORECASE)
+_LATER_WANT = re.compile(r"\b(?:also|another|too|as well|now|next|but)\b", re.IGNORECASE)
+
+
 def only_thanks(text: str) -> bool:
     """'ok good, thank u', 'great thx': thanks in the words of a closing, asking for nothing (a
     thanks alone, mid-task, is no goodbye either: see :func:`is_closing`)."""
@@ -508,7 +539,10 @@ _HOW_ARE_YOU = re.compile(r"\bhow(?:'?s| is| are| r| ya)? (?:(?:are|r) )?(?:(?:y
                           r"|\bhow have (?:you|u) been\b|\bwhat'?s up\b(?!\s+with)|^\s*sup\b"
                           # 'morning! hope youre well': wishing the assistant well asks after it too
                           r"|\bhope (?:you'?re|youre|you are|u r|ur|u'?re|you'?ve been|all'?s|everything'?s) "
-                          r"(?:well|good|ok|okay|doing (?:well|ok|okay|good)|keeping well|fine)\b", re.IGNORECASE)
+                          r"(?:well|good|ok|okay|doing (?:well|ok|okay|good)|keeping well|fine)\b"
+                          # ("hey there, hope your morning's going well :)", 'hope ur day is going ok')
+                          r"|\bhope (?:your|ur|ya) (?:day|morning|afternoon|evening|week|weekend)(?:'s| is)? (?:going|been)? ?"
+                          r"(?:well|good|ok|okay|great|fine)\b", re.IGNORECASE)
 # what may be said around it ('haha sorry long day, how r u anyway?', 'hey how are you today?')
 _CHAT_WORDS = frozenset("""
     haha hahaha lol sorry long day today anyway anyways hey hi hello hiya oh well ok okay so good morning evening
@@ -562,7 +596,8 @@ YES_NO_LEAD = re.compile(
 # 'are there any buses to Boston?': asking whether things exist is asking to look them up
 # 'do you fly to Honolulu?', 'does your airline go to Lima?': whether the service covers something
 SERVICE_QUESTION = re.compile(
-    r"^\s*(?:(?:hmm+|um+|so|and|oh|wait|also|quick question)[\s,]+)*(?:do|does) (?:you|u|y'all|your \w+|the \w+)\s+"
+    r"^\s*(?:(?:hmm+|um+|so|and|oh|wait|also|quick question|out of curiosity|just wondering|by the way|btw|cheers|thanks|"
+    r"ta|ok|okay|great)[\s,.!]+)*(?:do|does) (?:you|u|y'all|your \w+|the \w+)(?: lot| guys| all)?\s+"
     r"(?!know\b|remember\b|think\b|mind\b|want\b|need\b)\w+"
     # 'is Sydney somewhere you fly?', 'is Lima a place you go to?'
     r"|^\s*(?:is|are)\b.*\b(?:somewhere|anywhere|a (?:place|city|destination)|one of the (?:places|cities))\s+"
@@ -827,7 +862,7 @@ _WISH_WORD = re.compile(r"\b(?:if possible|if you can|if poss|ideally|preferably
 # ('fly London to Paris on the 15th, we'd both prefer a window seat': a wish for the request said before it; 'I
 # prefer aisle seats' is a standing preference, "I'd prefer to cancel", "i'd prefer an afternoon session" the request)
 _PREFERRED_AFTER = re.compile(r"(?<=[,.;!?-])[^,.;!?-]*\b(?:i|we)(?:'d| would)(?: both| all| really| much| rather)? prefer\b"
-                              r"(?! to\b)(?:(?!\band (?:i|we)\b)[^,.;!?-])*", re.IGNORECASE)
+                              r"(?:(?!\band (?:i|we)\b)[^,.;!?-])*", re.IGNORECASE)
 # (to the clause's end: a new clause with its own subject asks for itself, '... and I might need 4 tickets')
 _WISH = re.compile(r"(?:^|(?<=[,.;!?-]))[^,.;!?-]*" + _WISH_WORD.pattern + r"(?:(?!\band (?:i|we)\b)[^,.;!?-])*",
                    re.IGNORECASE)
@@ -957,7 +992,8 @@ LEAD_INS = frozenset({"i'd", "id", "we'd", "i'll", "we'll", "love", "kindly", "q
 OPENING_FILLERS = frozenset({"hmm", "hmmm", "um", "umm", "uh", "oh", "well", "actually", "alright",
                              "hi", "hiya", "hey", "heya", "hello", "howdy",
                              "nice", "great", "cool", "perfect", "awesome", "lovely", "brilliant", "excellent", "sweet",
-                             "ugh", "argh", "eh", "meh", "ah", "ahh", "oops", "whoops", "shoot", "dang", "darn"})
+                             "ugh", "argh", "eh", "meh", "ah", "ahh", "oops", "whoops", "shoot", "dang", "darn",
+                             "righto", "right-o", "gday", "g'day", "cheers", "ta", "okey", "okie", "kk", "mate"})
 
 
 def tokens(text: str) -> list[str]:

@@ -223,6 +223,12 @@ class Understander:
             exact = self._example_words.get(said) if len(said) >= 2 else None
             if exact is None and len(said) >= 3:
                 exact = self._example_but_a_keyword(said)
+            asked = _ASKED_THEN_TOLD.match(text)
+            if exact is None and asked is not None and not lx.is_question(asked["told"]) \
+                    and not lx.REQUEST_ANYWHERE.search(asked["told"]):
+                # "when's my mammogram again? I've lost the letter": an example asked, then a remark
+                said = self._plain_words(asked["asked"], ctx)
+                exact = self._example_words.get(said) if len(said) >= 2 else None
         return exact
 
     def _example_but_a_keyword(self, said: frozenset[str]) -> str | None:
@@ -679,7 +685,8 @@ class Understander:
             return self._digresses(r, self._answers_questions, confident=False)
         # ('lovely, thats all i needed, thanks bye' with nothing open: a goodbye, whatever its words score)
         if r.starts_other and r.best_spec.metadata.digression \
-                and (r.is_question or not r.active and not lx.is_closing(r.text) and not _agrees_only(r)):
+                and (r.is_question or not r.active and not lx.is_closing(r.text) and not _agrees_only(r)
+                     and not lx.thanks_then_remark(r.text)):  # ('thanks, you've been really helpful' asks no help)
             task = None if r.is_question else self._task_said_with_values(r)
             if task is not None:  # 'dentist on saturday at 10 please': a request with its values, not a question
                 name, labels, rejected = task
@@ -886,7 +893,7 @@ class Understander:
         """A request for another task; an answer to the question asked stays in this one unless it
         also asks for another ('he's 45, and my husband will drive' answers)."""
         if not r.starts_other or r.best_spec.metadata.digression or lx.is_closing(r.text) or lx.UNSURE.match(r.text) \
-                or lx.only_thanks(r.text) or _agrees_only(r):
+                or lx.only_thanks(r.text) or _agrees_only(r) or lx.thanks_then_remark(r.text) and not r.own_labels:
             return None  # 'No. I am all set, thanks' sets nothing up; nor do 'not sure yet, i'll get back to you', 'ok good, thank u'
         active = r.active
         cancel_other = lx.CANCEL_VERB.search(r.text) and r.best_score < self.threshold * 1.5 and active
@@ -1005,6 +1012,7 @@ class Understander:
 
     def makes_small_talk(self, r: Reading) -> Understanding | None:
         if lx.SMALL_TALK.match(r.text) or lx.UNSURE.match(r.text) or lx.only_thanks(r.text) \
+                or lx.thanks_then_remark(r.text) and not r.own_labels \
                 or (lx.SMALL_TALK_LEAD.match(r.text) and not r.strong and not r.is_question):
             return r.result("chitchat", digression_type="small_talk")
         return None
@@ -1210,6 +1218,13 @@ class Understander:
                 wanted = len(spans) >= 2 or bool(spans) and lx.WANTS.match(text)
                 return _promoted(ranked, maker, max(top, self.threshold) if wanted else top)
 
+        # 'wat time do u shut on fridays': a question about the service itself, tied with a look-up of one's own
+        # things, is for the side task that answers questions
+        answers = self._answers_questions
+        if len(tied) > 1 and top > 0 and answers in dict(tied) and any(n in self.scorer.readers for n, _ in tied) \
+                and _ASKS_THE_SERVICE.search(text) and not lx.OWNED.search(text) \
+                and not (ctx is not None and self.scorer.reference_spans(text, ctx)):
+            return _promoted(ranked, answers, top)
         maker = self._takes_the_moment(tied, text, ctx) if len(tied) > 1 and top >= self.threshold else None
         if maker is not None:
             return _promoted(ranked, maker, top)
@@ -1469,7 +1484,9 @@ class Understander:
         """'I changed my mind', 'I don't want to book anymore', 'forget the flight': the user gives up
         the task in progress, naming it by its own words or not at all (no value of it is given)."""
         m = lx.ABANDON.match(text)
-        if m is None or any(not isinstance(active.slots[k], FreeTextSlot) for k in own_labels):
+        # (a value said in what follows the change of mind is none: 'no booking today')
+        after = m.start("after") if m is not None and m["after"] else len(text)
+        if m is None or any(not isinstance(active.slots[k], FreeTextSlot) and c.start < after for k, c in own_labels.items()):
             return False
         what = m["about"] or m["what"] or m["task"] or ""
         said = lx.content_stems(what) - lx.ABANDON_FILLER
@@ -1603,7 +1620,9 @@ def _approval_answer(text: str, view: NLUView) -> Understanding | None:
 _MAKES = frozenset(lx.stem(w) for w in "new make book create add schedule reserve order buy rent open".split())
 _DOES = frozenset(lx.stem(w) for w in "get lookup play check list see view cancel change modify".split())
 _TEXTED = {"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please", "ya": "you", "wat": "what",
-           "wot": "what", "wen": "when"}
+           "wot": "what", "wen": "when",
+           # ("when's my mammogram again?" of 'When is my mammogram?')
+           **{f"{w}{s}": f"{w} is" for w in ("when", "what", "where", "how", "who") for s in ("'s", "s")}}
 # a number said alone, with a please or a 'just' ('2 please', 'just one', 'Three, thanks.')
 # (a number word alone may be a title: 'Six', 'Nine' to 'which show?'; with a 'just' or a 'please' it counts)
 _NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
@@ -1615,7 +1634,7 @@ _DAY_WORD = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|
 _QUESTION_STEM = lx.stem("questions")
 _PREFER = lx.stem("preferences")
 _TO_YOU = re.compile(r"\b(?:you|u|ya|your|ur|yourself)\b", re.IGNORECASE)
-_FILLERS = frozenset({"wait", "hang", "hold", "quick", "question", "q", "btw", "sorry", "also", "just"})
+_FILLERS = frozenset({"wait", "hang", "hold", "quick", "question", "q", "btw", "sorry", "also", "just", "again"})
 _ASKS_TO = re.compile(r"\b(?:can|could) you\b|\bplease\b", re.IGNORECASE)  # (what joins a request on)
 _WH = frozenset({"where", "when", "what", "how", "which", "who", "why"})
 _LOOKS = frozenset(lx.stem(w) for w in "find search look show browse available options".split())
@@ -1649,13 +1668,16 @@ _YES_FIRST = re.compile(r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(?:(?:yes|yeah|y
                         r"fine|perfect|correct|lovely|brilliant|cool|right)\b[\s,.!-]*)+", re.IGNORECASE)
 # 'yes cancel it, i'll book another one later': a task put off for later, said beside the answer
 _LATER_ASIDE = re.compile(r"[,;.]?\s*\b(?:i'?ll|ill|i will|we'?ll|we will|i'?m going to|i might|i may|gonna)\b[^.;!?]*", re.IGNORECASE)
+_ASKED_THEN_TOLD = re.compile(r"^(?P<asked>[^?.!]+\?)\s+(?P<told>[^?]+)$")
+# 'what time do u shut', 'are you open on sundays': a question about the service itself
+_ASKS_THE_SERVICE = re.compile(r"\b(?:do|does|are|r) (?:you|u|ya|you guys|y'all)\b(?! (?:want|need|think|mind)\b)", re.IGNORECASE)
 # 'nope, try again', 'no, something else': a no that asks for more (not 'no, I don't need anything else')
 _ASKS_MORE = re.compile(r"\b(?:again|another|else|other|different|more)\b", re.IGNORECASE)
 
 
 def _asks_more(text: str) -> bool:
     m = _ASKS_MORE.search(text)
-    return m is not None and not ({*lx.tokens(text[:m.start()])} & (lx.NEGATORS | {"nothing"}))
+    return m is not None and not ({*lx.tokens(text[:m.start()])} & ((lx.NEGATORS - {"not"}) | {"nothing"}))
 _GO_AHEAD_AND = re.compile(r"^[\s,.!-]*(?:(?:please|pls|just|go ahead and|go on and|and)[\s,.!-]+)*", re.IGNORECASE)
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
 
