@@ -19,6 +19,7 @@ from dialstack.state.factory import FlowFactory
 from dialstack.state.slots import SlotContext
 from dialstack.store.memory import InMemoryStore
 
+PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"  # the packs other writers made, as test data
 DOMAIN = load_domain("travel")
 FACTORY = FlowFactory(DOMAIN.ontology)
 NLU = Understander(DOMAIN, FACTORY.slots.make)
@@ -66,3 +67,13 @@ def write_mini_pack(root: Path, flows: dict[str, Any], changes: dict[str, bool])
         (root / "skills" / domain / skill / "SKILL.md").write_text(
             f"---\nname: {skill}\ndescription: The {skill.replace('-', ' ')} task. Use when asked.\n---\n1. Call `{tool}`.\n")
     return root
+
+
+def stack_names(agent: Agent, session: str = "s") -> list[str]:
+    """The names of the flows on ``session``'s stack, bottom first."""
+    return [f.name for f in agent.load(session).stack.flows]
+
+
+def tools_of(result: Any) -> list[str]:
+    """The tools a turn called, in order."""
+    return [c["tool"] for c in result.tool_calls]

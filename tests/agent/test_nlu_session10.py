@@ -15,17 +15,12 @@ from dialstack.agent import lexicon as lx
 from dialstack.agent.slot_reading import count_repairs
 from dialstack.state.slot_values import LevelSlot
 
-from .nlu_support import CTX, NLU, talking
+from .nlu_support import CTX, NLU, PACKS, talking, tools_of
 
-PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
 
 
 def stack_of(agent: Agent) -> list[tuple[str, str]]:
     return [(f.name, f.state.value) for f in agent.load("s").stack.flows]
-
-
-def tools_of(result: object) -> list[str]:
-    return [c["tool"] for c in result.tool_calls]  # type: ignore[attr-defined]
 
 
 # -- words texted without their vowels ---------------------------------------------------------------

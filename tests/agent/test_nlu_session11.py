@@ -9,17 +9,12 @@ import pytest
 from dialstack.agent import Agent
 from dialstack.agent import lexicon as lx
 
-from .nlu_support import talking, write_mini_pack
+from .nlu_support import PACKS, talking, tools_of, write_mini_pack
 
-PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
 
 
 def stack_of(agent: Agent) -> list[tuple[str, str]]:
     return [(f.name, f.state.value) for f in agent.load("s").stack.flows]
-
-
-def tools_of(result: object) -> list[str]:
-    return [c["tool"] for c in result.tool_calls]  # type: ignore[attr-defined]
 
 
 # -- questions texted ----------------------------------------------------------------------------------

@@ -3,25 +3,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-from dialstack.agent import Agent
 from dialstack.agent import lexicon as lx
 
-from .nlu_support import talking
+from .nlu_support import PACKS, stack_names as stack_of, talking, tools_of
 
-PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
 BOOK_DENVER = "book a flight from boston to denver on the 20th"
-
-
-def stack_of(agent: Agent) -> list[str]:
-    return [f.name for f in agent.load("s").stack.flows]
-
-
-def tools_of(result: object) -> list[str]:
-    return [c["tool"] for c in result.tool_calls]  # type: ignore[attr-defined]
 
 
 # -- a yes that names another task takes itself back ---------------------------------------------------

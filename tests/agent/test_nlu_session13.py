@@ -5,26 +5,17 @@ preference; more ways of letting go, of asking what is allowed and of saying a t
 from __future__ import annotations
 
 from datetime import time
-from pathlib import Path
 
 import pytest
 
 from dialstack.agent import Agent
 from dialstack.agent import lexicon as lx
+from dialstack.agent.freetext import in_capitals_only
 from dialstack.state.times import find_times
 
-from .nlu_support import talking
+from .nlu_support import PACKS, stack_names as stack_of, talking, tools_of
 
-PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
 BOOK_CHICAGO = "book a flight from boston to chicago on dec 15"
-
-
-def stack_of(agent: Agent) -> list[str]:
-    return [f.name for f in agent.load("s").stack.flows]
-
-
-def tools_of(result: object) -> list[str]:
-    return [c["tool"] for c in result.tool_calls]  # type: ignore[attr-defined]
 
 
 def slots_of(agent: Agent, flow: str) -> dict[str, object]:
@@ -391,8 +382,8 @@ def test_words_before_a_place_are_not_part_of_it(answer: str) -> None:
         assert slots_of(agent, "holiday_dialysis")["destination"] == answer.split(" in ")[-1]
 
 
-def test_ciao_alone_is_no_goodbye() -> None:
-    assert not lx.is_closing("ciao")
+def test_ciao_is_a_goodbye() -> None:
+    assert lx.is_closing("thanks, ciao") and lx.PARTING.search("ok ciao")
 
 
 def test_a_no_with_a_count_to_an_offer_to_go_back_is_no_decline() -> None:
@@ -470,4 +461,129 @@ def test_thanks_then_a_request_is_no_remark(text: str) -> None:
 def test_an_example_asked_then_a_remark_is_that_examples_task() -> None:
     with talking("breastscreening", PACKS / "breastscreening") as agent:
         result = agent.handle("s", "when's my mammogram again? I've lost the letter")
+        assert tools_of(result) == ["list_appointments"]
+
+
+# -- the fifty-third round -----------------------------------------------------------------------------------
+def test_a_city_with_a_please_after_it_is_still_the_city() -> None:
+    with talking("travel") as agent:
+        for turn in ("i want to book a flight", "from boston", "chicgao pls"):
+            agent.handle("s", turn)
+        assert slots_of(agent, "book_flight")["destination"] == "Chicago"
+
+
+def test_an_order_opening_with_the_tasks_verb_keeps_its_details() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Book NYC to LAX, Dec 18, 1 pax, aisle.")
+        assert stack_of(agent) == ["book_flight"] and tools_of(result) == []
+        assert slots_of(agent, "book_flight")["seat"] == "aisle"
+
+
+@pytest.mark.parametrize("text", ["Aye, on ye go", "Aye, crack on"])
+def test_a_scots_yes_confirms(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 10")
+        result = agent.handle("s", text)
+        assert "create_booking" in tools_of(result)
+
+
+def test_do_you_folks_asks_about_the_service() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Hey, do you folks fly out of Toronto at all?")
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == []
+
+
+@pytest.mark.parametrize("text", ["ugh, I don't actually know her email off the top of my head. cancel this for now",
+                                  "Oh dear, I ought to speak to her first. Let's not carry on with this for now, thank you."])
+def test_a_last_sentence_that_stops_drops_the_task(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "send the itinerary for BK-12345")
+        agent.handle("s", text)
+        assert stack_of(agent) == []
+
+
+def test_naming_the_slot_to_change_with_its_new_value_changes_it() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 10 for 2")
+        agent.handle("s", "no")
+        agent.handle("s", "the number of people, there's three of us now")
+        assert stack_of(agent) == ["book_flight"] and slots_of(agent, "book_flight")["passengers"] == 3
+
+
+def test_forgetting_the_whole_thing_at_a_read_back_is_no_new_date() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 20")
+        agent.handle("s", "no forget the whole thing, I'll think about it some more next week")
+        assert stack_of(agent) == []
+
+
+def test_a_price_alert_for_a_city_watches_that_destination() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "set a price alert for tokyo")
+        assert slots_of(agent, "price_alert")["destination"] == "Tokyo"
+
+
+def test_skip_it_with_the_reason_drops_the_alert() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "set a price alert for tokyo")
+        agent.handle("s", "ok actually, skip it, I'm not going to Japan after all")
+        assert stack_of(agent) == []
+
+
+def test_a_value_the_offered_task_holds_names_it_and_changes_nothing() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book me on a flight from New York to Los Angeles")
+        agent.handle("s", "out of interest, what are flights from Boston to Chicago going for on Dec 15?")
+        agent.handle("s", "ok. for the LA one, December 16 please")
+        assert slots_of(agent, "book_flight").items() >= {"origin": "New York", "date": "2026-12-16"}.items()
+
+
+# -- what the second review (old 6acaad9 against c3e7c90, 768 situations) found -------------------------------
+@pytest.mark.parametrize("text", ["i'll take the 10am one, bye", "ok, I'll just go with that, bye"])
+def test_taking_what_is_offered_then_bye_is_no_plan_of_ones_own(text: str) -> None:
+    assert not lx.is_closing(text)
+
+
+@pytest.mark.parametrize("text", ["don't book it, thanks anyway", "don't book it, I'll do it later"])
+def test_the_verb_taken_back_with_thanks_or_a_later_drops_the_booking(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", BOOK_CHICAGO)
+        result = agent.handle("s", text)
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+def test_a_name_typed_in_capitals_is_still_a_name() -> None:
+    assert not in_capitals_only("JOHN SMITH") and not in_capitals_only("MARY")
+    assert in_capitals_only("AFOs") and in_capitals_only("MRI")
+
+
+@pytest.mark.parametrize(("text", "said"), [("friday 2.10 in the afternoon", time(14, 10)),
+                                            ("friday 9.20 in the morning", time(9, 20))])
+def test_a_dotted_time_off_the_quarter_hour_is_read_whole(text: str, said: time) -> None:
+    assert [t for t, _, _ in find_times(text)] == [said]
+
+
+def test_changing_ones_mind_about_a_detail_keeps_the_booking() -> None:
+    assert not lx.ABANDON.match("changed my mind, no aisle")
+
+
+def test_being_told_when_something_is_available_is_no_price_alert() -> None:
+    assert lx.plain_words("lmk when boston to denver is available on dec 18") == \
+        "lmk when boston to denver is available on dec 18"
+
+
+def test_asking_whether_the_service_has_ones_booking_is_no_faq() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "ok, do you have my booking?")
+        assert "answer_faq" not in tools_of(result)
+
+
+@pytest.mark.parametrize("text", ["thanks, that's the wrong date though", "thanks, it's for my mum so she needs an aisle seat"])
+def test_thanks_then_a_remark_that_asks_for_something_is_no_small_talk(text: str) -> None:
+    assert not lx.thanks_then_remark(text)
+
+
+def test_bringing_up_several_things_lists_them() -> None:
+    with talking("menoclinic", PACKS / "menoclinic") as agent:
+        result = agent.handle("s", "can you bring up my appointments")
         assert tools_of(result) == ["list_appointments"]

@@ -18,9 +18,8 @@ from dialstack.agent.slot_reading import remainder
 from dialstack.domain.models import SlotSpec
 from dialstack.state.text import one_edit
 
-from .nlu_support import talking, write_mini_pack
+from .nlu_support import PACKS, talking, write_mini_pack
 
-PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
 
 
 def stack_of(agent: Agent) -> list[tuple[str, str]]:

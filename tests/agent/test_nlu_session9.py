@@ -4,16 +4,14 @@ open', 'switch my seat' changes a booking, and going back to a paused task by th
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from dialstack.agent import Agent
 from dialstack.agent import lexicon as lx
 
-from .nlu_support import talking
+from .nlu_support import PACKS, talking
 
-PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
 
 
 def stack_of(agent: Agent) -> list[tuple[str, str]]:

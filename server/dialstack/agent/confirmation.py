@@ -120,12 +120,13 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     flow = state.active
     if flow is None or flow.flow_id != pending.flow_id:
         return u
-    if (lx.DENY.match(u.text) or lx.NO_LEAD.match(u.text)) and (lx.LET_IT_BE.search(u.text) or lx.is_closing(u.text)):
+    if (lx.DENY.match(u.text) or lx.NO_LEAD.match(u.text)) and (lx.LET_IT_BE.search(u.text) or lx.is_closing(u.text)) \
+            or lx.CANCEL.match(u.text) and lx.NO_LEAD.match(u.text):  # ('no forget the whole thing, I'll think about it next week')
         # 'no, leave it', 'never mind', 'no, that's all': the task is let go, not only the question
         state.pending = None
         return Understanding("cancel", u.text, flow=flow.name, confidence=u.confidence, rule="lets_it_go")
     if u.act == "start" and u.flow != flow.name and (isinstance(pending, ChangeChoice) or lx.CORRECTION.search(u.text)):
-        changed = new_values(turn, flow, u)
+        changed = new_values(turn, flow, u, asked=isinstance(pending, ChangeChoice))
         if changed is not None:
             return changed
     if u.labels and not _names_a_slot_only(flow, u):
@@ -193,16 +194,20 @@ def says_yes_first(text: str) -> bool:
     return bool(set(lx.tokens(first)) & lx.CLEAR_YES) and lx.agrees(first) and not _TAKEN_BACK.search(rest)
 
 
-def new_values(turn: Turn, flow: BaseFlow, u: Understanding) -> Understanding | None:
+def new_values(turn: Turn, flow: BaseFlow, u: Understanding, asked: bool = False) -> Understanding | None:
     """'make it 45' to 'what would you like to change?': values of the flow being confirmed, said
-    without a word of the other task they might also fit, change this flow's values."""
+    without a word of the other task they might also fit, change this flow's values; when that was
+    ``asked``, in any words but a request of the other task's own ('the number of people, there's three
+    of us now')."""
     understander = turn.deps.understander
     labels, rejected = understander.reader.read(flow.spec, flow.slots, u.text, turn.slot_ctx, None)
     if not (labels or rejected):
         return None
     said = [(c.start, c.end) for c in labels.values()] + lx.act_spans(u.text) \
         + [m.span() for m in lx.SELF_REPAIR.finditer(u.text)]  # 'make it' names no task
-    if u.flow and understander.scorer.names_task(u.text, said, u.flow):
+    requests = bool(lx.REQUEST_ANYWHERE.search(u.text) or lx.WANTS.match(u.text)) \
+        or understander.scorer.verb_flow(u.text) == u.flow
+    if u.flow and (requests or not asked) and understander.scorer.names_task(u.text, said, u.flow):
         return None  # 'actually, transfer 45 to savings': the other task, by its words
     return Understanding("correct", u.text, flow=flow.name, labels=labels, rejected=rejected,
                          confidence=u.confidence, rule="changes_a_confirmed_value")

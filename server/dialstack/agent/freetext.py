@@ -617,9 +617,10 @@ _ACRONYM = re.compile(r"[A-Z]{2,}s?")
 
 
 def in_capitals_only(value: str) -> bool:
-    """'AFOs', 'MRI', 'INR': a thing written in capitals, which is no one's name."""
-    words = value.split()
-    return bool(words) and all(_ACRONYM.fullmatch(w.strip(".,!?")) for w in words)
+    """'AFOs', 'MRI', 'INR': a thing written in capitals, which is no one's name (a short word, or one
+    with a plural s; 'JOHN SMITH', 'MARY' typed in capitals are names)."""
+    words = [w.strip(".,!?") for w in value.split()]
+    return len(words) == 1 and bool(_ACRONYM.fullmatch(words[0])) and (len(words[0]) <= 3 or words[0].endswith("s"))
 
 
 def could_be_a_name(value: str) -> bool:

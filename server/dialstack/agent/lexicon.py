@@ -27,13 +27,14 @@ STOPWORDS = frozenset(
 
 # (a task's verb after the yes, 'yes, cancel it', is a yes only to that task's read-back: the agent's
 # understanding knows which task that is, these patterns do not)
-_YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
+_YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
         r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
         r"that'?s right|that is right|that'?s correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine")
-_YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|ta|cheers|why not|go ahead|do it|go for it|sure|let'?s (?:do it|do that|go|continue|"
+_YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|ta|cheers|why not|go ahead|do it|go for it|sure|on ye go|crack on|"
+             r"let'?s (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that'?s right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
@@ -106,7 +107,7 @@ NO_PREFERENCE = re.compile(
 # "forget it, I'll call back later", "drop it, I'll sort it out later", "scrap that, I'll ring back":
 # putting it off, after a stop word
 LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|ill|maybe i'?ll|let me)\s+"
-              r"|(?=(?:get|come|call|ring|phone|check)\s+back\b))(?:[a-z']+\s+){0,4}?"
+              r"|(?=(?:get|come|call|ring|phone|check)\s+back\b))(?:[a-z']+\s+){0,6}?"
               r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself"
               r"|(?:call|ring|phone|get|come|check)(?: (?:you|u|in|it))? back(?: to (?:it|you))?"
               r"|(?:call|ring|phone) (?:you|u|instead)|sort it(?: out)?(?: myself)?)(?: then)?"
@@ -115,6 +116,8 @@ LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|il
 # "I'll just drop it in to reception myself", 'we'll sort it out ourselves': the user will do it, not the assistant
 DOES_IT_ONESELF = re.compile(r"^\s*(?:(?:i|we)(?:'ll| will)|ill|i'?m going to|we'?re going to|gonna)\b[^?]*"
                              r"\b(?:myself|ourselves|in person|on my own|by myself)\b[^?]*$", re.IGNORECASE)
+# 'I'll do it later', 'maybe another time': putting it off, said alone
+LATER_ALONE = re.compile(r"^\s*" + LATER_TAIL + r"[\s.!]*$", re.IGNORECASE)
 # "no, leave it", "no, never mind": a no that lets the whole thing go, not only the question asked
 LET_IT_BE = re.compile(
     r"\b(?:leave it(?! (?:at|on|with|to|as (?!(?:it is|is)\b)|for (?!now|the moment|today))\b)|never ?mind|nvm|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
@@ -132,16 +135,22 @@ CANCEL = re.compile(
     r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother(?: with (?:it|that|this|any of (?:it|this|that)))?|"
     r"no longer needed|not needed any ?more|"
     r"don'?t worry(?: about (?:it|that|this))?|leave it(?= for (?:now|the moment|today))"
-    r"|(?:let'?s\s+)?(?:just\s+)?leave it (?:as (?:it is|is)|there|be))\b"
+    r"|(?:let'?s\s+)?(?:just\s+)?leave it (?:as (?:it is|is)|there|be)|skip (?:it|that|this))\b"
     r"(?:\s+(?:then|after all|anyway|anyways|for now|for the moment|for today))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL
     # 'actually scrap that, leave it as it is', 'nvm dont book it': the stop word, then letting it be
     # ('eh, don't bother with any of it, I'll just take the train': doing it another way oneself)
     + r"|\s*[,;:.!-]+\s*(?:i'?ll|ill|i will|we'?ll|we will) just [a-z' ]+"
+    # ("skip it, I'm not going to Japan after all", '..., we don't need it now'): the reason it is not wanted
+    + r"|\s*[,;:.!-]+\s*(?:i'?m|im|i am|we'?re|we are) not (?:going|travell?ing|flying|coming)\b[^?]*"
+    + r"|\s*[,;:.!-]+\s*(?:i|we) (?:don'?t|do not|no longer) need (?:it|one|that|them)\b[^?]*"
     + r"|(?:\s*[,;:.!-]+\s*|\s+)(?:just\s+)?(?:(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?"
     + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))|ignore me))?[\s.!,]*$"
     # 'hmm i dont have the number on me. nevermind': a last sentence that lets it all go
     r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so|sorry|just)[\s,]+)*(?:never ?mind|nvm|forget it|forget about it|leave it"
-    r"|don'?t worry(?: about it)?)(?:\s+(?:then|for now|for the moment|for today|as it is|as is))?"
+    r"|don'?t worry(?: about it)?|cancel (?:this|it|that)"
+    # ("... Let's not carry on with this for now, thank you.")
+    r"|let'?s not (?:carry on|continue|go ahead|go on|bother|do (?:this|it|that))(?: with (?:this|it|that))?)"
+    r"(?:\s+(?:then|for now|for the moment|for today|as it is|as is))?(?:[\s,]+(?:thanks|thank you|cheers|ta))?"
     # ("oh, it's in my other email account... don't worry, I'll do it later")
     r"(?:\s*[,;:.!-]+\s*" + LATER_TAIL + r")?[\s.!]*$",
     re.IGNORECASE,
@@ -168,7 +177,7 @@ CANCEL_TO_GO_BACK = re.compile(
 ABANDON = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:(?:i|we)(?:'ve| have)?\s+)?(?:changed|change) (?:my|our) minds?(?: about (?P<about>.+?))?"
     # ("I've changed my mind, no booking today", '..., not today', '..., I'll leave it')
-    r"(?P<after>[\s,.;!-]+(?:no [a-z]+(?: (?:today|now|after all|for now|thanks))?|not (?:today|now|anymore|any more)|"
+    r"(?P<after>[\s,.;!-]+(?:no [a-z]+ (?:today|now|after all|for now)|not (?:today|now|anymore|any more)|"
     r"(?:i'?ll|ill|we'?ll) (?:leave|skip|drop) (?:it|that)(?: for now)?))?[\s.!]*$"
     r"|^\s*" + _FILLER_LEAD + r"(?:i|we)\s+(?:don'?t|do not|no longer|won'?t|will not)\s+(?:really\s+)?(?:want|need|wish)(?:\s+to)?"
     r"(?P<what>(?:\s+.+?)?)\s*(?P<tail>any ?more|any longer|after all)?[\s.!]*$"
@@ -423,7 +432,7 @@ actually oh well have had has day night take care see soon there at of to with f
 u ya cya x xx xxx smashing marvellous marvelous grand dear laters ttyl ciao tata stuff ever
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "laters", "ttyl",
-                           "tata"})
+                           "tata", "ciao"})
 _DECLINING = frozenset({"no", "nope", "nah", "not", "nothing"})
 _GRATEFUL = THANKS | frozenset({"thankful", "grateful", "appreciate", "appreciated", "helpful", "good", "well", "fine"})
 
@@ -463,10 +472,13 @@ _ME_SORTED = re.compile(r"\b(?:that'?s me|i'?m|we'?re|i am|we are)(?: all)? sort
 
 
 # 'thanks bye', 'see ya', 'take care': the user leaves
-PARTING = re.compile(r"\b(?:bye|goodbye|bye bye|cya|see ya|see you|laters|ttyl|take care)\b", re.IGNORECASE)
+PARTING = re.compile(r"\b(?:bye|goodbye|bye bye|cya|see ya|see you|laters|ttyl|take care|ciao)\b", re.IGNORECASE)
 # 'ok I'll look at trains instead, bye': what the user will do themselves, then a parting
 _OWN_PLAN_THEN_BYE = re.compile(r"^\s*(?:(?:ok|okay|right|fine|alright|oh well|well|no worries|never mind|nvm)[\s,]+)*"
-                                r"(?:i'?ll|ill|i will|we'?ll|we will|i'?m going to|gonna)\s[^?]*?[,.!;-]\s*"
+                                r"(?:i'?ll|ill|i will|we'?ll|we will|i'?m going to|gonna)\s"
+                                # (doing it otherwise, not 'i'll take the 10am one, bye', 'I'll just go with that, bye')
+                                r"(?=[^?]*\b(?:instead|myself|ourselves|later|elsewhere|another time|tomorrow|next week|"
+                                r"train|bus|coach|drive|think)\b)[^?]*?[,.!;-]\s*"
                                 r"(?:(?:ok|thanks|thank you|cheers|ta)[\s,!.]+)*(?:bye|goodbye|bye bye|cya|see ya|laters|ttyl|ciao)"
                                 r"[\s.!]*$", re.IGNORECASE)
 
@@ -507,7 +519,8 @@ def thanks_then_remark(text: str) -> bool:
 _REMARK_START = re.compile(r"\s*(?:that|that's|thats|that is|it|it's|its|it is|you|you've|youve|you're|youre|you are|this|"
                            r"what a|such|so|just|really|very|i'm|im|i am|i was|i feel|i really|we're|much|all|everything|"
                            r"that was|you have|you were|made my)\b", re.IGNORECASE)
-_LATER_WANT = re.compile(r"\b(?:also|another|too|as well|now|next|but)\b", re.IGNORECASE)
+_LATER_WANT = re.compile(r"\b(?:also|another|too|as well|now|next|but|though|however|wrong|mistake|incorrect|actually|"
+                         r"needs?|wants?|should|could|would|so (?:she|he|they|i|we))\b", re.IGNORECASE)
 
 
 def only_thanks(text: str) -> bool:
@@ -597,7 +610,8 @@ YES_NO_LEAD = re.compile(
 # 'do you fly to Honolulu?', 'does your airline go to Lima?': whether the service covers something
 SERVICE_QUESTION = re.compile(
     r"^\s*(?:(?:hmm+|um+|so|and|oh|wait|also|quick question|out of curiosity|just wondering|by the way|btw|cheers|thanks|"
-    r"ta|ok|okay|great)[\s,.!]+)*(?:do|does) (?:you|u|y'all|your \w+|the \w+)(?: lot| guys| all)?\s+"
+    r"ta|ok|okay|great|hey|hi|hello|hiya)[\s,.!]+)*(?:do|does) (?:you|u|y'all|your \w+|the \w+)(?: lot| guys| all| folks)?\s+"
+    r"(?![^?]*\b(?:my|our)\b)"  # ('ok, do you have my booking?' asks about one's own)
     r"(?!know\b|remember\b|think\b|mind\b|want\b|need\b)\w+"
     # 'is Sydney somewhere you fly?', 'is Lima a place you go to?'
     r"|^\s*(?:is|are)\b.*\b(?:somewhere|anywhere|a (?:place|city|destination)|one of the (?:places|cities))\s+"
@@ -653,7 +667,7 @@ _INDIRECT_QUESTION = re.compile(
     r"(?:need|want|wanna|like) (?:to|2) (?:see|check|find out))\s+"  # ('need 2 see whats up with my trip bk-31337')
     r"(?:whether|if|when|what|whats|what's|where|how|which|who|why)\b(?!\s+(?:i|we|you|u|someone)\s+(?:could|can|might|may)\b)"
     # ('tell me what time BK-12345 leaves'; 'tell me if fares drop' asks to be told later)
-    r"|\btell me (?:what|whats|what's|where|how|which|who|why)\b",
+    r"|\btell me (?:what|whats|what's|where|which|who|why)\b",
     re.IGNORECASE)  # ('I was wondering if I could book ...' asks for something)
 
 
@@ -972,7 +986,7 @@ CUE_SYNONYMS: dict[str, frozenset[str]] = {
     "to": frozenset({"destination", "target", "to", "arrival", "arrive", "dest", "into", "new"}),
     "into": frozenset({"destination", "target", "to", "into"}),
     "on": frozenset({"date", "day", "when", "on"}),
-    "for": frozenset({"for", "date", "passengers", "people", "count"}),
+    "for": frozenset({"for", "date", "passengers", "people", "count", "destination"}),  # ('a price alert for tokyo')
     "under": frozenset({"max", "price", "budget", "below", "under"}),
     "below": frozenset({"max", "price", "budget", "below", "under"}),
     "by": frozenset({"by", "deadline", "date"}),
@@ -1162,23 +1176,23 @@ _LOOK_UP = re.compile(r"(?:(?<=\byou )|(?<=\bu )|(?<=\bplease )|(?<=\bpls )|^\s*
 
 
 def _looked_up(m: re.Match[str]) -> str:
-    """'look up' one thing; several are left as said ('bring up my bookings' asks for the list, which
-    'my' and the plural already say)."""
+    """'look up' one thing, 'list' several ('bring up my bookings' asks for the list)."""
     several = any(w.endswith("s") and not w.endswith(("ss", "us", "'s")) for w in m["what"].lower().split())
-    return m.group() if several else "look up"
+    return "list" if several else "look up"
 
 
 # being told when something changes: 'lmk if flights nyc to miami ever go under 200 bucks', 'let me know when
 # a slot frees up' (not 'let me know when my flight leaves', which asks now)
 _NOTIFY_ON = re.compile(r"\b(?:let me know|lmk|ping me|text me|email me|message me|give me a shout)\s+"
-                        r"(?=(?:if|when|whenever|once|as soon as)\b[^.?!]*?\b(?:drops?|dips?|falls?|goes|go|gets?|comes? down"
-                        r"|cheaper|under|below|less than|available|opens? up|frees? up)\b)", re.IGNORECASE)
+                        r"(?=(?:if|when|whenever|once|as soon as)\b[^.?!]*?\b(?:drops?|dips?|falls?|comes? down|cheaper"
+                        r"|under|below|less than)\b)", re.IGNORECASE)
 
 
 def plain_words(text: str) -> str:
     """'hiii can i book a flght?', 'heyyy', 'hellooo': a greeting drawn out to open the turn, said plainly
     (so the request after it is read as one); 'cn i', '4 my mum' texted, said in words; 'pull up my
-    booking' in the plain verb of looking it up, 'lmk if ... goes under' in the plain verb of being told."""
+    booking' in the plain verb of looking it up ('bring up my bookings' of listing them), 'lmk if ... goes under' in
+    the plain verb of being told."""
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)
     return _NOTIFY_ON.sub("notify me ", _LOOK_UP.sub(_looked_up, text))

@@ -469,6 +469,9 @@ class Understander:
             phrase = not r.strong and not lx.act_spans(said) and len(lx.tokens(said)) <= 6 and not not_a_value(said)
             nxt = nxt if named or phrase else None
         labels, rejected = self.reader.read(offered.spec, offered.slots, r.text, r.ctx, nxt)
+        # ('ok. for the LA one, December 16 please': a value the task holds already names the task, it changes nothing)
+        held = {_hashable_value(s.value) for s in offered.slots.values() if s.filled}
+        labels = {k: c for k, c in labels.items() if k == nxt or _hashable_value(c.value) not in held}
         if labels or rejected:
             return r.result("resume", flow=offered.flow_id, labels=labels, rejected=rejected)
         return None
@@ -617,7 +620,9 @@ class Understander:
         if m is None or self.scorer.request_verbs.get(self.scorer.mend(m["verb"].lower())) != r.active.name:
             return False
         rest = (m["rest"] or "").strip()
-        return not rest or bool(lx.ABANDON.match(rest) or lx.is_closing(rest) or lx.DOES_IT_ONESELF.match(rest))
+        # (or what a plain no may be followed by: 'thanks anyway', 'I'll do it later', 'leave it where it is')
+        return not rest or bool(lx.ABANDON.match(rest) or lx.is_closing(rest) or lx.DOES_IT_ONESELF.match(rest)
+                                or lx.DENY.match(f"no, {rest}") or lx.LET_IT_BE.search(rest) or lx.LATER_ALONE.match(rest))
 
     def goes_back(self, r: Reading) -> Understanding | None:
         """'let's go back to booking the tickets': the paused task it names (or the most fitting
@@ -1222,7 +1227,7 @@ class Understander:
         # things, is for the side task that answers questions
         answers = self._answers_questions
         if len(tied) > 1 and top > 0 and answers in dict(tied) and any(n in self.scorer.readers for n, _ in tied) \
-                and _ASKS_THE_SERVICE.search(text) and not lx.OWNED.search(text) \
+                and _ASKS_THE_SERVICE.search(text) and not lx.OWNED.search(text) and not _MINE.search(text) \
                 and not (ctx is not None and self.scorer.reference_spans(text, ctx)):
             return _promoted(ranked, answers, top)
         maker = self._takes_the_moment(tied, text, ctx) if len(tied) > 1 and top >= self.threshold else None
@@ -1319,8 +1324,11 @@ class Understander:
     def _requested_by_its_verb(self, ranked: list[tuple[str, float]], text: str) -> list[tuple[str, float]] | None:
         """'... my conference got moved, so ... Could you please cancel my reservation BK-20481?': the
         one task a request names by its own verb goes first when it nearly ties with the best (the
-        story around a request names other tasks' words)."""
+        story around a request names other tasks' words); so does an order that opens with it ('Book NYC to
+        LAX, Dec 18, 1 pax, aisle.': the seat is a detail of the booking, no preference to save)."""
         asked = self.scorer.requested_flows(text)
+        if not asked and (opening := self.scorer.verb_flow(text)) is not None:
+            asked = {opening}
         if len(asked) != 1:
             return None
         name = next(iter(asked))
@@ -1671,6 +1679,7 @@ _LATER_ASIDE = re.compile(r"[,;.]?\s*\b(?:i'?ll|ill|i will|we'?ll|we will|i'?m g
 _ASKED_THEN_TOLD = re.compile(r"^(?P<asked>[^?.!]+\?)\s+(?P<told>[^?]+)$")
 # 'what time do u shut', 'are you open on sundays': a question about the service itself
 _ASKS_THE_SERVICE = re.compile(r"\b(?:do|does|are|r) (?:you|u|ya|you guys|y'all)\b(?! (?:want|need|think|mind)\b)", re.IGNORECASE)
+_MINE = re.compile(r"\b(?:my|our|mine)\b", re.IGNORECASE)  # ('ok, do you have my booking?' asks about one's own)
 # 'nope, try again', 'no, something else': a no that asks for more (not 'no, I don't need anything else')
 _ASKS_MORE = re.compile(r"\b(?:again|another|else|other|different|more)\b", re.IGNORECASE)
 
@@ -1701,6 +1710,10 @@ RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,
     Understander.means_to_stop, Understander.shows_what_it_names, Understander.does_not_know,
 ))
+
+
+def _hashable_value(value: Any) -> Any:
+    return repr(value) if isinstance(value, (dict, list)) else value
 
 
 def _agrees_only(r: Reading) -> bool:

@@ -617,7 +617,12 @@ def strip_cues(text: str) -> str:
     while len(words) > 1 and (words[0].lower().strip(",") in lx.STOPWORDS or words[0].lower() in lx.CUE_SYNONYMS
                               or words[0].lower() in lx.LEAD_VERBS):
         words = words[1:]
+    while len(words) > 1 and words[-1].lower().strip(",.!") in _SAID_AFTER_A_VALUE:
+        words = words[:-1]  # ('chicgao pls', 'denver thanks')
     return " ".join(words)
+
+
+_SAID_AFTER_A_VALUE = frozenset({"please", "pls", "plz", "thanks", "thx", "ta", "cheers", "then", "mate"})
 
 
 def negated(text: str, cand: Candidate) -> bool:

@@ -45,7 +45,7 @@ _DAY_HOUR = re.compile(
     rf"(?!\s*(?:st|nd|rd|th)\b|\s*[/.-]\d|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b){_NOT_AFTER}",
     re.IGNORECASE)
 _OCLOCK = re.compile(rf"(?<![\w:])(?P<hour>{_H})\s*o'?clock\b", re.IGNORECASE)
-_HOUR_DAYPART = re.compile(rf"(?<![\w:])(?<!for\s)(?<!of\s)(?P<hour>{_H})\s+{_DAYPART}\b", re.IGNORECASE)
+_HOUR_DAYPART = re.compile(rf"(?<![\w:.])(?<!for\s)(?<!of\s)(?P<hour>{_H})\s+{_DAYPART}\b", re.IGNORECASE)
 _DAYPART_HOUR = re.compile(rf"\b(?:morning|afternoon|evening|night|tonight)\s+(?:at\s+|around\s+|about\s+)?(?P<hour>{_H}){_NOT_AFTER}",
                            re.IGNORECASE)
 # a word hour after a cue is a time only when nothing but an end, a part of the day or a day follows ('at one point' is not)
@@ -115,8 +115,10 @@ def _read_time(m: re.Match[str], text: str) -> time | None:
 
 
 # '9.30am', 'at 9.30', '7.30 in the morning': a dot between hour and minutes, where nothing else (a
-# price, a rating, a dose) is meant (beside a part of the day, on the quarter hours: not '1.25 in the morning')
-_DOTTED = re.compile(r"(?<![$£€])\b(\d{1,2})\.([0-5]\d)(?=\s*[ap]\.?m\b)|(?<![$£€])\b(\d{1,2})\.(00|15|30|45)(?=\s+" + _DAYPART + r")"
+# price, a rating, a dose) is meant (not 'I take 1.25 in the morning', nor the '10' of '2.10 in the afternoon')
+_DOTTED = re.compile(r"(?<![$£€])\b(\d{1,2})\.([0-5]\d)(?=\s*[ap]\.?m\b)"
+                     r"|(?<![$£€])(?<!\btake )(?<!\btakes )(?<!\btaking )(?<!\bdose of )\b(\d{1,2})\.([0-5]\d)"
+                     r"(?=\s+" + _DAYPART + r"(?!\s+(?:fee|price|charge|cost|rate|fare)))"
                      r"|(?<=\b(?:at|by) )(\d{1,2})\.([0-5]\d)\b(?!\.\d)", re.IGNORECASE)
 
 
