@@ -147,7 +147,7 @@ CANCEL = re.compile(
     + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))|ignore me))?[\s.!,]*$"
     # 'hmm i dont have the number on me. nevermind': a last sentence that lets it all go
     r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so|sorry|just)[\s,]+)*(?:never ?mind|nvm|forget it|forget about it|leave it"
-    r"|don'?t worry(?: about it)?|cancel (?:this|it|that)"
+    r"|don'?t worry(?: about it)?|cancel this(?= for now| then|[\s.!]*$)"  # (not '..., cancel it': after a look-up, the thing looked up)
     # ("... Let's not carry on with this for now, thank you.")
     r"|let'?s not (?:carry on|continue|go ahead|go on|bother|do (?:this|it|that))(?: with (?:this|it|that))?)"
     r"(?:\s+(?:then|for now|for the moment|for today|as it is|as is))?(?:[\s,]+(?:thanks|thank you|cheers|ta))?"
@@ -609,8 +609,8 @@ YES_NO_LEAD = re.compile(
 # 'are there any buses to Boston?': asking whether things exist is asking to look them up
 # 'do you fly to Honolulu?', 'does your airline go to Lima?': whether the service covers something
 SERVICE_QUESTION = re.compile(
-    r"^\s*(?:(?:hmm+|um+|so|and|oh|wait|also|quick question|out of curiosity|just wondering|by the way|btw|cheers|thanks|"
-    r"ta|ok|okay|great|hey|hi|hello|hiya)[\s,.!]+)*(?:do|does) (?:you|u|y'all|your \w+|the \w+)(?: lot| guys| all| folks)?\s+"
+    r"^\s*(?:(?:hmm+|um+|so|and|oh|wait|also|quick question|out of curiosity|just wondering|by the way|btw|cheers|hey)"
+    r"[\s,.!]+)*(?:do|does) (?:you|u|y'all|your \w+|the \w+)(?: lot| guys| all| folks)?\s+"
     r"(?![^?]*\b(?:my|our)\b)"  # ('ok, do you have my booking?' asks about one's own)
     r"(?!know\b|remember\b|think\b|mind\b|want\b|need\b)\w+"
     # 'is Sydney somewhere you fly?', 'is Lima a place you go to?'
@@ -809,7 +809,8 @@ _REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|(?:can|could) 
                         r"(?:i|we)(?:'d| would) like to|"
                         r"(?:i|we) (?:" + WANT + r"|" + NEED + r"|wanna) to|(?:i|we) wanna|"
                         r"^\s*(?:" + WANT + r"|" + NEED + r") to|^\s*wanna)"  # ('need to reschedule my plasma appt')
-                        r"\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b(?:\s+(?P<particle>off|up|out|back|over|down|in)\b)?",  # PARTICLES
+                        # (and the verb's particle, one of PARTICLES: 'call off')
+                        r"\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b(?:\s+(?P<particle>off|up|out|back|over|down|in)\b)?",
                         re.IGNORECASE)
 
 

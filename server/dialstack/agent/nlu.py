@@ -470,8 +470,9 @@ class Understander:
             nxt = nxt if named or phrase else None
         labels, rejected = self.reader.read(offered.spec, offered.slots, r.text, r.ctx, nxt)
         # ('ok. for the LA one, December 16 please': a value the task holds already names the task, it changes nothing)
-        held = {_hashable_value(s.value) for s in offered.slots.values() if s.filled}
-        labels = {k: c for k, c in labels.items() if k == nxt or _hashable_value(c.value) not in held}
+        held = {s.value for s in offered.slots.values()
+                if s.filled and s.source != "default" and isinstance(s.value, str)}
+        labels = {k: c for k, c in labels.items() if k == nxt or not isinstance(c.value, str) or c.value not in held}
         if labels or rejected:
             return r.result("resume", flow=offered.flow_id, labels=labels, rejected=rejected)
         return None
@@ -518,9 +519,9 @@ class Understander:
         if r.view.offered is None or lead is None or not lead["rest"]:
             return None
         rest = lead["rest"]
-        asks = any(c.isdigit() for c in rest) or lx.is_question(rest) or lx.REQUEST_ANYWHERE.search(rest) or lx.WANTS.match(rest) or lx.ORDER.match(rest) \
-            or lx.CORRECTION.search(rest) or _asks_more(rest) or self.scorer.verb_flow(rest) is not None \
-            or self.scorer.values_in(rest, r.ctx)[0] or lx.RESUME.search(rest)
+        asks = any(c.isdigit() for c in rest) or lx.is_question(rest) or lx.REQUEST_ANYWHERE.search(rest) \
+            or lx.WANTS.match(rest) or lx.ORDER.match(rest) or lx.CORRECTION.search(rest) or _asks_more(rest) \
+            or self.scorer.verb_flow(rest) is not None or self.scorer.values_in(rest, r.ctx)[0] or lx.RESUME.search(rest)
         return None if asks else r.result("deny")
 
     def stops(self, r: Reading) -> Understanding | None:
@@ -982,7 +983,8 @@ class Understander:
         # 'that's all, thanks' with a task open, or 'no thanks' to a value it cannot do without: it is dropped
         declines = lx.DENY.match(r.text) and r.waiting is not None and r.waiting.priority == "required"
         if r.active is not None and (lx.is_closing(r.text) or declines) and not r.own_labels:
-            if r.view.confirming and not (lx.DENY.match(r.text) or lx.NO_LEAD.match(r.text) or lx.PARTING.search(r.text)):
+            leaves = lx.DENY.match(r.text) or lx.NO_LEAD.match(r.text) or lx.PARTING.search(r.text)
+            if r.view.confirming and not leaves:
                 # 'lovely, that's everything, thanks' to 'shall I go ahead?' says neither yes nor no:
                 # the read-back is asked again (a misread yes books, a misread no loses the task);
                 # a goodbye ('thats everything i need thanks bye') leaves, and the task with it
@@ -1327,8 +1329,8 @@ class Understander:
         story around a request names other tasks' words); so does an order that opens with it ('Book NYC to
         LAX, Dec 18, 1 pax, aisle.': the seat is a detail of the booking, no preference to save)."""
         asked = self.scorer.requested_flows(text)
-        if not asked and (opening := self.scorer.verb_flow(text)) is not None:
-            asked = {opening}
+        if not asked and not _NOT_FIRST.match(text) and (opening := self.scorer.verb_flow(text)) is not None:
+            asked = {opening}  # (not 'hmm actually dont book anything yet, i just wanna see whats available')
         if len(asked) != 1:
             return None
         name = next(iter(asked))
@@ -1427,7 +1429,8 @@ class Understander:
                 return _promoted(ranked, name, top)
         return None
 
-    def _takes_what_was_found(self, ranked: list[tuple[str, float]], recent: str, text: str) -> list[tuple[str, float]]:
+    def _takes_what_was_found(self, ranked: list[tuple[str, float]], recent: str,
+                              text: str) -> list[tuple[str, float]]:
         """'email that to me at lou@example.com' right after a check: of two near readings, the task
         that can take what the task before found or held (its booking) goes first; not over a question
         the side task that answers questions is asked in its own words ('does that flight come with a
@@ -1494,7 +1497,8 @@ class Understander:
         m = lx.ABANDON.match(text)
         # (a value said in what follows the change of mind is none: 'no booking today')
         after = m.start("after") if m is not None and m["after"] else len(text)
-        if m is None or any(not isinstance(active.slots[k], FreeTextSlot) and c.start < after for k, c in own_labels.items()):
+        if m is None or any(not isinstance(active.slots[k], FreeTextSlot) and c.start < after
+                            for k, c in own_labels.items()):
             return False
         what = m["about"] or m["what"] or m["task"] or ""
         said = lx.content_stems(what) - lx.ABANDON_FILLER
@@ -1678,7 +1682,9 @@ _YES_FIRST = re.compile(r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(?:(?:yes|yeah|y
 _LATER_ASIDE = re.compile(r"[,;.]?\s*\b(?:i'?ll|ill|i will|we'?ll|we will|i'?m going to|i might|i may|gonna)\b[^.;!?]*", re.IGNORECASE)
 _ASKED_THEN_TOLD = re.compile(r"^(?P<asked>[^?.!]+\?)\s+(?P<told>[^?]+)$")
 # 'what time do u shut', 'are you open on sundays': a question about the service itself
-_ASKS_THE_SERVICE = re.compile(r"\b(?:do|does|are|r) (?:you|u|ya|you guys|y'all)\b(?! (?:want|need|think|mind)\b)", re.IGNORECASE)
+_ASKS_THE_SERVICE = re.compile(r"\b(?:do|does|are|r) (?:you|u|ya|you guys|y'all)\b(?! (?:want|need|think|mind)\b)",
+                               re.IGNORECASE)
+_NOT_FIRST = re.compile(r"^\W*(?:[\w']+\W+){0,3}?(?:don'?t|dont|do not|never|not)\s", re.IGNORECASE)
 _MINE = re.compile(r"\b(?:my|our|mine)\b", re.IGNORECASE)  # ('ok, do you have my booking?' asks about one's own)
 # 'nope, try again', 'no, something else': a no that asks for more (not 'no, I don't need anything else')
 _ASKS_MORE = re.compile(r"\b(?:again|another|else|other|different|more)\b", re.IGNORECASE)
@@ -1710,10 +1716,6 @@ RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,
     Understander.means_to_stop, Understander.shows_what_it_names, Understander.does_not_know,
 ))
-
-
-def _hashable_value(value: Any) -> Any:
-    return repr(value) if isinstance(value, (dict, list)) else value
 
 
 def _agrees_only(r: Reading) -> bool:

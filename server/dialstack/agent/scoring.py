@@ -652,6 +652,8 @@ def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | No
         if any(w not in lx.STOPWORDS and w not in lx.CUE_SYNONYMS for w in before[i + 1:]):
             continue  # 'to fly Denver to Seattle': a word between the cue and the value cuts them apart
         synonyms = lx.CUE_SYNONYMS.get(cue)
+        if cue == "for" and after and after[0] in ("to", "2"):
+            continue  # ('a price alert for boston to chicago': a route follows, its first city is where it starts)
         if synonyms and names & synonyms:
             # (a change's 'to' outweighs the 'on' of the moment changed: 'move my session on friday to monday')
             score += 4.0 if cue == "to" and "new" in names else 3.0
