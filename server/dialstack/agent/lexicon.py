@@ -472,14 +472,15 @@ _ME_SORTED = re.compile(r"\b(?:that'?s me|i'?m|we'?re|i am|we are)(?: all)? sort
 
 
 # 'thanks bye', 'see ya', 'take care': the user leaves
-PARTING = re.compile(r"\b(?:bye|goodbye|bye bye|cya|see ya|see you|laters|ttyl|take care|ciao)\b", re.IGNORECASE)
+_BYE = r"bye|goodbye|bye bye|cya|see ya|laters|ttyl|ciao"
+PARTING = re.compile(r"\b(?:" + _BYE + r"|see you|take care)\b", re.IGNORECASE)
 # 'ok I'll look at trains instead, bye': what the user will do themselves, then a parting
 _OWN_PLAN_THEN_BYE = re.compile(r"^\s*(?:(?:ok|okay|right|fine|alright|oh well|well|no worries|never mind|nvm)[\s,]+)*"
                                 r"(?:i'?ll|ill|i will|we'?ll|we will|i'?m going to|gonna)\s"
                                 # (doing it otherwise, not 'i'll take the 10am one, bye', 'I'll just go with that, bye')
                                 r"(?=[^?]*\b(?:instead|myself|ourselves|later|elsewhere|another time|tomorrow|next week|"
                                 r"train|bus|coach|drive|think)\b)[^?]*?[,.!;-]\s*"
-                                r"(?:(?:ok|thanks|thank you|cheers|ta)[\s,!.]+)*(?:bye|goodbye|bye bye|cya|see ya|laters|ttyl|ciao)"
+                                r"(?:(?:ok|thanks|thank you|cheers|ta)[\s,!.]+)*(?:" + _BYE + r")"
                                 r"[\s.!]*$", re.IGNORECASE)
 
 

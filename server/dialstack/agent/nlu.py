@@ -555,7 +555,7 @@ class Understander:
             return None  # 'never mind that, lets go back to booking the flight': the one named is gone back to
         lead = lx.CANCEL_LEAD.match(r.text)
         if r.active is not None and lead is not None and lead["task"] and self._paused_named(lead["task"], r.view) is None \
-                and lx.content_stems(lead["task"]) <= self.scorer.task_words(r.active.name) | lx.content_stems(r.active.spec.label):
+                and lx.content_stems(lead["task"]) <= self._own_words(r.active):
             return None  # 'nvm the alert, lets do the flight': the task in progress is let go, the paused one wanted
         named = self._paused_named(r.text, r.view)
         return r.result("cancel", flow=named) if named is not None else None
@@ -593,8 +593,7 @@ class Understander:
         if r.active is None or lead["task"] is None:
             return lead
         named = lx.content_stems(lead["task"])
-        return lead if named and named <= self.scorer.task_words(r.active.name) | lx.content_stems(r.active.spec.label) \
-            else None
+        return lead if named and named <= self._own_words(r.active) else None
 
     def _only_references(self, text: str, ctx: SlotContext) -> bool:
         """'KB-4823' to 'the patient's name?': a reference, and nothing else, names no one."""
@@ -927,12 +926,17 @@ class Understander:
             return self._starts(r, r.best, replaces=active.flow_id)
         return self._starts(r, r.best, **_refines(r))
 
+    def _own_words(self, active: ActiveView) -> set[str]:
+        """The words that name the task in progress: its flow's task words and its label's ('forget booking',
+        'rather than an extra one')."""
+        return self.scorer.task_words(active.name) | lx.content_stems(active.spec.label)
+
     def _rather_than_it(self, text: str, active: ActiveView) -> bool:
         """'rather than an extra one, can I just move my Saturday one': the task in progress, named by
         its own words after 'rather than' or 'instead of', is not wanted (not 'instead of friday', a value)."""
         m = lx.RATHER_THAN.search(text)
         said = lx.content_stems(m["what"]) - {"one", "thing"} if m else set()
-        return bool(said) and said <= self.scorer.task_words(active.name) | lx.content_stems(active.spec.label)
+        return bool(said) and said <= self._own_words(active)
 
     def _takes_values_said(self, r: Reading) -> bool:
         """Whether the best flow takes a kind of value the turn gives the task in progress."""
@@ -1504,7 +1508,7 @@ class Understander:
         said = lx.content_stems(what) - lx.ABANDON_FILLER
         if not said:  # 'I changed my mind', 'I don't need it anymore'; not 'I don't need any'
             return m["task"] is None and (m["what"] is None or m["tail"] is not None)
-        return said <= self.scorer.task_words(active.name) | lx.content_stems(active.spec.label)
+        return said <= self._own_words(active)
 
     def _answers_yes_no(
         self, text: str, waiting: BaseSlot, ranked: list[tuple[str, float]], active: ActiveView

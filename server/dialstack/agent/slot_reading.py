@@ -318,11 +318,11 @@ LATER_SLOT = 0.01  # a hair per slot declared later: it breaks ties only
 _REPAIRED_HOUR = (r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?"
                   r"(?:\s*(?P<half>am|pm|a\.m\.|p\.m\.))?(?:\s*,?\s*(?:not|instead of)\s+(?:at\s+)?(?P<old>\d{1,2})(?::\d{2})?)?"
                   r"(?![\w:/-])")
-_HOUR_REPAIR = re.compile(r"\b(?:meant|mean|make it|change it to|actually|wait|rather|do|how about|what about)\s+(?:at\s+)?"
-                          + _REPAIRED_HOUR, re.IGNORECASE)
+_REPAIR_LEAD = r"\b(?:meant|mean|make it|change it to|actually|wait|rather|do|how about|what about)\s+"
+_HOUR_REPAIR = re.compile(_REPAIR_LEAD + r"(?:at\s+)?" + _REPAIRED_HOUR, re.IGNORECASE)
 # ... and right after the time it repairs, a no or a sorry is enough: 'wednesday at 4, no sorry, 5'
-_HOUR_REPAIR_IN_TURN = re.compile(r"(?:\b(?:meant|mean|make it|change it to|actually|wait|rather|do|how about|what about)\s+"
-                                  r"|^[\s,.-]*(?:(?:no|sorry|oops|er+m*|um+)\b[\s,.!-]*)+(?=(?:at\s+)?\d{1,2}(?::\d{2})?\s*"
+_HOUR_REPAIR_IN_TURN = re.compile(r"(?:" + _REPAIR_LEAD
+                                  + r"|^[\s,.-]*(?:(?:no|sorry|oops|er+m*|um+)\b[\s,.!-]*)+(?=(?:at\s+)?\d{1,2}(?::\d{2})?\s*"
                                   r"(?:$|[,.!?;]|(?:am|pm|a\.m\.|p\.m\.|o'?clock|then|instead|please|pls)\b)))"
                                   r"(?:at\s+)?" + _REPAIRED_HOUR, re.IGNORECASE)
 # (after a no or a sorry, the hour alone: not 'no, 2 of us are coming', 'erm 12 Rose Cottages is the address')
