@@ -349,6 +349,10 @@ class Understander:
             text, spans, best, best_score, held, asks, active is not None, ctx, incumbent,
             active.slots if active else {}, waiting))
         starts_other = strong and best_spec is not None and best != (active.name if active else None)
+        if starts_other and own_labels and self._only_tells(text, is_question):
+            # 'There will be two of us travelling now, myself and my grandson.' to 'what would you like to
+            # change?': a statement that gives the task in progress a value, and asks for nothing, answers it
+            starts_other = strong = False
         cued = active is not None and any(
             cue_score(text, c, active.spec.slot(n), None) > 0 for n, c in own_labels.items() if active.spec.slot(n)
         )
@@ -1154,6 +1158,13 @@ class Understander:
                                                or not self.scorer.names_task_beyond(text, spans, incumbent, best)
                                                and self._gives_values(text, best, held_slots or {}, ctx))))
 
+    def _only_tells(self, text: str, is_question: bool) -> bool:
+        """Whether ``text`` is a statement that asks for nothing: no question, no request or wish, no
+        turning away, no opening verb of a task."""
+        return not is_question and not lx.SHIFT.search(text) and not lx.REQUEST_ANYWHERE.search(text) \
+            and not lx.WANTS.search(text) and not _WANTS_THINGS.search(text) and not lx.ORDER.match(text) \
+            and self.scorer.verb_flow(text) is None and not self.scorer.requested_flows(text)
+
     def _gives_values(self, text: str, best: str, held: Mapping[str, BaseSlot], ctx: SlotContext) -> bool:
         """Whether ``text`` gives flow ``best`` two values or more, one of them not what the flow in
         focus holds (its slots ``held``): a new search, not a question about the values in focus."""
@@ -1203,6 +1214,9 @@ class Understander:
         first = self._looks_before_it_books(ranked, text, ctx, begun)
         if first is not None:
             return first
+        added = self._adds_to_what_is_held(ranked, text, ctx)
+        if added is not None:
+            return added
         requested = self._requested_by_its_verb(ranked, text)
         if requested is not None:
             return requested
@@ -1343,6 +1357,25 @@ class Understander:
         if name == first or score < self.threshold or top - score >= NEW_ONE_MARGIN:
             return None
         return _promoted(ranked, name, top)
+
+    def _adds_to_what_is_held(self, ranked: list[tuple[str, float]], text: str,
+                              ctx: SlotContext | None) -> list[tuple[str, float]] | None:
+        """'I should like to add him to my existing reservation', 'can you take my wife off BK-20481?':
+        someone or something added to or taken off a thing held is a change to it, so the one flow
+        that changes that thing (it needs its reference) goes first, whatever the nouns of the
+        things added say ('add a passenger' is no new booking)."""
+        found = _ADDED_TO_HELD.search(text)
+        if found is None:
+            return None
+        thing = lx.stem(found["thing"])
+        things = {thing, self.scorer.mend(thing), *lx.SYNONYMS.get(thing, ())}
+        named = ctx is not None and any(s <= found.start("thing") < e for s, e in self.scorer.reference_spans(text, ctx))
+        changers = [name for name, _ in ranked if name not in self.scorer.readers and self._needs_a_reference(name)
+                    and self.scorer.declared_task_words(name) & _CHANGES
+                    and (named or things & (self.scorer.task_words(name) | self.scorer.declared_task_words(name)))]
+        if len(changers) != 1 or changers[0] == ranked[0][0]:
+            return None
+        return _promoted(ranked, changers[0], max(ranked[0][1], self.threshold))
 
     def _wants_for_a_party(self, ranked: list[tuple[str, float]], text: str,
                            ctx: SlotContext | None = None) -> list[tuple[str, float]] | None:
@@ -1669,6 +1702,11 @@ _WANTS_THINGS = re.compile(r"(?:^|[,;.]\s*|\band\s+)\s*(?:(?:hi|hey|hello|ok|oka
                            r"need|want|wanna|(?:'m|am|'re|are) (?:organi[sz]ing|arranging|sorting out))|need|want|"
                            r"(?:can|could) (?:i|we) (?:get|have)|(?:can|could|would|will) (?:you|u) (?:get|sort))\b", re.IGNORECASE)
 _OWNED_THING = re.compile(r"\b(?:my|our|the)\s+(?:current\s+|existing\s+)?(\w+)", re.IGNORECASE)
+# something added to or taken off a thing held ('add him to my existing reservation', 'take me off the booking')
+_ADDED_TO_HELD = re.compile(r"\b(?:add|adding|put|include|squeeze|remove|take)\b[^.?!;]{0,60}?\b(?:to|on|onto|into|from|off)\s+"
+                            r"(?:(?:my|our|the|this|that)\s+)?(?:current\s+|existing\s+|upcoming\s+|original\s+)?"
+                            r"(?P<thing>[\w-]+)", re.IGNORECASE)
+_CHANGES = frozenset(lx.stem(w) for w in "change modify update amend edit alter".split())
 _CHANGING = re.compile(r"\b(?:update|change|add|modify|amend)\b", re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
                          r"passengers|travell?ers|seats|tickets|tix|guests|places|spots|spaces)\b|\b(?:party|group|family) of\s+\w+"

@@ -94,6 +94,8 @@ class SlotReader:
                         # a number that counts nothing ('27 Green Lane', 'no wait make it 11') is no count, but
                         # an age is said as one ("I'm 68", 'he's 63', '70 years old')
                         cands = [c for c in cands if _says_an_age(text, c)] if _of_age(slot_spec) else []
+                # 'add a passenger to my booking', 'adding 2 guests': the number added, not the total
+                cands = [c for c in cands if not _ADDED.search(text, 0, c.start)]
             if not cands and slot.criteria in ("category", "multiple") and not (yes_no and slot_spec.name not in (waiting, named)):
                 cands = plural_candidates(slot, text, ctx)  # (a 'no' of its own is not the answer to a yes/no not asked)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
@@ -307,6 +309,9 @@ def _says_an_age(text: str, cand: Candidate) -> bool:
 
 PLACE_ROLES = frozenset({"place", "origin", "destination"})
 # an option said right after the verb that asks for it ('book a blood test', 'I need an eye test'): of
+_ADDED = re.compile(r"\b(?:add|adding|plus)\s+$", re.IGNORECASE)
+
+
 # two options of one slot in a turn, the one asked for, not the one in the story around it
 _ASKED_FOR = re.compile(r"\b(?:book|need|want|schedule|arrange|make|like|(?:(?:i|we|to|can i|could i)\s+)get)\s+"
                         r"(?:(?:a|an|the|some|me|us|in|for)\s+){0,2}$", re.IGNORECASE)
