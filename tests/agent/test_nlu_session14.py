@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .nlu_support import stack_names as stack_of, talking, tools_of
+from .nlu_support import PACKS, stack_names as stack_of, talking, tools_of
 
 
 def slots_of(agent, flow: str) -> dict[str, object]:
@@ -46,3 +46,142 @@ def test_a_statement_of_how_many_travel_answers_the_change_in_progress() -> None
         result = agent.handle("s", "There will be two of us travelling now, myself and my wife.")
         assert stack_of(agent) == ["modify_booking"]
         assert slots_of(agent, "modify_booking")["passengers"] == 2 and "go ahead" in result.reply
+
+
+# -- a wish said of someone else, the domain's own name, 'arrange' ----------------------------------------
+def test_an_assistant_arranging_travel_for_the_boss_books_the_flight_he_needs() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Hi, I'm arranging travel for my boss, Mr. Harlan. "
+                                   "He needs to get from Boston to Chicago on December 22nd.")
+        assert stack_of(agent) == ["book_flight"] and "go ahead" in result.reply
+        assert slots_of(agent, "book_flight")["destination"] == "Chicago"
+
+
+def test_a_travel_advisory_is_still_found_by_its_own_words() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "is it safe to travel to paris right now")
+        assert tools_of(result) == ["fetch_travel_advisory"]  # (no advisory source here: the flow asks again)
+
+
+# -- an order to set up another task mid-task ---------------------------------------------------------------
+def test_an_order_naming_another_task_mid_booking_starts_it_and_leaves_the_booking_alone() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book flight from boston")
+        result = agent.handle("s", "also set alert: london to paris under $150")
+        assert stack_of(agent) == ["book_flight", "price_alert"] and "go ahead" in result.reply
+        assert slots_of(agent, "book_flight")["origin"] == "Boston"
+
+
+# -- a passive request ---------------------------------------------------------------------------------------
+def test_could_it_be_moved_after_a_check_asks_to_change_the_booking_checked() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "could you look up BK-20481 for me")
+        result = agent.handle("s", "Thank you. Could it be moved to the 30th instead?")
+        assert stack_of(agent) == ["modify_booking"] and tools_of(result) == []
+        assert slots_of(agent, "modify_booking") == {"booking_ref": "BK-20481", "new_date": "2026-12-30"}
+
+
+# -- dropping a task and naming the paused one to go back to -----------------------------------------------
+def test_forgetting_the_change_and_naming_the_paused_booking_goes_straight_back_to_it() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want book flight from Boston")
+        agent.handle("s", "Wait, first I want change my booking BK-12345")
+        result = agent.handle("s", "No, forget the change, go back to the new flight")
+        assert stack_of(agent) == ["book_flight"] and "fly to" in result.reply
+
+
+# -- counting people and asking what others may do ----------------------------------------------------------
+@pytest.mark.parametrize(("text", "count"), [("for myself and my two boys", 3), ("me and my two girls", 3),
+                                             ("my little girl and me", 2)])
+def test_boys_and_girls_are_counted_as_people(text: str, count: int) -> None:
+    from dialstack.state.text import people_listed
+    assert [f.value for f in people_listed(text)] == [count]
+
+
+def test_whether_the_children_can_sit_with_a_parent_is_answered_at_the_read_back() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Can I book flights for myself and my two boys, Boston to Chicago on the 23rd?")
+        result = agent.handle("s", "Oh, will the boys be able to sit next to me on the plane?")
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == ["book_flight"]
+        assert "seated together" in result.reply and "3 passengers" in result.reply
+
+
+# -- clinic packs ----------------------------------------------------------------------------------------------
+CONTINENCE, LUNGS = PACKS / "continence", PACKS / "lungclinic"
+
+
+def test_a_bare_hour_offered_instead_of_the_one_given_repairs_the_time_at_the_name_question() -> None:
+    with talking("continence", CONTINENCE) as agent:
+        agent.handle("s", "need to book a nurse review")
+        agent.handle("s", "wednesday 9th at 10")
+        agent.handle("s", "oh wait, can it be 11 instead of 10")
+        assert slots_of(agent, "book_appointment")["when"] == "2026-12-09T11:00"
+
+
+def test_a_yes_that_names_the_one_then_the_tasks_own_verb_confirms_it() -> None:
+    with talking("continence", CONTINENCE) as agent:
+        agent.handle("s", "cancel CC-1002")
+        result = agent.handle("s", "yep thats the one, cancel it")
+        assert tools_of(result) == ["cancel_appointment"] and stack_of(agent) == []
+
+
+@pytest.mark.parametrize("text", ["can i rearange CC-1001 pls, thursday is no good anymore",
+                                  "can I move CC-1001, thursday doesn't work for me"])
+def test_a_day_said_to_be_no_good_is_ruled_out_not_taken(text: str) -> None:
+    with talking("continence", CONTINENCE) as agent:
+        result = agent.handle("s", text)
+        assert "new_when" not in slots_of(agent, "reschedule_appointment") and "instead" in result.reply
+
+
+def test_is_my_appointment_still_happening_checks_ones_own_appointment() -> None:
+    with talking("continence", CONTINENCE) as agent:
+        result = agent.handle("s", "is my nurse review still happening?")
+        assert stack_of(agent) == ["check_appointment"] and "reference" in result.reply
+
+
+def test_where_do_i_go_right_after_a_list_is_answered_by_the_side_task() -> None:
+    with talking("continence", CONTINENCE) as agent:
+        agent.handle("s", "can u tell me all my upcoming clinic dates")
+        result = agent.handle("s", "and where do i go for them?")
+        assert tools_of(result) == ["answer_question"] and "Level 2" in result.reply
+
+
+@pytest.mark.parametrize("text", ["hello, first time using this, what does this chat thing actually do?",
+                                  "erm im new to this, what are you able to do for me"])
+def test_asking_what_the_assistant_does_after_a_word_about_oneself_is_help(text: str) -> None:
+    with talking("continence", CONTINENCE) as agent:
+        result = agent.handle("s", text)
+        assert stack_of(agent) == [] and tools_of(result) == ["describe_services"]
+
+
+def test_a_question_then_a_remark_at_a_read_back_is_answered_and_the_read_back_asked_again() -> None:
+    with talking("continence", CONTINENCE) as agent:
+        agent.handle("s", "could you deliver me some pull-ups, 5 packs")
+        agent.handle("s", "31 Beech Avenue, Stockport SK3 8HJ")
+        result = agent.handle("s", "will it come in plain packaging? my neighbours are nosy lol")
+        assert tools_of(result) == ["answer_question"] and "shall I go ahead" in result.reply
+        assert tools_of(agent.handle("s", "yep go ahed")) == ["place_order"]
+
+
+def test_dont_worry_ill_phone_up_lets_the_look_up_go() -> None:
+    with talking("lungclinic", LUNGS) as agent:
+        agent.handle("s", "can u check my appointment for me")
+        agent.handle("s", "ugh i cant find the letter with the number on, dont worry ill phone up")
+        assert stack_of(agent) == []
+
+
+def test_that_same_day_takes_the_day_of_the_appointment_just_checked() -> None:
+    with talking("lungclinic", LUNGS) as agent:
+        agent.handle("s", "can I book an asthma nurse review")
+        agent.handle("s", "actually hang on, let me check when my breathing test is first, it's LF-2001")
+        agent.handle("s", "yes please")
+        result = agent.handle("s", "that same day at 10:30 would be handy")
+        assert stack_of(agent) == ["book_test"] and slots_of(agent, "book_test")["when"] == "2026-12-08T10:30"
+        assert "name" in result.reply
+
+
+def test_not_wanting_the_task_in_progress_beside_a_request_for_another_replaces_it() -> None:
+    with talking("lungclinic", LUNGS) as agent:
+        agent.handle("s", "can I move LF-2001 please")
+        agent.handle("s", "actually I've changed my mind, I don't want to move it, please cancel the appointment altogether")
+        assert stack_of(agent) == ["cancel_test"]

@@ -89,6 +89,18 @@ def test_ensure_database_keeps_an_existing_database(tmp_path: Path, template: Pa
     assert target.stat().st_mtime_ns == before
 
 
+def test_a_database_built_with_older_faq_answers_gets_todays_answers_and_keeps_its_bookings(
+        tmp_path: Path, template: Path) -> None:
+    target = fresh_copy(template, tmp_path)
+    with sqlite3.connect(target) as conn:
+        conn.execute("UPDATE faq SET answer = 'an old answer', keywords = 'seat' WHERE topic = 'seats'")
+        conn.execute("UPDATE bookings SET seat = 'window' WHERE booking_ref = 'BK-12345'")
+    ensure_database(target, START)
+    with sqlite3.connect(target) as conn:
+        assert "seated together" in conn.execute("SELECT answer FROM faq WHERE topic = 'seats'").fetchone()[0]
+        assert conn.execute("SELECT seat FROM bookings WHERE booking_ref = 'BK-12345'").fetchone()[0] == "window"
+
+
 def test_a_database_of_another_schema_version_is_refused_with_a_clear_message(tmp_path: Path) -> None:
     target = tmp_path / "travel.db"
     with sqlite3.connect(target) as conn:

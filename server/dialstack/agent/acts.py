@@ -62,21 +62,36 @@ def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
     if lx.SAME_AGAIN.search(turn.text) and not _PART_OF_DAY.search(turn.text):
         labels.update(_time_kept(flow, recent, said))  # ('the same for friday morning' says its own time)
     # 'a hotel there', 'that day': a place or a day named by the task before, under any name
-    labels.update(referred_values(turn.text, _typed(flow), (_typed(f) for f in recent), said | set(labels)))
+    labels.update(_referred(turn, flow, recent, said | set(labels)))
     # 'and a flight back on the 14th': the last trip reversed
     labels.update(reversed_trip(turn.text, _typed(flow), (_typed(f) for f in recent), said))
-    if labels:
-        flow.fill_slots_by_label(labels, turn.slot_ctx, source="carried")
-        # 'book me in for 9:30 that day': what the turn says completes a value carried in part
-        completed = {}
-        for name in labels:
-            slot = flow.slots.get(name)
-            if slot is not None and slot.value is not None and not slot.filled:
-                found = slot.extract(turn.text, turn.slot_ctx)
-                if found and found[0].score >= 0.5:
-                    completed[name] = found[0].value
-        if completed:
-            flow.fill_slots_by_label(completed, turn.slot_ctx, source="user")
+    _fill_carried(turn, flow, labels)
+
+
+def carry_referred(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
+    """'that same day at 10:30 would be handy' to the task in progress: the day (or place, or time)
+    a task before named or returned."""
+    _fill_carried(turn, flow, _referred(turn, flow, _recent(turn, flow), said))
+
+
+def _referred(turn: Turn, flow: BaseFlow, recent: list[BaseFlow], said: set[str]) -> dict[str, Any]:
+    return referred_values(turn.text, _typed(flow), (_typed(f) for f in recent), said, (f.outputs for f in recent))
+
+
+def _fill_carried(turn: Turn, flow: BaseFlow, labels: dict[str, Any]) -> None:
+    if not labels:
+        return
+    flow.fill_slots_by_label(labels, turn.slot_ctx, source="carried")
+    # 'book me in for 9:30 that day': what the turn says completes a value carried in part
+    completed = {}
+    for name in labels:
+        slot = flow.slots.get(name)
+        if slot is not None and slot.value is not None and not slot.filled:
+            found = slot.extract(turn.text, turn.slot_ctx)
+            if found and found[0].score >= 0.5:
+                completed[name] = found[0].value
+    if completed:
+        flow.fill_slots_by_label(completed, turn.slot_ctx, source="user")
 
 
 def carry_place(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
@@ -338,6 +353,8 @@ class ActHandler:
         active = turn.state.active
         if active is None:
             return await self.on_unknown(turn, Clarify())
+        if not u.values:  # ('that same day at 10:30 would be handy' to 'what day and time?')
+            carry_referred(turn, active, set(u.rejected))
         self.fill(turn, active, u.values, u.rejected)
         return True
 

@@ -17,7 +17,7 @@ from ..state.text import KIN
 STOPWORDS = frozenset(
     """
     a an the i im i'm me my mine to of for and or is are am be been it its it's this that these those
-    please would like want wnat watn wanna need ned can could you your yours u ur do does did what which who whom with on in at
+    please would like want wants wnat watn wanna need needs ned he she can could you your yours u ur do does did what which who whom with on in at
     by from some any let lets let's just now so up will we us our there here get got have has had
     should shall may might must go going gonna also too very really about into out over as if then than
     when where why how all one ok okay yes no hi hello hey thanks thank chance again
@@ -28,12 +28,12 @@ STOPWORDS = frozenset(
 # (a task's verb after the yes, 'yes, cancel it', is a yes only to that task's read-back: the agent's
 # understanding knows which task that is, these patterns do not)
 _YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
-        r"correct|right|indeed|affirmative|please do|go ahead|do it|go for it|sounds good|sounds great|"
+        r"correct|right|indeed|affirmative|please do|go ahead|go ahed|go ahaed|go aheed|do it|go for it|sounds good|sounds great|"
         r"that'?s right|that is right|that'?s correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine")
-_YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|ta|cheers|why not|go ahead|do it|go for it|sure|on ye go|crack on|"
+_YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|ta|cheers|why not|go ahead|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
              r"let'?s (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that'?s right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
@@ -110,7 +110,8 @@ LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|il
               r"|(?=(?:get|come|call|ring|phone|check)\s+back\b))(?:[a-z']+\s+){0,6}?"
               r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself"
               r"|(?:call|ring|phone|get|come|check)(?: (?:you|u|in|it))? back(?: to (?:it|you))?"
-              r"|(?:call|ring|phone) (?:you|u|instead)|sort it(?: out)?(?: myself)?)(?: then)?"
+              r"|(?:call|ring|phone) (?:you|u|instead)|(?:call|ring|phone)(?: (?:you|u|them|the \w+))? up"  # ('ill phone up')
+              r"|sort it(?: out)?(?: myself)?)(?: then)?"
               # "... once i know my shifts": when, said after it
               r"(?:,?\s+(?:once|when|after|as soon as|if)\s+[^.!?,]+)?(?:[\s,.!]+(?:bye|goodbye|thanks))*")
 # "I'll just drop it in to reception myself", 'we'll sort it out ourselves': the user will do it, not the assistant
@@ -152,7 +153,7 @@ CANCEL = re.compile(
     r"|let'?s not (?:carry on|continue|go ahead|go on|bother|do (?:this|it|that))(?: with (?:this|it|that))?)"
     r"(?:\s+(?:then|for now|for the moment|for today|as it is|as is))?(?:[\s,]+(?:thanks|thank you|cheers|ta))?"
     # ("oh, it's in my other email account... don't worry, I'll do it later")
-    r"(?:\s*[,;:.!-]+\s*" + LATER_TAIL + r")?[\s.!]*$",
+    r"(?:\s*[,;:.!-]*\s*" + LATER_TAIL + r")?[\s.!]*$",  # ('..., dont worry ill phone up')
     re.IGNORECASE,
 )
 # "forget it, it works again": a stop word first, then a clause that starts nothing new
@@ -339,12 +340,18 @@ REQUEST_ANYWHERE = re.compile(
     re.IGNORECASE,
 )
 HELP = re.compile(
-    r"^\s*(?:(?:hi|hey|hello|hiya|ok|okay|so|um+|hmm+|sorry)[\s,!.]+)*"
+    r"^\s*(?:(?:hi|hey|hello|hiya|ok|okay|so|um+|erm+|hmm+|sorry)[\s,!.]+)*"
+    # ('erm im new to this, ...', 'hello, first time using this, ...': a short word about oneself first)
+    r"(?:(?:i'?m|im|i am) new(?: to (?:this|it|you))?|(?:my )?first time(?: using (?:this|it|you))?|never used (?:this|it) before)?"
+    r"[\s,!.-]*"
     r"(help|help me|i need help|how does (?:this|it) work|what do you do|i'?m (?:confused|lost)|how do i use this|"
+    # ('what does this chat thing actually do?')
+    r"what (?:does|do|can) (?:this|the) (?:chat|bot|chatbot|assistant|app|service|thing)(?: thing| bot)? (?:actually )?do|"
     # 'what sorts of things can you help me with', 'what else can u do', 'how can you help me?'
     r"(?:what|which)(?: (?:sorts?|kinds?|types?) of (?:things|stuff|tasks|jobs))? (?:else )?(?:can|could|do) (?:you|u) "
     r"(?:do|help(?: me)?(?: out)?(?: with)?|handle)(?: for me)?|how (?:can|could) (?:you|u) help(?: me)?|"
-    r"what (?:are you|r u) able to do|what can i ask(?: you)?(?: for| about)?)\b[\s?!.]*$",
+    r"what (?:are you|r u) able to do(?: for (?:me|us))?|what can (?:you|u) actually do|"
+    r"what can i ask(?: you)?(?: for| about)?)\b[\s?!.]*$",
     re.IGNORECASE,
 )
 STATUS = re.compile(
@@ -363,6 +370,10 @@ NEGATED_BEFORE = re.compile(r"\b(?:not|instead of|rather than|better than|except
 GIVEN_UP_BEFORE = re.compile(r"\b(?:can'?t|cannot|can not|won'?t|couldn'?t)\s+(?:make|do|come|attend|manage|go)\b"
                              r"(?:\s+(?!(?:but|and|so|can|could|how|what|before|till|until|after|by|from)\b)[\w']+){0,3}?"
                              r"(?:\s+(?:on|at|for|this|next))?\s+$", re.IGNORECASE)
+# ... or after it: 'thursday is no good anymore', 'friday doesn't work for me'
+GIVEN_UP_AFTER = re.compile(r"\s*(?:(?:is|'s|are)\s+(?:no good|not good|not great|bad|out|a no(?:-go)?|no longer (?:good|ok|possible)|"
+                            r"not possible|impossible)|(?:isn'?t|is not) (?:good|ok|okay|possible|great)|"
+                            r"(?:doesn'?t|does not|won'?t|will not|no longer) (?:work|suit)s?)\b", re.IGNORECASE)
 # what the user rules out, to the end of its clause: 'not 2pm', 'instead of Robert Hays'
 _DENIED = re.compile(r"\b(?:not|instead of|rather than|better than)\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|"
                      r"very|at all|bad|great|a problem)\b)(?P<value>[^,.;:!?]+)", re.IGNORECASE)
@@ -691,7 +702,9 @@ _MAY_ASK_WHAT_IS_ALLOWED = re.compile(
     r"|\b(?:is|would) (?:that|this) (?:be )?(?:ok|okay|alright|fine|a problem|allowed)\s*\??\s*$"
     # 'and can my husband come with me?', 'could a friend sit in?': whether someone else may come
     r"|^\W*(?:(?:and|so|but|also|oh)\s+)?(?:can|could|may) (?:my|our|a|the) \w+ (?:come|attend|join|stay|watch|sit in|"
-    r"be there|go in)\b", re.IGNORECASE)
+    r"be there|go in)\b"
+    # ('will the boys be able to sit next to me on the plane?': whether others may do something)
+    r"|\b(?:will|would|can|could) (?:he|she|they|(?:my|our|the|his|her) \w+) be able to\b", re.IGNORECASE)
 
 
 def asks_what_is_allowed(text: str, strongly: bool = False) -> bool:
@@ -764,6 +777,7 @@ _ANY_LEFT = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|hiya|hello|
 # (a first sentence asking about a thing, not a favour: 'can my friends drive the car too? it's RNT-48213',
 # nor whether there is more: 'Any other dates? I heard about ...')
 _ASKED_OF_A_THING = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s,]+)*(?:is|are|was|were|does|do|did|has|have|"
+                               r"will|would|should|"  # ('will it come in plain packaging? my neighbours are nosy lol')
                                r"what|whats|which|where|wheres|when|whens|who|how)\b", re.IGNORECASE)
 # ... after a word that turns aside first ('btw is the water warm?', 'quick question, is parking free?')
 _ASKED_ASIDE = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s,]+)*(?:btw|by the way|also|quick question)[\s,]+"
@@ -818,10 +832,19 @@ _REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|(?:can|could) 
 PARTICLES = frozenset({"off", "up", "out", "back", "over", "down", "in"})
 
 
+# 'Could it be moved to the 20th instead?', 'can my appointment be cancelled': a request put in the passive
+PASSIVE_REQUEST = re.compile(r"\b(?:can|could|would|will) (?:it|that|this|they|(?:my|the|our|his|her|their) [a-z-]+) "
+                             r"(?:please |possibly |just )?be (?P<verb>[a-z]+ed)\b", re.IGNORECASE)
+
+
 def requested_verbs(text: str) -> set[str]:
     """The verbs the turn asks for after 'can you', 'please', 'I want to': 'cancel'; a verb with its
-    particle too ('can you call off my casting': 'call' and 'call off')."""
+    particle too ('can you call off my casting': 'call' and 'call off'); the verb of a passive request
+    ('could it be moved': 'move', 'mov', with the pack's verbs to say which is one)."""
     found = set()
+    for m in PASSIVE_REQUEST.finditer(text):
+        said = m["verb"].lower()
+        found |= {said[:-1], said[:-2]} | ({said[:-3]} if said[-3] == said[-4] else set())  # moved, booked, cancelled
     for m in _REQUESTED.finditer(text):
         found.add(m["verb"].lower())
         if m["particle"]:
@@ -1051,6 +1074,7 @@ _SYNONYM_GROUPS = (
     "cancel drop scrap ditch scratch abort annul revoke",
     "buy purchase",
     "rent hire lease",
+    "book arrange organise organize",
     "reschedule postpone push",
     "change switch swap",
     "hour hrs",
@@ -1071,6 +1095,10 @@ _SYNONYM_GROUPS = (
     "ticket tix",
     "partner spouse wife husband",
 )
+# A keyword phrase said in other everyday words ('still on': 'is my review still happening?')
+PHRASE_VARIANTS: dict[str, tuple[str, ...]] = {
+    "still on": ("still happening", "still going ahead", "still going on", "still booked", "still scheduled"),
+}
 # ... and one way only: 'do i have to pay for it?' asks the cost (but 'how much does it cost?' pays nothing)
 _SAID_FOR = (("pay", "cost"), ("charge", "cost"))
 SYNONYMS: dict[str, tuple[str, ...]] = {}

@@ -37,6 +37,7 @@ from .commands import (
 from .embedding import load_embedder
 from .freetext import could_be_a_name, name_run, names_nothing, not_a_value, roles_of
 from .options import counts_things, is_count
+from .reference import kind_of, referred
 from .scoring import FlowScorer, cue_score, mask, strip_cues, value_key
 from .slot_reading import CUED, SlotReader, holds_whole_request, remainder
 
@@ -159,7 +160,8 @@ class Understander:
         flows = [f for f in domain.ontology.flows if f.intent != "Internal"]
         intents = domain.ontology.intents
         readers = frozenset(f.name for f in flows if f.intent in intents and intents[f.intent].role == "read")
-        self.scorer = FlowScorer(flows, make_slot, readers, load_embedder())
+        self.scorer = FlowScorer(flows, make_slot, readers, load_embedder(),
+                                 lx.content_stems(domain.name.replace("_", " ")))
         self._pick_cache: dict[str, dict[str, frozenset[str]]] = {}
         self._keyword_cache: dict[str, frozenset[str]] = {}
         self.reader = SlotReader(self.scorer, make_slot)
@@ -582,7 +584,10 @@ class Understander:
         # ('no, forget it, i need to check with her dad first': someone else to ask, no task)
         # (... or says the user will do it themselves: 'forget the repair, I'll just drop it in to reception myself')
         if other is None or score < self.threshold or self.domain.flow(other).metadata.digression \
-                or lx.CONSULTS.search(rest) or lx.DOES_IT_ONESELF.match(rest) or not self._asks_for(rest, other, r.ctx):
+                or lx.CONSULTS.search(rest) or lx.DOES_IT_ONESELF.match(rest) or not (
+                    self._asks_for(rest, other, r.ctx)
+                    # ('No, forget the change, go back to the new flight': the paused task named, gone back to)
+                    or lx.RESUME.search(rest) and (self._paused_named(rest, r.view), other) in r.view.paused):
             return r.result("cancel", flow=r.active.name)
         return self._starts(r, other, replaces=r.active.flow_id)
 
@@ -765,10 +770,11 @@ class Understander:
         """'where is the old town one actually?': a question about a value it names, in no task's
         words, goes to the side task whose own examples or keywords ask that way ('Where is the Old
         Town clinic?')."""
-        if r.asks is None or r.own_labels or r.best_score > 0 or not self.scorer.values_in(r.text, r.ctx)[1]:
+        if r.asks is None or r.own_labels or r.best_score > 0 or lx.SMALL_TALK.search(r.text) or _TO_YOU.search(r.text):
             return None  # ('ok how about Dec 26': a value put forward, not a question about it)
-        asked = next((t for t in lx.tokens(r.text) if t in _WH), None)
-        if asked is None:
+        asked = next((t.lower() for t in lx.tokens(r.text) if t.lower() in _WH), None)
+        # ('and where do i go for them?' right after a list: where or when, of nothing any task names)
+        if asked is None or not self.scorer.values_in(r.text, r.ctx)[1] and asked not in ("where", "when"):
             return None
         return next((f.name for f in self._side_tasks if any(asked in lx.tokens(e) for e in [*f.examples, *f.keywords])),
                     None)
@@ -898,6 +904,18 @@ class Understander:
             return None  # 'what about booking a hotel?' ('savings' is a value, not 'save a payee')
         return r.result("start", flow=recent, labels=labels, rejected=rejected, refers_back=True)
 
+    def names_a_day_before(self, r: Reading) -> Understanding | None:
+        """'that same day at 10:30 would be handy' to 'what day and time?', after a check of another
+        appointment: the day a task before named answers the question (the acts layer carries it)."""
+        active, waiting = r.active, r.waiting
+        if active is None or waiting is None or r.is_question or r.own_labels or "day" not in referred(r.text):
+            return None
+        spec = active.spec.slot(waiting.name)
+        if spec is None or kind_of(spec, waiting) != "day" or self.scorer.requested_flows(r.text) \
+                or self.scorer.verb_flow(r.text) not in (None, active.name) or lx.SHIFT.search(r.text):
+            return None
+        return r.result("fill", flow=active.name)
+
     def starts_another(self, r: Reading) -> Understanding | None:
         """A request for another task; an answer to the question asked stays in this one unless it
         also asks for another ('he's 45, and my husband will drive' answers)."""
@@ -923,10 +941,14 @@ class Understander:
             and self._asks_of_other_values(r.text, r.best, active.slots, r.ctx)
         shifting = turns_away or asks_of_others or not active or not answers or (
             r.best_score >= 2 * self.threshold and (bool(lx.REQUEST_ANYWHERE.search(r.text))
-                                                    or self.scorer.verb_flow(r.text) == r.best))
+                                                    or self.scorer.verb_flow(r.text) == r.best
+                                                    # 'also set alert: london to paris under $150' while
+                                                    # booking: an order naming the other task by its name
+                                                    or bool(_SETS_UP.match(r.text))
+                                                    and self.scorer.names_flow(r.text, r.best, active.name)))
         if cancel_other or not shifting:
             return None
-        if active is not None and self._rather_than_it(r.text, active):
+        if active is not None and (self._rather_than_it(r.text, active) or self._its_verb_unwanted(r.text, active)):
             return self._starts(r, r.best, replaces=active.flow_id)
         return self._starts(r, r.best, **_refines(r))
 
@@ -941,6 +963,12 @@ class Understander:
         m = lx.RATHER_THAN.search(text)
         said = lx.content_stems(m["what"]) - {"one", "thing"} if m else set()
         return bool(said) and said <= self._own_words(active)
+
+    def _its_verb_unwanted(self, text: str, active: ActiveView) -> bool:
+        """'I've changed my mind, I don't want to move it, please cancel the appointment altogether':
+        the task in progress, named by its own verb, said not to be wanted beside a request for another."""
+        return any(self.scorer.request_verbs.get(self.scorer.mend(m["verb"].lower())) == active.name
+                   for m in _UNWANTED_VERB.finditer(text))
 
     def _takes_values_said(self, r: Reading) -> bool:
         """Whether the best flow takes a kind of value the turn gives the task in progress."""
@@ -1162,8 +1190,9 @@ class Understander:
         """Whether ``text`` is a statement that asks for nothing: no question, no request or wish, no
         turning away, no opening verb of a task."""
         return not is_question and not lx.SHIFT.search(text) and not lx.REQUEST_ANYWHERE.search(text) \
-            and not lx.WANTS.search(text) and not _WANTS_THINGS.search(text) and not lx.ORDER.match(text) \
-            and self.scorer.verb_flow(text) is None and not self.scorer.requested_flows(text)
+            and not lx.WANTS.search(text) and not _WANTS_THINGS.search(text) and not _WISHES.search(text) \
+            and not lx.ORDER.match(text) and not _SETS_UP.match(text) and self.scorer.verb_flow(text) is None and not self.scorer.requested_flows(text) \
+            and not {lx.stem(w.lower()) for w in lx.tokens(text)} & self.scorer.task_verbs
 
     def _gives_values(self, text: str, best: str, held: Mapping[str, BaseSlot], ctx: SlotContext) -> bool:
         """Whether ``text`` gives flow ``best`` two values or more, one of them not what the flow in
@@ -1197,8 +1226,8 @@ class Understander:
         """What a question asks: None for a request ('can you book it?', 'Go ahead and get tickets'),
         'lookup' for whether things exist ('are there any buses?'), 'detail' for a detail of the
         task in focus ('is it pet friendly?', 'how much does it cost?')."""
-        if not is_question or lx.REQUEST_ANYWHERE.search(text):
-            return None
+        if not is_question or lx.REQUEST_ANYWHERE.search(text) or lx.PASSIVE_REQUEST.search(text):
+            return None  # (nor 'could it be moved to the 20th?')
         return "lookup" if lx.EXISTENTIAL.search(text) else "detail"
 
     def prefer_reading(self, ranked: list[tuple[str, float]], text: str = "",
@@ -1226,6 +1255,9 @@ class Understander:
         own = self._asks_about_own(ranked, text, ctx)
         if own is not None:
             return own
+        first, top = ranked[0]
+        if 0 < top < self.threshold and _STILL_ON.match(text) and first in self.scorer.readers and self._of_own_things(first):
+            return _promoted(ranked, first, self.threshold)  # 'is my nurse review still happening?': about one's own
         party = self._wants_for_a_party(ranked, text, ctx)
         if party is not None:
             return party
@@ -1707,6 +1739,18 @@ _ADDED_TO_HELD = re.compile(r"\b(?:add|adding|put|include|squeeze|remove|take)\b
                             r"(?:(?:my|our|the|this|that)\s+)?(?:current\s+|existing\s+|upcoming\s+|original\s+)?"
                             r"(?P<thing>[\w-]+)", re.IGNORECASE)
 _CHANGES = frozenset(lx.stem(w) for w in "change modify update amend edit alter".split())
+# a wish anywhere in a turn ('I'll need a bus ...', 'I wish to get bus tickets', 'I'm going to need a flight')
+_WISHES = re.compile(r"\b(?:i|we)(?:'ll| will|'m going to| am going to|'re going to| are going to)? ?(?:wish|want|need|"
+                     r"would like|'d like|like to|am looking for|'m looking for|are looking for)\b", re.IGNORECASE)
+# an order to set something up, opening the turn ('also set alert: ...', 'and make a reminder for ...')
+_SETS_UP = re.compile(r"^\s*(?:(?:also|and|oh|ok|okay|now|then|plus|please|pls|can you|could you)[\s,]+)*"
+                      r"(?:set|make|create|add|put|start|open)\b", re.IGNORECASE)
+# the verb of a task said not to be wanted, anywhere in a turn ('..., I don't want to move it, ...')
+_UNWANTED_VERB = re.compile(r"\b(?:(?:i|we) (?:don'?t|do not|no longer) (?:want|need|wish) to|(?:i|we) (?:don'?t|dont) wanna|"
+                            r"don'?t|do not) (?P<verb>[a-z]+) (?:it|that|this|them)\b", re.IGNORECASE)
+# 'is my nurse review still happening?', 'are our tickets still ok?': whether one's own thing still stands
+_STILL_ON = re.compile(r"^\W*(?:(?:hi|hey|hello|so|and|oh|um+|hmm+)[\s,]+)*(?:is|are|r) (?:my|our|his|her|their)\b[^?]{1,50}?"
+                       r"\bstill\b", re.IGNORECASE)
 _CHANGING = re.compile(r"\b(?:update|change|add|modify|amend)\b", re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
                          r"passengers|travell?ers|seats|tickets|tix|guests|places|spots|spaces)\b|\b(?:party|group|family) of\s+\w+"
@@ -1719,7 +1763,10 @@ _GETTING_THERE = frozenset(lx.stem(w) for w in ("go", "get", "be", "head", "gott
 _DONT_WORRY = re.compile(r"^\W*(?:(?:no|nah|oh|actually|ok|okay)[\s,]+)*don'?t worry(?: about (?:it|that))?[\s.!,]*$", re.IGNORECASE)
 # the yes a read-back's answer opens with ('ok fine, yes', 'sure', 'alright'), before the task's verb
 _YES_FIRST = re.compile(r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(?:(?:yes|yeah|yep|yup|yea|ok|okay|sure|alright|all right|great|"
-                        r"fine|perfect|correct|lovely|brilliant|cool|right)\b[\s,.!-]*)+", re.IGNORECASE)
+                        r"fine|perfect|correct|lovely|brilliant|cool|right|exactly|spot on|"
+                        # ('yep thats the one, cancel it')
+                        r"that'?s (?:the one|the right one|it|right|correct)|that is (?:the one|it|right|correct))\b[\s,.!-]*)+",
+                        re.IGNORECASE)
 # 'yes cancel it, i'll book another one later': a task put off for later, said beside the answer
 _LATER_ASIDE = re.compile(r"[,;.]?\s*\b(?:i'?ll|ill|i will|we'?ll|we will|i'?m going to|i might|i may|gonna)\b[^.;!?]*", re.IGNORECASE)
 _ASKED_THEN_TOLD = re.compile(r"^(?P<asked>[^?.!]+\?)\s+(?P<told>[^?]+)$")
@@ -1753,7 +1800,7 @@ RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.declines_offer, Understander.stops, Understander.stops_everything, Understander.cancels_paused_by_name,
     Understander.stops_then_says_more, Understander.gives_up, Understander.goes_back, Understander.asks_for_help,
     Understander.asks_status, Understander.chats, Understander.splits_into_parts, Understander.asks_a_side_question,
-    Understander.asks_the_same_again, Understander.starts_another,
+    Understander.asks_the_same_again, Understander.names_a_day_before, Understander.starts_another,
     Understander.fills_or_corrects, Understander.says_goodbye, Understander.makes_small_talk, Understander.answers_free_text,
     Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,
     Understander.means_to_stop, Understander.shows_what_it_names, Understander.does_not_know,

@@ -49,6 +49,19 @@ def kind_of(spec: SlotSpec, slot: BaseSlot) -> str | None:
     return next((r for r in _PLACE_SOURCES if r in roles), None)
 
 
+_ISO_MOMENT = re.compile(r"^(?P<day>\d{4}-\d{2}-\d{2})(?:[T ](?P<time>\d{2}:\d{2}))?")
+
+
+def returned_moments(outputs: Mapping[str, Any]) -> dict[str, Any]:
+    """The day and the time of day a task returned ('when': '2026-12-08T09:30' after a check of an
+    appointment), by kind, for 'that same day at 10:30' said next."""
+    for name, value in outputs.items():
+        m = _ISO_MOMENT.match(value) if isinstance(value, str) and re.search(r"date|day|when|time", name) else None
+        if m is not None:
+            return {"day": m["day"], **({"time": m["time"]} if m["time"] else {})}
+    return {}
+
+
 def referred(text: str) -> set[str]:
     """The kinds of value ``text`` refers back to ('there' -> place, 'that day' -> day)."""
     kinds = set()
@@ -66,11 +79,24 @@ def referred_values(
     slots: Mapping[str, tuple[SlotSpec, BaseSlot]],
     recent: Iterable[Mapping[str, tuple[SlotSpec, BaseSlot]]],
     taken: set[str],
+    returned: Iterable[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
-    """Values for the open ``slots`` (name -> (spec, slot)) of a new task that ``text`` refers
-    back to, from the ``recent`` tasks' slots (newest first)."""
+    """Values for the open ``slots`` (name -> (spec, slot)) of a task that ``text`` refers back
+    to, from the ``recent`` tasks' slots (newest first); then from what they ``returned`` (a day
+    or a time only: 'that same day' after a check of an appointment)."""
     kinds = referred(text)
-    return _values_of_kinds(kinds, slots, recent, taken) if kinds else {}
+    out = _values_of_kinds(kinds, slots, recent, taken) if kinds else {}
+    left = {n: kind_of(spec, slot) for n, (spec, slot) in slots.items()
+            if n not in taken and n not in out and not (slot.filled and slot.source != "default")}
+    for moments in map(returned_moments, returned) if kinds & {"day", "time"} else ():
+        for kind in ("day", "time"):
+            target = next((n for n, k in left.items() if k == kind), None) if kind in kinds else None
+            if target is not None and kind in moments:
+                out[target] = moments[kind]
+                del left[target]
+        if moments:
+            break
+    return out
 
 
 def _values_of_kinds(

@@ -12,7 +12,7 @@ import difflib
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set as AbstractSet
 from typing import Any
 
 from ..domain.models import FlowSpec, SlotSpec
@@ -77,6 +77,9 @@ class FlowProfile:
         for keyword in spec.keywords:
             if _phrase(keyword):
                 self.phrases.append((word_pattern(keyword), lx.content_stems(keyword)))
+                # ('is my nurse review still happening?' says the keyword 'still on' in other words)
+                self.phrases += [(word_pattern(said), lx.content_stems(keyword))
+                                 for said in lx.PHRASE_VARIANTS.get(keyword.lower(), ())]
             else:
                 self.keywords |= {lx.stem(w) for w in lx.tokens(keyword)} - lx.STOPWORDS
         # 'make' listed beside "can't" where the examples only say "I can't make my appointment": the
@@ -157,7 +160,7 @@ class FlowScorer:
     """Scores every flow of a domain for an utterance; weights come from the whole domain."""
 
     def __init__(self, flows: Sequence[FlowSpec], make_slot: Any, readers: frozenset[str] = frozenset(),
-                 embedder: Embedder | None = None) -> None:
+                 embedder: Embedder | None = None, domain_words: AbstractSet[str] = frozenset()) -> None:
         self.profiles = {f.name: FlowProfile(f) for f in flows}
         # the things some flow counts only in the plural ('bookings') and another in the singular
         # ('booking'): said in the singular, they speak against the first ('is my booking still on?')
@@ -176,6 +179,11 @@ class FlowScorer:
         top = math.log(1 + count)
         self.weights = _rarity([p.vocabulary for p in self.profiles.values()], count)
         self.text_weights = _rarity([p.text.keys() for p in self.profiles.values()], count)
+        # the words of the domain's own name are said of every flow in it ('arranging travel for my boss'
+        # in a travel domain names no travel advisory)
+        for weights in (self.weights, self.text_weights):
+            for word in domain_words & weights.keys():
+                weights[word] = (math.log(2) / top) ** SHARPNESS
         self.keywords = set().union(*(p.keywords for p in self.profiles.values()),
                                     *(w for p in self.profiles.values() for _, w in p.phrases))
         holders: dict[str, int] = {}
@@ -201,6 +209,7 @@ class FlowScorer:
                 verbs.setdefault(profile.verb, []).append(name)
         # a flow's strong verb: the first word of its name, which its own examples open with, no other flow's
         self.verbs = {verb: names[0] for verb, names in verbs.items() if len(names) == 1}
+        self.task_verbs = frozenset(verbs)  # every flow's verb, shared or not ('reserve' of two reservations)
         # ... and, for a request ('need to reschedule my plasma appt'), a keyword of one flow only that its
         # examples open with, no other flow's examples do, and no text uses as a thing ('the tickets')
         taken: dict[str, set[str]] = {}  # a word -> the flows whose keywords hold it or whose examples open with it
@@ -630,7 +639,8 @@ def negated(text: str, cand: Candidate) -> bool:
     rules out (a moment given up; not the appointment named: 'i cant make NC-1002, cancel it')."""
     before = text[: cand.start]
     return bool(lx.NEGATED_BEFORE.search(before)
-                or _MOMENT.match(str(cand.value)) and lx.GIVEN_UP_BEFORE.search(before))
+                or _MOMENT.match(str(cand.value)) and (lx.GIVEN_UP_BEFORE.search(before)
+                                                        or lx.GIVEN_UP_AFTER.match(text, cand.end)))
 
 
 _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}")

@@ -323,7 +323,8 @@ LATER_SLOT = 0.01  # a hair per slot declared later: it breaks ties only
 _REPAIRED_HOUR = (r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?"
                   r"(?:\s*(?P<half>am|pm|a\.m\.|p\.m\.))?(?:\s*,?\s*(?:not|instead of)\s+(?:at\s+)?(?P<old>\d{1,2})(?::\d{2})?)?"
                   r"(?![\w:/-])")
-_REPAIR_LEAD = r"\b(?:meant|mean|make it|change it to|actually|wait|rather|do|how about|what about)\s+"
+_REPAIR_LEAD = (r"\b(?:meant|mean|make it|change it to|actually|wait|rather|do|how about|what about|"
+                r"(?:can|could) (?:it|that|we) (?:be|do)|let'?s (?:say|do))\s+")  # ('can it be 11 instead of 10')
 _HOUR_REPAIR = re.compile(_REPAIR_LEAD + r"(?:at\s+)?" + _REPAIRED_HOUR, re.IGNORECASE)
 # ... and right after the time it repairs, a no or a sorry is enough: 'wednesday at 4, no sorry, 5'
 _HOUR_REPAIR_IN_TURN = re.compile(r"(?:" + _REPAIR_LEAD

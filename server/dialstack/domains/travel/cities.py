@@ -129,9 +129,11 @@ FAQ: tuple[tuple[str, str, str, str], ...] = (
      "When can I check in?",
      "Online check-in opens 24 hours before departure and closes 1 hour before. "
      "I can set a check-in reminder for any of your bookings."),
-    ("seats", "seat seats aisle window middle seating legroom",
+    ("seats", "seat seats aisle window middle seating legroom sit sitting together next",
      "Can I choose my seat?",
-     "Yes, seat selection (window, aisle or middle) is free. Save a seat preference and I'll use it for your next bookings."),
+     "Yes, seat selection (window, aisle or middle) is free, and passengers on one booking are seated together "
+     "where the plane allows (a child under 12 always sits next to an adult on the same booking). Save a seat "
+     "preference and I'll use it for your next bookings."),
     ("meals", "meal meals food vegetarian vegan kosher halal gluten dietary",
      "Do you offer special meals?",
      "Standard, vegetarian, vegan, kosher, halal and gluten-free meals are available on flights over 3 hours. "

@@ -218,6 +218,18 @@ def generate(conn: sqlite3.Connection, start: date, seed: int = DEFAULT_SEED) ->
         _seed_bookings(conn, start, created)
 
 
+def refresh_faq(conn: sqlite3.Connection) -> bool:
+    """Bring the FAQ table of a database built by an earlier dialstack up to this one's answers (the FAQ
+    is reference data shipped with the code; bookings and the rest are left alone). True if it changed."""
+    wanted = sorted(FAQ)
+    if [tuple(r) for r in conn.execute("SELECT topic, keywords, question, answer FROM faq ORDER BY topic")] == wanted:
+        return False
+    with conn:  # (one transaction: a reader sees the old answers or the new ones)
+        conn.execute("DELETE FROM faq")
+        conn.executemany("INSERT INTO faq VALUES (?, ?, ?, ?)", wanted)
+    return True
+
+
 def _seed_bookings(conn: sqlite3.Connection, start: date, created: str) -> None:
     for booking, offset in SEED_BOOKINGS:
         day = next_month_day(start, 12, 15) if offset is None else start + timedelta(days=offset)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ...tools.prepare import build_file
-from .data import DEFAULT_SEED, SCHEMA_VERSION, generate
+from .data import DEFAULT_SEED, SCHEMA_VERSION, generate, refresh_faq
 
 DB_FILENAME = "travel.db"
 DB_ENV = "DIALSTACK_TRAVEL_DB"
@@ -48,6 +48,13 @@ def ensure_database(path: Path | str, start_date: date, seed: int = DEFAULT_SEED
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     build_file(target, lambda tmp: _build(tmp, target, start_date, seed), _is_valid)
+    conn = sqlite3.connect(target, timeout=30)
+    try:
+        refresh_faq(conn)  # (a database built by an earlier version keeps its bookings, gets today's answers)
+    except sqlite3.OperationalError:
+        pass  # (a database the user made read-only keeps its answers: it still serves them)
+    finally:
+        conn.close()
     return target
 
 
