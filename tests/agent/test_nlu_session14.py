@@ -185,3 +185,130 @@ def test_not_wanting_the_task_in_progress_beside_a_request_for_another_replaces_
         agent.handle("s", "can I move LF-2001 please")
         agent.handle("s", "actually I've changed my mind, I don't want to move it, please cancel the appointment altogether")
         assert stack_of(agent) == ["cancel_test"]
+
+
+# -- round 55: travel ----------------------------------------------------------------------------------------------
+def test_never_mind_with_a_laugh_after_a_remark_drops_the_booking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "i wanna fly to miami for winter break")
+        agent.handle("s", "new york")
+        agent.handle("s", "ugh actually my mom said no. never mind lol")
+        assert stack_of(agent) == []
+
+
+def test_what_can_u_even_do_is_help() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "wait what can u even do")
+        assert "didn't understand" not in result.reply and stack_of(agent) == []
+
+
+def test_actually_no_keep_it_with_a_reason_keeps_the_booking_at_are_you_sure() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Cancel BK-31337, the Paris trip is off.")
+        result = agent.handle("s", "Actually no, keep it - the client meeting is back on.")
+        assert stack_of(agent) == [] and tools_of(result) == [] and "kept" in result.reply
+
+
+@pytest.mark.parametrize("text", ["Yes, finish the booking.", "YES OBVIOUSLY"])
+def test_a_yes_with_words_of_going_on_resumes_the_task_offered(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston")
+        agent.handle("s", "wait, first cancel BK-20481")
+        agent.handle("s", "yes")
+        result = agent.handle("s", text)
+        assert stack_of(agent) == ["book_flight"] and "fly to" in result.reply
+
+
+def test_rather_x_than_y_replaces_the_value_it_names() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "2 of us from boston to miami on december 20th")
+        agent.handle("s", "wait, my husband says he'd rather do los angeles than miami")
+        assert slots_of(agent, "book_flight")["origin"] == "Boston"
+        assert slots_of(agent, "book_flight")["destination"] == "Los Angeles"
+
+
+def test_could_you_tell_us_when_a_route_drops_under_a_price_sets_an_alert() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "My fiance thinks Paris is way too pricey right now. "
+                          "Could you tell us when New York to Paris drops under $500?")
+        assert stack_of(agent) == ["price_alert"]
+
+
+def test_a_question_to_oneself_then_the_answer_fills_the_slot_asked() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I'd like to book a flight please.")
+        agent.handle("s", "From New York. Gosh, it snowed here yesterday, my cat was not impressed.")
+        assert "date" not in slots_of(agent, "book_flight")
+        agent.handle("s", "Ha, anyway, where was I. Los Angeles!")
+        assert slots_of(agent, "book_flight")["destination"] == "Los Angeles"
+
+
+def test_could_you_send_me_the_itinerary_sends_it_rather_than_checking_the_booking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Right, now could you send me the itinerary for BK-31337?")
+        assert stack_of(agent) == ["send_itinerary"]
+
+
+def test_a_plan_carries_its_party_and_reads_a_later_legs_day_after_the_first() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "My wife and I are planning our honeymoon! We'd like to fly New York to Paris on "
+                                   "January 10th, and then on to Rome on the 17th.")
+        assert "January 17, 2027" in result.reply and result.reply.count("2 passengers") == 2
+        assert "passengers 2" not in result.reply
+
+
+def test_where_the_one_visited_lives_is_where_the_flight_goes() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "She lives in Chicago. I need a flight out of Boston on the 19th")
+        assert stack_of(agent) == ["book_flight"]
+        assert slots_of(agent, "book_flight")["origin"] == "Boston"
+        assert slots_of(agent, "book_flight")["destination"] == "Chicago"
+
+
+# -- round 55: packs -----------------------------------------------------------------------------------------------
+CARDIO, HOMEOT = PACKS / "cardiodx", PACKS / "homeot"
+
+
+def test_a_token_with_digits_is_no_patients_name() -> None:
+    with talking("cardiodx", CARDIO) as agent:
+        agent.handle("s", "i need to get one of those 24hr heart monitors fitted")
+        assert "patient_name" not in slots_of(agent, "book_test")
+
+
+def test_lets_not_do_this_now_as_a_last_sentence_drops_the_booking() -> None:
+    with talking("cardiodx", CARDIO) as agent:
+        agent.handle("s", "I want to book a heart scan")
+        agent.handle("s", "oh bother, I've just realised I don't have my referral letter with me. let's not do this now")
+        assert stack_of(agent) == []
+
+
+def test_the_original_date_is_fine_at_a_read_back_drops_the_move() -> None:
+    with talking("cardiodx", CARDIO) as agent:
+        for text in ("i need to reschedule my appointment", "it's cd-1005", "wednesday 16th at 9:30"):
+            agent.handle("s", text)
+        result = agent.handle("s", "no sorry, I've changed my mind, the original date is fine after all")
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+def test_a_practice_named_in_capitals_keeps_its_task_word_and_a_new_one_replaces_it_at_the_read_back() -> None:
+    with talking("cardiodx", CARDIO) as agent:
+        agent.handle("s", "my GP wants to see the echo results, can you send them over? CD-1004")
+        assert "Parkside Surgery" in agent.handle("s", "Parkside Surgery on Elm Road").reply
+        result = agent.handle("s", "no, wrong surgery, it should be Brookfield Health Centre")
+        assert slots_of(agent, "send_results")["gp_practice"] == "Brookfield Health Centre" and tools_of(result) == []
+
+
+def test_hes_called_gives_the_name_and_cancels_nothing() -> None:
+    with talking("homeot", HOMEOT) as agent:
+        agent.handle("s", "hi we need two grab rails fitted by the back door for my husband, he keeps loosing his balance")
+        assert slots_of(agent, "order_equipment")["quantity"] == 2
+        agent.handle("s", "he's called Tom Hughes")
+        assert stack_of(agent) == ["order_equipment"] and slots_of(agent, "order_equipment")["patient_name"] == "Tom Hughes"
+
+
+def test_a_story_told_to_whats_the_problem_is_the_answer() -> None:
+    with talking("homeot", HOMEOT) as agent:
+        agent.handle("s", "hello, dad's gone into a care home so we dont need his bed lever any more, "
+                          "could someone come and collect it?")
+        result = agent.handle("s", "nothing wrong with it, he just doesn't need it now")
+        assert "shall I go ahead" in result.reply

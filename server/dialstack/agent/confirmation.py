@@ -17,8 +17,10 @@ import re
 from ..state.confirmation import digest, irreversible, needed, remember  # noqa: F401  (the pure rule; re-exported)
 from ..state.flows import BaseFlow, FlowState
 from ..state.pending import ChangeChoice, Confirmation
-from ..state.slots import BaseSlot, FreeTextSlot
+from ..state.slots import BaseSlot, Candidate, FreeTextSlot
 from . import lexicon as lx
+from .freetext import name_run
+from .slot_reading import holds_whole_request
 from .nlu import Understanding
 from .render import render
 
@@ -143,6 +145,8 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     rest = lead["rest"] if lead is not None else u.text
     if said_no and rest.strip():
         labels, rejected = turn.deps.understander.reader.read(flow.spec, flow.slots, rest, turn.slot_ctx, None)
+        if not (labels or rejected):
+            labels = _name_given_again(flow, rest)
         if labels or rejected:
             return Understanding("correct", u.text, flow=flow.name, labels=labels, rejected=rejected,
                                  confidence=u.confidence)
@@ -154,6 +158,17 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     turn.refused[flow.flow_id] = slot.name  # asked for again, even an optional one, then confirmed again
     state.pending = None
     return Understanding("fill", u.text, flow=flow.name, confidence=u.confidence, rule="names_the_value_to_change")
+
+
+def _name_given_again(flow: BaseFlow, rest: str) -> dict[str, Candidate]:
+    """'no, wrong surgery, it should be Brookfield Health Centre' to a read-back: a name in capitals,
+    said after the no, replaces the one free-text value the flow holds (nothing when it holds several)."""
+    held = [n for n, s in flow.slots.items() if isinstance(s, FreeTextSlot) and s.filled and s.source != "default"
+            and (spec := flow.spec.slot(n)) is not None and not holds_whole_request(flow.spec, spec)]
+    run = name_run(rest) if len(held) == 1 else None
+    if run is None or not run.value[:1].isupper() or run.value == flow.slots[held[0]].value:
+        return {}
+    return {held[0]: Candidate(run.value, run.display, run.start, run.end, 0.5)}
 
 
 def no_with_values(turn: Turn, u: Understanding) -> Understanding:

@@ -49,8 +49,8 @@ _YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|ta|cheers|why not|go ahead|g
              r"all good|works for me|thank you so much|thanks so much|thanks a lot|cheers|ok|okay|alright|sure|book (?:it|that)|go ahead and book (?:it|that)|"
              r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)|"
              r"(?:do|book) (?:it|that|them)|do so|book (?:me|her|him|us|them) in")
-AFFIRM = re.compile(
-    r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
+AFFIRM = re.compile(  # ('Oh wonderful, yes, go ahead dear.': a word of delight before the yes)
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah|wonderful|brilliant|marvell?ous|splendid|fabulous|fab)[\s,!.]+)*(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
 # to 'shall I go ahead?' only: 'that sounds good to me', 'yes that all looks right' (after a
@@ -124,7 +124,10 @@ LET_IT_BE = re.compile(
     r"\b(?:leave it(?! (?:at|on|with|to|as (?!(?:it is|is)\b)|for (?!now|the moment|today))\b)|never ?mind|nvm|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
     r"skip it|not anymore|keep it|don'?t worry about (?:it|that)|"
     r"(?:i'?ll|ill|we'?ll|i will|we will|(?:she|he|they)(?:'ll| will)) still (?:go|come|make it|attend|be there)|"
-    r"(?:i|we|she|he|they) still (?:needs?|wants?) (?:it|that|them|this)|no,? don'?t(?= *[,.!]|$))\b",
+    r"(?:i|we|she|he|they) still (?:needs?|wants?) (?:it|that|them|this)|no,? don'?t(?= *[,.!]|$)|"
+    # ('no sorry, I've changed my mind, the original date is fine after all')
+    r"(?:the )?(?:original|current|old|existing|first) (?:one|date|time|day|slot|appointment|booking|plan)"
+    r"(?: is| was|'s)? (?:fine|ok|okay|good|better|best)|keep (?:the|my) (?:original|current|old|existing) \w+)\b",
     re.IGNORECASE,
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
@@ -151,7 +154,8 @@ CANCEL = re.compile(
     r"|don'?t worry(?: about it)?|cancel this(?= for now| then|[\s.!]*$)"  # (not '..., cancel it': after a look-up, the thing looked up)
     # ("... Let's not carry on with this for now, thank you.")
     r"|let'?s not (?:carry on|continue|go ahead|go on|bother|do (?:this|it|that))(?: with (?:this|it|that))?)"
-    r"(?:\s+(?:then|for now|for the moment|for today|as it is|as is))?(?:[\s,]+(?:thanks|thank you|cheers|ta))?"
+    r"(?:\s+(?:then|for now|for the moment|for today|as it is|as is|now|right now|today|yet))?(?:[\s,]+(?:thanks|thank you|cheers|ta))?"
+    r"(?:[\s,.!]+(?:lol|lmao|haha+|sorry|oops))?"  # ('ugh actually my mom said no. never mind lol')
     # ("oh, it's in my other email account... don't worry, I'll do it later")
     r"(?:\s*[,;:.!-]*\s*" + LATER_TAIL + r")?[\s.!]*$",  # ('..., dont worry ill phone up')
     re.IGNORECASE,
@@ -336,11 +340,12 @@ REQUEST_ANYWHERE = re.compile(
     r"|(?:^|[.!?,;]\s*)(?:how|what) about \w+ing\b"  # 'how about booking the restaurant now?'
     r"|\b(?:wondering|wonder|hoping|hope) (?:if|whether) (?:i|we|you|u|someone) (?:could|can|might|may)\s+\w+"
     r"|(?:^|[.!?]\s+)(?:(?:ok|okay|great|sure|yes|so|now|then|and|also)[\s,]+)*"
-    r"(?:get|book|reserve|find|buy|make|add|schedule|search|look|show|check|purchase|order|arrange|set up|call)\b",
+    r"(?:get|book|reserve|find|buy|make|add|schedule|search|look|show|check|purchase|order|arrange|set up|call|"
+    r"notify me)\b",  # ('... Could you tell us when New York to Paris drops under $500?', told as 'notify me when ...')
     re.IGNORECASE,
 )
 HELP = re.compile(
-    r"^\s*(?:(?:hi|hey|hello|hiya|ok|okay|so|um+|erm+|hmm+|sorry)[\s,!.]+)*"
+    r"^\s*(?:(?:hi|hey|hello|hiya|ok|okay|so|um+|erm+|hmm+|sorry|wait|oh)[\s,!.]+)*"
     # ('erm im new to this, ...', 'hello, first time using this, ...': a short word about oneself first)
     r"(?:(?:i'?m|im|i am) new(?: to (?:this|it|you))?|(?:my )?first time(?: using (?:this|it|you))?|never used (?:this|it) before)?"
     r"[\s,!.-]*"
@@ -350,12 +355,13 @@ HELP = re.compile(
     # 'what sorts of things can you help me with', 'what else can u do', 'how can you help me?'
     r"(?:what|which)(?: (?:sorts?|kinds?|types?) of (?:things|stuff|tasks|jobs))? (?:else )?(?:can|could|do) (?:you|u) "
     r"(?:do|help(?: me)?(?: out)?(?: with)?|handle)(?: for me)?|how (?:can|could) (?:you|u) help(?: me)?|"
-    r"what (?:are you|r u) able to do(?: for (?:me|us))?|what can (?:you|u) actually do|"
+    r"what (?:are you|r u) able to do(?: for (?:me|us))?|what can (?:you|u) (?:actually|even|really) do|"
     r"what can i ask(?: you)?(?: for| about)?)\b[\s?!.]*$",
     re.IGNORECASE,
 )
 STATUS = re.compile(
     r"\b(what (?:else )?do (?:you|u|ya) (?:still )?need|what(?:'s| is) (?:left|missing|next)|where (?:are|were) we|"
+    r"where was i(?: up to| at)?(?=\s*[?.!]*\s*$)|"  # ('sorry, got distracted by the door. where was i up to?')
     r"what (?:are|were) we doing|what have i (?:told|given) you|what do you have so far|what else is needed|"
     # 'what was the time again?', 'remind me what I said': asking back what was said
     r"what (?:was|is|were|did i say for) (?:the|my) \w+(?: \w+)? again|remind me what (?:i|we) (?:said|picked|chose))\b"
@@ -363,8 +369,10 @@ STATUS = re.compile(
     re.IGNORECASE,
 )
 # before a value: the user rules it out ("not Chicago", "instead of the printer")
-NEGATED_BEFORE = re.compile(r"\b(?:not|instead of|rather than|better than|except|but not|no longer|"
-                            r"i (?:said|typed|wrote|put|told you))\s+(?:the\s+|a\s+|an\s+)?$",
+NEGATED_BEFORE = re.compile(r"(?:\b(?:not|instead of|rather than|better than|except|but not|no longer|"
+                            r"i (?:said|typed|wrote|put|told you))"
+                            # ('he'd rather do los angeles than miami')
+                            r"|\b(?:rather|sooner|prefer|prefers)\b[^,.;!?]{1,40}?\bthan)\s+(?:the\s+|a\s+|an\s+)?$",
                             re.IGNORECASE)
 # 'i cant make my scan on monday': the moment given up, not a new one (not 'cant make it before 3pm on friday')
 GIVEN_UP_BEFORE = re.compile(r"\b(?:can'?t|cannot|can not|won'?t|couldn'?t)\s+(?:make|do|come|attend|manage|go)\b"
@@ -548,7 +556,7 @@ REMARK = re.compile(
     r"^\s*(?:(?:ugh|oh|well|haha+|lol|wow|hmm+|honestly|tbh|ngl|seriously|man|god)[\s,.!]+)*(?:i|we|you|you're|my|our|they|he|she)\b"
     r"(?!\s*(?:'m|am|'d|would|want|wanna|need|prefer|will|'ll|'ve|name|address|number|email|wish|plan|planning|"
     r"hope|hoping|think|guess|expect|intend|also|just|only|really|have|got|gotta|must|should|can|could|may|might|"
-    r"do|don't|shall|are|re|'re)\b)"
+    r"do|don't|shall|are|re|'re)\b)(?!(?:'s| is| was|s) (?:called|named)\b)"  # ('he's called Tom Hughes' names him)
     r"|^\s*(?:lovely|nice|beautiful|awful|terrible|such|what a)\s+[a-z]",  # 'lovely weather in Paris'
 
     re.IGNORECASE,
@@ -615,9 +623,9 @@ NO_LEAD = re.compile(
     r"^\s*(?:(?:hmm+|um+|uh|well|oh|ah|sorry|actually|on second thoughts?|wait|hold on|hang on)[\s,]+)*(?:no|nope|nah|not quite|not exactly|not really|"
     r"that'?s (?:wrong|not right|not correct)|wrong)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE
 )
-YES_NO_LEAD = re.compile(
-    r"^\s*(?:yes|yeah|yep|yup|sure|ok|okay|no|nope|nah)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE
-)
+YES_NO_LEAD = re.compile(  # ('actually no, keep it - ...', 'oh yes, ...')
+    r"^\s*(?:(?:actually|oh|ah|well|um+|hmm+|wait)[\s,]+)?(?:yes|yeah|yep|yup|sure|ok|okay|no|nope|nah)\b[\s,.!-]*(?P<rest>.*)$",
+    re.IGNORECASE)
 # 'are there any buses to Boston?': asking whether things exist is asking to look them up
 # 'do you fly to Honolulu?', 'does your airline go to Lima?': whether the service covers something
 SERVICE_QUESTION = re.compile(
@@ -652,7 +660,8 @@ UNSURE = re.compile(
     r"(?:\s+(?:about|of|on|what|which|when)\s+[^,.;!?]+)?(?:\s+yet)?"
     r"(?:\s*[,.;!-]+\s*(?:" + LATER_TAIL + r"|let me (?:check|think|see|ask)[^,.;!?]*))?[\s.!]*$", re.IGNORECASE)
 # 'i need chicago to boston on the 13th': asking to have something, not whether it exists
-WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" + WE + r"\s*(?:'d like|would like|" + NEED + r"|" + WANT + r"|"
+WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" + WE + r"\s*(?:'d like|would like|"
+                   r"(?:'ll |will |'m going to |am going to )?(?:" + NEED + r"|" + WANT + r")|"  # ('so i'll need a flight ...')
                    r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to|"
                    r"gotta|(?:'ve |have )?got to|have to)\b"  # ('i gotta get to chicago')
                    # ('can you get me to chicago', 'have to get to LA asap'): getting there asked for
@@ -956,6 +965,16 @@ _FREE_OF_CHARGE = re.compile(
 WHAT_TIME = re.compile(r"\b(?:what|wat|wot|which)\s+time\b(?!\s*(?:s\b|slots?|frames?|windows?))", re.IGNORECASE)
 
 
+# 'he's called Tom Hughes': the words that introduce a name ask for no task (not 'call off')
+_NAMING = re.compile(r"\b(?:he|she|they|it|i|we|(?:my|our) \w+)(?:'s|'re|'m| is| are| am| was| were|s) (?:called|named)\b",
+                     re.IGNORECASE)
+
+
+def naming_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` only introduces a name ('he's called', 'she is named')."""
+    return [m.span() for m in _NAMING.finditer(text)]
+
+
 def act_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` only says yes, no, thanks or goodbye: those words speak for no flow."""
     return [m.span() for m in ACT_PHRASES.finditer(text)]
@@ -1213,7 +1232,8 @@ def _looked_up(m: re.Match[str]) -> str:
 
 # being told when something changes: 'lmk if flights nyc to miami ever go under 200 bucks', 'let me know when
 # a slot frees up' (not 'let me know when my flight leaves', which asks now)
-_NOTIFY_ON = re.compile(r"\b(?:let me know|lmk|ping me|text me|email me|message me|give me a shout)\s+"
+_NOTIFY_ON = re.compile(r"\b(?:let me know|let us know|lmk|ping me|text me|email me|message me|give me a shout|"
+                        r"(?:could|can|would) (?:you|u) tell (?:me|us)|tell (?:me|us))\s+"
                         r"(?=(?:if|when|whenever|once|as soon as)\b[^.?!]*?\b(?:drops?|dips?|falls?|comes? down|cheaper"
                         r"|under|below|less than)\b)", re.IGNORECASE)
 

@@ -307,16 +307,23 @@ class Understander:
         if active and isinstance(waiting, FreeTextSlot) and view.waiting_for_slot in own_labels \
                 and own_labels[view.waiting_for_slot].score < CUED:
             free_answer = own_labels.pop(view.waiting_for_slot)
-            if not holds_whole_request(active.spec, active.spec.slot(waiting.name) or waiting):
-                free_answer = self._task_words_dropped(free_answer, active.name)
+            asked = active.spec.slot(waiting.name) or waiting
+            # (the story told to 'what's the problem with it?' is the answer, the task's words in it too)
+            if not holds_whole_request(active.spec, asked) and "reason" not in roles_of(asked).roles:
+                free_answer = self._task_words_dropped(free_answer, active.name, text)
         is_question = lx.is_question(text)
         asks = self._asks_about(text, is_question)
+        if asks is not None and self._asks_by_its_verb(text):
+            asks = None
         if asks is not None and view.waiting_for_slot in own_labels and lx.is_tentative(text):
             asks = None  # 'tomorrow after school, like 4pm?' to 'when?': an answer, said unsure
         if asks is not None and own_labels and lx.proposes(text):
             asks = None  # 'ok how about Dec 26': a value put forward for the task in progress
+        if asks is not None and self._answered_last(text, own_labels.get(view.waiting_for_slot or "")):
+            asks = None  # 'Ha, anyway, where was I. Los Angeles!': the question was to oneself, the answer follows
         # the active flow's values speak for no other flow, even those a question does not give it
-        spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text) + lx.shift_spans(text)
+        spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text) + lx.shift_spans(text) \
+            + lx.naming_spans(text)
         undone = lx.CANCEL_LEAD.match(text) if own_labels else None
         if undone is not None and undone["rest"] and _only_values(undone["rest"], [
                 (c.start - undone.start("rest"), c.end - undone.start("rest")) for c in own_labels.values()]):
@@ -412,8 +419,20 @@ class Understander:
             agrees = (lx.agrees(r.text) or self._yes_then_its_verb(r) or self._yes_restating(r)) \
                 and not (r.active is not None and self.names_another_task(r.text, r.active.name))
         else:
-            agrees = lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text)
+            agrees = lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text) or self._yes_to_go_back(r)
         return r.result("affirm") if r.view.pending_offer and agrees else None
+
+    def _yes_to_go_back(self, r: Reading) -> bool:
+        """'Yes, finish the booking.', 'YES OBVIOUSLY' to 'continue booking a new flight?': a yes, then
+        only words of going on with the task offered (its own words, 'finish', 'continue') or of insisting."""
+        yes = _YES_FIRST.match(r.text)
+        offered = r.view.offered
+        if yes is None or offered is None or r.is_question or r.own_labels:
+            return False
+        rest = lx.content_stems(r.text[yes.end():])
+        # (the words the pack itself gives the task, not its examples': 'sounds good' may be said in one)
+        going_on = self.scorer.declared_task_words(offered.name) | lx.content_stems(offered.spec.label) | _GOING_ON
+        return bool(rest & _GOING_ON) and not rest - going_on - _COURTESY  # (a word of going on said: not 'yes, that will work')
 
     def names_another_task(self, text: str, name: str) -> bool:
         """'yes, cancel it' to a booking's read-back, 'yes, move it' to 'cancel BK-20481?': a verb of
@@ -1186,13 +1205,29 @@ class Understander:
                                                or not self.scorer.names_task_beyond(text, spans, incumbent, best)
                                                and self._gives_values(text, best, held_slots or {}, ctx))))
 
+    def _asks_by_its_verb(self, text: str) -> bool:
+        """A question that asks for a task by its own verb: 'could it be moved to the 20th?' (not 'can it
+        be refunded?', no task's verb), 'could you send me the itinerary for BK-31337?' (its verb and its thing)."""
+        asked = self.scorer.requested_flows(text)
+        return bool(asked) and (bool(lx.PASSIVE_REQUEST.search(text)) or any(
+            n not in self.scorer.readers and self.scorer.names_task(text, [], n) for n in asked))
+
+    @staticmethod
+    def _answered_last(text: str, answer: Candidate | None) -> bool:
+        """Whether ``answer`` (the value of the slot asked) is the whole last sentence of a turn of several."""
+        if answer is None:
+            return False
+        starts = [m.end() for m in _SENTENCES.finditer(text)]
+        last = starts[-1] if starts else 0
+        return last > 0 and answer.start >= last and _only_values(text[last:], [(answer.start - last, answer.end - last)])
+
     def _only_tells(self, text: str, is_question: bool) -> bool:
         """Whether ``text`` is a statement that asks for nothing: no question, no request or wish, no
         turning away, no opening verb of a task."""
         return not is_question and not lx.SHIFT.search(text) and not lx.REQUEST_ANYWHERE.search(text) \
             and not lx.WANTS.search(text) and not _WANTS_THINGS.search(text) and not _WISHES.search(text) \
             and not lx.ORDER.match(text) and not _SETS_UP.match(text) and self.scorer.verb_flow(text) is None and not self.scorer.requested_flows(text) \
-            and not {lx.stem(w.lower()) for w in lx.tokens(text)} & self.scorer.task_verbs
+            and not {form for w in lx.tokens(text) for form in (w.lower(), lx.stem(w.lower()))} & self.scorer.task_verbs
 
     def _gives_values(self, text: str, best: str, held: Mapping[str, BaseSlot], ctx: SlotContext) -> bool:
         """Whether ``text`` gives flow ``best`` two values or more, one of them not what the flow in
@@ -1226,8 +1261,8 @@ class Understander:
         """What a question asks: None for a request ('can you book it?', 'Go ahead and get tickets'),
         'lookup' for whether things exist ('are there any buses?'), 'detail' for a detail of the
         task in focus ('is it pet friendly?', 'how much does it cost?')."""
-        if not is_question or lx.REQUEST_ANYWHERE.search(text) or lx.PASSIVE_REQUEST.search(text):
-            return None  # (nor 'could it be moved to the 20th?')
+        if not is_question or lx.REQUEST_ANYWHERE.search(text):
+            return None
         return "lookup" if lx.EXISTENTIAL.search(text) else "detail"
 
     def prefer_reading(self, ranked: list[tuple[str, float]], text: str = "",
@@ -1548,11 +1583,16 @@ class Understander:
     def _required(self, name: str) -> bool:
         return any(s.priority == "required" for s in self.domain.flow(name).slots)
 
-    def _task_words_dropped(self, answer: Candidate, flow: str) -> Candidate | None:
+    def _task_words_dropped(self, answer: Candidate, flow: str, said: str = "") -> Candidate | None:
         """'I want to borrow Dune' to 'Which book?' -> 'Dune'; 'I want to borrow a book' -> nothing
-        (the task restated); 'The Hobbit' stays whole."""
+        (the task restated); 'The Hobbit' stays whole, and so does a name in capitals in a turn ``said``
+        that is not all in capitals ('Parkside Surgery on Elm Road': 'surgery' is a word of the task)."""
         triggers = self.scorer.trigger_words(flow)
         text = answer.value
+        words = str(text).split()
+        if len(words) > 1 and all(w[:1].isupper() for w in words) \
+                and not all(w[:1].isupper() for w in said.split() if w.isalpha()):
+            return answer
         rest = remainder(text, [], triggers)
         if rest is None or names_nothing(rest.value):
             return None  # 'ok then yes book it': only the task and a yes
@@ -1583,8 +1623,9 @@ class Understander:
         lead = lx.YES_NO_LEAD.match(text)
         if lead is None or not waiting.params.get("confirmation"):
             return False
-        if len(lx.tokens(lead["rest"])) <= 3:
-            return True
+        rest = lead["rest"]
+        if len(lx.tokens(rest)) <= 3 or self._only_tells(rest, lx.is_question(rest)):
+            return True  # ('Actually no, keep it - the client meeting is back on.': a reason, asking for nothing)
         best, score = ranked[0] if ranked else (None, 0.0)
         return best == active.name or score < 2 * self.threshold
 
@@ -1740,8 +1781,9 @@ _ADDED_TO_HELD = re.compile(r"\b(?:add|adding|put|include|squeeze|remove|take)\b
                             r"(?P<thing>[\w-]+)", re.IGNORECASE)
 _CHANGES = frozenset(lx.stem(w) for w in "change modify update amend edit alter".split())
 # a wish anywhere in a turn ('I'll need a bus ...', 'I wish to get bus tickets', 'I'm going to need a flight')
-_WISHES = re.compile(r"\b(?:i|we)(?:'ll| will|'m going to| am going to|'re going to| are going to)? ?(?:wish|want|need|"
-                     r"would like|'d like|like to|am looking for|'m looking for|are looking for)\b", re.IGNORECASE)
+_WISHES = re.compile(r"\b(?:i|we|he|she|they)(?:'ll| will|'m going to| am going to|'re going to| are going to|'s going to)? ?"
+                     r"(?:wish(?:es)?|wants?|needs?|would like|'d like|like to|am looking for|'m looking for|are looking for)\b",
+                     re.IGNORECASE)
 # an order to set something up, opening the turn ('also set alert: ...', 'and make a reminder for ...')
 _SETS_UP = re.compile(r"^\s*(?:(?:also|and|oh|ok|okay|now|then|plus|please|pls|can you|could you)[\s,]+)*"
                       r"(?:set|make|create|add|put|start|open)\b", re.IGNORECASE)
@@ -1751,6 +1793,10 @@ _UNWANTED_VERB = re.compile(r"\b(?:(?:i|we) (?:don'?t|do not|no longer) (?:want|
 # 'is my nurse review still happening?', 'are our tickets still ok?': whether one's own thing still stands
 _STILL_ON = re.compile(r"^\W*(?:(?:hi|hey|hello|so|and|oh|um+|hmm+)[\s,]+)*(?:is|are|r) (?:my|our|his|her|their)\b[^?]{1,50}?"
                        r"\bstill\b", re.IGNORECASE)
+# going on with a task offered back, or insisting on the yes ('yes, finish the booking', 'YES OBVIOUSLY')
+_GOING_ON = frozenset(lx.stem(w) for w in "finish continue carry go resume complete get back obviously course definitely "
+                      "absolutely duh please already".split())
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _CHANGING = re.compile(r"\b(?:update|change|add|modify|amend)\b", re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
                          r"passengers|travell?ers|seats|tickets|tix|guests|places|spots|spaces)\b|\b(?:party|group|family) of\s+\w+"

@@ -278,10 +278,17 @@ def describe_step(turn: Turn, step: Step) -> str:
         if slot_spec is None or isinstance(value, dict):
             continue
         check = turn.deps.factory.slots.make(slot_spec).check(value, turn.slot_ctx)
-        shown.append(f"{name.replace('_', ' ')} {check.display if check.ok else value}")
+        shown.append(_named(name.replace("_", " "), check.display if check.ok else value))
     return f"{spec.phrase} ({', '.join(shown)})" if shown else spec.phrase
 
 
 def describe(flow: BaseFlow) -> str:
-    filled = ", ".join(f"{s.label} {s.display or s.value}" for s in flow.slots.values() if s.filled and s.source != "default")
+    filled = ", ".join(_named(s.label, s.display or s.value) for s in flow.slots.values() if s.filled and s.source != "default")
     return f"{flow.label} ({filled})" if filled else flow.label
+
+
+def _named(label: str, display: object) -> str:
+    """'destination Paris'; a value that names its slot already stands alone ('2 passengers', not
+    'passengers 2 passengers')."""
+    shown = str(display)
+    return shown if label.lower().rstrip("s") in shown.lower() else f"{label} {shown}"

@@ -649,6 +649,8 @@ _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}")
 def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | None, label: str = "") -> float:
     """How strongly the words around a value point at this slot (0 = no cue)."""
     before = lx.tokens(text[: cand.start])[-2:]
+    if before == ["out", "of"]:
+        before = ["from"]  # ('a flight out of Boston')
     after = lx.tokens(text[cand.end:])[:1]
     units = {lx.stem(t) for t in [*slot_spec.name.split("_"), *lx.tokens(label)]} - lx.STOPWORDS
     names = set(slot_spec.name.split("_")) | {lx.stem(t) for t in lx.tokens(slot_spec.description)}
@@ -656,6 +658,8 @@ def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | No
     score = 1.0 if slot_spec.name == waiting else 0.0
     if _WHERE_I_AM.search(text, 0, cand.start) and names & lx.CUE_SYNONYMS["from"]:
         score += 3.0  # "i'm in seattle, could you book me something": where one is, one leaves from
+    if _WHERE_THEY_ARE.search(text, 0, cand.start) and names & lx.CUE_SYNONYMS["to"]:
+        score += 3.0  # 'my sister ... lives in Chicago now': where the one visited is, one goes to
     if after and lx.stem(after[0]) in units and not isinstance(cand.value, str):
         score += 3.0  # '6 days' names its slot: the unit after a number is the slot's own word
     for i, cue in enumerate(before):
@@ -676,6 +680,8 @@ def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | No
 
 _WHERE_I_AM = re.compile(r"\b(?:i'?m|i am|we'?re|we are|i live|we live)(?:\s+(?:currently|now|based|staying))?\s+(?:in|at)\s+$",
                          re.IGNORECASE)
+_WHERE_THEY_ARE = re.compile(r"\b(?:she|he|they|(?:my|our) [a-z]+)(?:'s| is| are)? (?:now )?(?:lives?|living|stays?|staying|"
+                             r"based|moved|works?|working)(?: now)? (?:in|to|at)\s+$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.,;!?]|\b(?:and|but|then)\b", re.IGNORECASE)
 _UP_TO = re.compile(r"\bup to\b", re.IGNORECASE)
 _KIND_WORDS = frozenset({"date", "time", "day", "city", "location", "place"})

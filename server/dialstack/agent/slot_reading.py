@@ -99,6 +99,8 @@ class SlotReader:
             if not cands and slot.criteria in ("category", "multiple") and not (yes_no and slot_spec.name not in (waiting, named)):
                 cands = plural_candidates(slot, text, ctx)  # (a 'no' of its own is not the answer to a yes/no not asked)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
+            if slot_spec.name != waiting:  # ('Gosh, it snowed here yesterday': a day told of the past is no value asked for)
+                cands = [c for c in cands if not _TOLD_OF_THE_PAST.search(text, c.start, c.end)]
             if isinstance(slot, DateTimeSlot) and slot.time_mode == "none" and slot_spec.name != waiting and any(
                     isinstance(other, DateTimeSlot) and other.time_mode != "none" for other in slots.values()):
                 # ('no, make it thursday at 2pm' is no date of birth: a day said with its time of day
@@ -163,6 +165,7 @@ class SlotReader:
                 chosen.append((cand.start, cand.end, kinds[name]))
             else:
                 (told if name in stories else taken).append((cand.start, cand.end))
+        labels.update(self._counted_before(spec, slots, labels, text, ctx))
         for slot_spec in spec.slots:
             if slot_spec.params.get("confirmation") and slot_spec.name in labels and len(labels) > 1 \
                     and not lx.YES_NO_LEAD.match(text):
@@ -261,6 +264,23 @@ class SlotReader:
         return labels, {}
 
 
+    @staticmethod
+    def _counted_before(spec: FlowSpec, slots: Mapping[str, BaseSlot], labels: Mapping[str, Candidate], text: str,
+                        ctx: SlotContext) -> dict[str, Candidate]:
+        """'we need two grab rails fitted': a number said right before the option another slot took counts
+        it, for the one slot of the flow that counts things (a quantity) and was not told."""
+        counting = [s for s in spec.slots if s.name not in labels and counts_things(s) and s.name in slots
+                    and type(slots[s.name]).extract is LevelSlot.extract
+                    and not (slots[s.name].filled and slots[s.name].source != "default")]
+        if len(counting) != 1:
+            return {}
+        for name, cand in labels.items():
+            m = _NUMBER_BEFORE.search(text, 0, cand.start) if isinstance(slots.get(name), CategorySlot) else None
+            n = parse_number(m["n"]) if m is not None else None
+            if isinstance(n, int) and slots[counting[0].name].check(n, ctx).ok:
+                return {counting[0].name: Candidate(n, str(n), m.start("n"), m.end("n"), 0.8)}
+        return {}
+
     def _name_said(self, spec: FlowSpec, slots: Mapping[str, BaseSlot], labels: Mapping[str, Candidate], text: str,
                    taken: Sequence[tuple[int, int]], waiting: str | None) -> tuple[str, Candidate] | None:
         """'Find dates for Crystal Lake in London', 'when can I watch a Hotel Mumbai show?': a name
@@ -282,8 +302,9 @@ class SlotReader:
         run = name_run(mask(text, [*taken, *place_spans(text), *lx.act_spans(text)]))
         if run is None or {lx.stem(w) for w in lx.tokens(run.value)} <= self.scorer.declared_task_words(spec.name):
             return None  # 'Find Restaurants': the task's own words, written with capitals
-        if "person" in roles_of(spec.slot(open_slots[0]) or slots[open_slots[0]]).roles and in_capitals_only(run.value):
-            return None  # ('a fitting for his new AFOs' names no patient)
+        if "person" in roles_of(spec.slot(open_slots[0]) or slots[open_slots[0]]).roles \
+                and (in_capitals_only(run.value) or any(c.isdigit() for c in run.value)):
+            return None  # ('a fitting for his new AFOs', 'one of those 24hr heart monitors' name no patient)
         return open_slots[0], Candidate(run.value, run.display, run.start, run.end, 0.5)
 
 
@@ -309,6 +330,9 @@ def _says_an_age(text: str, cand: Candidate) -> bool:
 
 PLACE_ROLES = frozenset({"place", "origin", "destination"})
 # an option said right after the verb that asks for it ('book a blood test', 'I need an eye test'): of
+_TOLD_OF_THE_PAST = re.compile(r"\b(?:yesterday|last (?:night|week|month|year|weekend|\w+day)\b(?! of)|"
+                               r"(?:\w+ )?(?:days?|weeks?|months?|years?) ago|the other day)\b", re.IGNORECASE)
+_NUMBER_BEFORE = re.compile(r"\b(?P<n>\d{1,2}|" + COUNT_WORDS + r")\s+(?:[a-z]+\s+)?$", re.IGNORECASE)
 _ADDED = re.compile(r"\b(?:add|adding|plus)\s+$", re.IGNORECASE)
 
 

@@ -9,10 +9,12 @@ from, read when that leg starts (the replanning check fills it in).
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from ....agent.planning import PlanPolicy, Step
 from ....agent.turn import Turn
 from ....state.flows import BaseFlow
+from ....state.slots import SlotContext
 
 _ROUND_TRIP = re.compile(r"\bround[- ]?trip\b|\b(?:and|then|fly|come|go) back\b|\breturn(?:ing)?\b|\bback home\b", re.IGNORECASE)
 
@@ -38,8 +40,12 @@ class TripPlanPolicy(PlanPolicy):
         if not stops:
             return super().decompose(turn, flow, request)
         dates = when.extract(request, turn.slot_ctx)
+        # 'my wife and I ..., Paris on the 10th, then Rome': how many travel goes for every leg
+        party = [c for c in turn.deps.factory.slots.make(booking.slot("passengers")).extract(request, turn.slot_ctx)
+                 if c.score >= 0.8]
         steps: list[Step] = []
         origin = home
+        previous: str | None = None  # the date of the leg before
         for index, (city, at) in enumerate(stops):
             labels = {"destination": city}
             if origin:
@@ -47,11 +53,20 @@ class TripPlanPolicy(PlanPolicy):
             # 'boston to paris on dec 19, then paris to rome on the 21st': each date goes with the
             # destination said last before it (the first leg takes the first date said before any)
             until = stops[index + 1][1] if index + 1 < len(stops) else len(request)
-            date = next((d.value for d in dates if at < d.start < until), None)
-            if date is None and index == 0 and dates and dates[0].start < at:
-                date = dates[0].value
+            said = next((d for d in dates if at < d.start < until), None)
+            if said is None and index == 0 and dates and dates[0].start < at:
+                said = dates[0]
+            date = said.value if said is not None else None
+            if date is not None and previous is not None and str(date) < previous:
+                # ('Paris on January 10th, and then on to Rome on the 17th': a later leg flies after the one before)
+                later = SlotContext(datetime.fromisoformat(previous).replace(tzinfo=turn.slot_ctx.now.tzinfo),
+                                    turn.slot_ctx.vocabularies, turn.slot_ctx.preferences)
+                again = when.extract(request[said.start:said.end], later)
+                date = again[0].value if again and str(again[0].value) >= previous else date
             if date is not None:
-                labels["date"] = date
+                labels["date"] = previous = str(date)
+            if party:
+                labels["passengers"] = party[0].value
             steps.append(Step("book_flight", labels, city))
             origin = city
         if _ROUND_TRIP.search(request):
