@@ -967,7 +967,8 @@ class Understander:
                                                     and self.scorer.names_flow(r.text, r.best, active.name)))
         if cancel_other or not shifting:
             return None
-        if active is not None and (self._rather_than_it(r.text, active) or self._its_verb_unwanted(r.text, active)):
+        if active is not None and (self._rather_than_it(r.text, active) or self._its_verb_unwanted(r.text, active)
+                                   and r.best in self.scorer.requested_flows(r.text)):
             return self._starts(r, r.best, replaces=active.flow_id)
         return self._starts(r, r.best, **_refines(r))
 
@@ -985,7 +986,8 @@ class Understander:
 
     def _its_verb_unwanted(self, text: str, active: ActiveView) -> bool:
         """'I've changed my mind, I don't want to move it, please cancel the appointment altogether':
-        the task in progress, named by its own verb, said not to be wanted beside a request for another."""
+        the task in progress, named by its own verb, said not to be wanted (beside a request for another, in
+        its own verb: not "don't book it, is there an earlier flight?")."""
         return any(self.scorer.request_verbs.get(self.scorer.mend(m["verb"].lower())) == active.name
                    for m in _UNWANTED_VERB.finditer(text))
 
