@@ -48,15 +48,7 @@ def test_a_statement_of_how_many_travel_answers_the_change_in_progress() -> None
         assert slots_of(agent, "modify_booking")["passengers"] == 2 and "go ahead" in result.reply
 
 
-# -- a wish said of someone else, the domain's own name, 'arrange' ----------------------------------------
-def test_an_assistant_arranging_travel_for_the_boss_books_the_flight_he_needs() -> None:
-    with talking("travel") as agent:
-        result = agent.handle("s", "Hi, I'm arranging travel for my boss, Mr. Harlan. "
-                                   "He needs to get from Boston to Chicago on December 22nd.")
-        assert stack_of(agent) == ["book_flight"] and "go ahead" in result.reply
-        assert slots_of(agent, "book_flight")["destination"] == "Chicago"
-
-
+# -- a look-up still found by its own words ------------------------------------------------------------------
 def test_a_travel_advisory_is_still_found_by_its_own_words() -> None:
     with talking("travel") as agent:
         result = agent.handle("s", "is it safe to travel to paris right now")
@@ -312,3 +304,155 @@ def test_a_story_told_to_whats_the_problem_is_the_answer() -> None:
                           "could someone come and collect it?")
         result = agent.handle("s", "nothing wrong with it, he just doesn't need it now")
         assert "shall I go ahead" in result.reply
+
+
+# -- round 56 ------------------------------------------------------------------------------------------------------
+def test_please_dont_cancel_it_after_a_reason_keeps_the_booking_at_are_you_sure() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "cancel BK-12345")
+        result = agent.handle("s", "Oh wait, Harold has just reminded me we're still going after all. Please don't cancel it.")
+        assert stack_of(agent) == [] and tools_of(result) == [] and "kept" in result.reply
+
+
+def test_lets_not_book_anything_today_drops_the_booking_at_the_read_back() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 22 for 2")
+        result = agent.handle("s", "Oh dear, on second thought, let's not book anything today. "
+                                   "We'll talk it over with the children first.")
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+@pytest.mark.parametrize("text", ["sí, perfecto", "yes dale, book it", "Yes pleas"])
+def test_a_yes_in_spanish_or_misspelt_confirms(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        assert tools_of(agent.handle("s", text)) == ["search_flights", "create_booking"]
+
+
+def test_a_plain_no_with_sorry_at_the_read_back_asks_what_to_change() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 16")
+        assert "change" in agent.handle("s", "No, sorry.").reply
+
+
+def test_show_me_everything_ive_got_booked_lists_the_bookings() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "hey! can you show me everything I've got booked? todos mis viajes porfa")
+        assert tools_of(result) == ["list_bookings"]
+
+
+def test_is_a_city_one_of_your_destinations_is_asked_of_the_faq() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "is Barcelona one of your destinations? I'm doing my erasmus there")
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == []
+
+
+def test_thanks_for_checking_after_a_check_checks_nothing_again() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Is BK-20481 definitely confirmed?")
+        assert tools_of(agent.handle("s", "Oh thank goodness. Thank you so much for checking.")) == []
+
+
+def test_a_later_sentence_that_orders_the_booking_books_with_the_details_said() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Need 1 pax JFK to LAX on 12/18, aisle. Book it.")
+        assert stack_of(agent) == ["book_flight"] and tools_of(result) == []
+        assert slots_of(agent, "book_flight")["seat"] == "aisle"
+    with talking("travel") as agent:
+        agent.handle("s", "Show me what flights you've got from New York to Los Angeles on the 22nd.")
+        agent.handle("s", "Cheapest one, I suppose. Book it.")
+        assert stack_of(agent) == ["book_flight"] and slots_of(agent, "book_flight")["date"] == "2026-12-22"
+
+
+@pytest.mark.parametrize(("text", "origin", "destination"), [
+    ("Actually, Chicago in December, how original of me. Make it Los Angeles instead.", "Boston", "Los Angeles"),
+    ("chicago? no, denver instead", "Boston", "Denver"),
+    ("from boston to miami instead", "Boston", "Miami"),
+])
+def test_a_value_said_again_then_another_instead_replaces_it(text: str, origin: str, destination: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        agent.handle("s", text)
+        assert (slots_of(agent, "book_flight")["origin"], slots_of(agent, "book_flight")["destination"]) == (origin, destination)
+
+
+INFUSION, MACULA = PACKS / "infusion_unit", PACKS / "maculaclinic"
+
+
+def test_can_one_of_the_nurses_give_us_a_call_asks_for_the_callback() -> None:
+    with talking("infusion_unit", INFUSION) as agent:
+        agent.handle("s", "hi my husband had his rituximab yesterday and hes come out in a rash and feels sick. "
+                          "can one of the nurses give us a call?")
+        assert stack_of(agent) == ["nurse_callback"]
+
+
+@pytest.mark.parametrize("text", ["ok, ill ask my nephew to take me then. thank you, thats all",
+                                  "cheers, that puts my mind at rest. bye now"])
+def test_a_last_sentence_that_closes_after_a_remark_says_goodbye(text: str) -> None:
+    with talking("maculaclinic", MACULA) as agent:
+        result = agent.handle("s", text)
+        assert stack_of(agent) == [] and "Take care" in result.reply
+
+
+def test_a_report_told_in_full_takes_its_details_from_the_message() -> None:
+    with talking("maculaclinic", MACULA) as agent:
+        result = agent.handle("s", "my left eye has gone all wavy and there's a dark smudge in the middle since I woke up")
+        assert tools_of(result) == ["report_vision_change"] and stack_of(agent) == []
+
+
+def test_whether_she_may_come_in_the_room_is_asked_of_the_faq_not_a_transport() -> None:
+    with talking("maculaclinic", MACULA) as agent:
+        result = agent.handle("s", "oh one thing, can she come in the room with me when they do it?")
+        assert stack_of(agent) == [] and tools_of(result) == ["answer_clinic_question"]
+
+
+# -- from the session's review ---------------------------------------------------------------------------------------
+def test_where_someone_works_is_no_place_to_leave_from() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston")
+        agent.handle("s", "my daughter works in chicago but I want to go to miami")
+        assert slots_of(agent, "book_flight")["origin"] == "Boston"
+        assert slots_of(agent, "book_flight")["destination"] == "Miami"
+
+
+def test_passengers_added_to_a_new_booking_are_counted_and_a_reference_after_add_is_kept() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight for me and add 2 passengers")
+        assert slots_of(agent, "book_flight")["passengers"] == 2
+    with talking("travel") as agent:
+        result = agent.handle("s", "add BK-20481 to my calendar")
+        assert "reference" not in result.reply
+
+
+def test_actually_no_cancel_another_one_instead_asks_about_that_one() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Cancel BK-31337, the Paris trip is off.")
+        result = agent.handle("s", "actually no, cancel BK-20481 instead")
+        assert "BK-20481" in result.reply and stack_of(agent) == ["cancel_booking"] and tools_of(result) == []
+
+
+def test_the_original_time_is_better_then_a_new_time_changes_the_move() -> None:
+    with talking("continence", CONTINENCE) as agent:
+        for text in ("move CC-1002", "friday at 2pm"):
+            agent.handle("s", text)
+        agent.handle("s", "no, the original time is better, make it 9am")
+        assert slots_of(agent, "reschedule_appointment")["new_when"] == "2026-12-04T09:00"
+
+
+def test_adding_someone_to_an_appointment_no_change_counts_moves_nothing() -> None:
+    with talking("menoclinic", PACKS / "menoclinic") as agent:
+        agent.handle("s", "add my partner to MC-1001")
+        assert not any("move" in name or "reschedule" in name for name in stack_of(agent))
+
+
+def test_whether_the_kids_may_fly_alone_is_asked_and_counts_nobody() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Can I book flights for myself and my two boys, Boston to Chicago on the 23rd?")
+        result = agent.handle("s", "will the kids be able to fly alone?")
+        assert tools_of(result) == ["answer_faq"] and slots_of(agent, "book_flight")["passengers"] == 3
+
+
+def test_could_you_send_me_the_flights_looks_them_up() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "could you send me the flights from boston to denver?")
+        assert "send_itinerary" not in stack_of(agent)

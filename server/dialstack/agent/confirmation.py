@@ -123,7 +123,9 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
     if flow is None or flow.flow_id != pending.flow_id:
         return u
     if (lx.DENY.match(u.text) or lx.NO_LEAD.match(u.text)) and (lx.LET_IT_BE.search(u.text) or lx.is_closing(u.text)) \
+            and not (u.act in ("fill", "correct") and u.labels) \
             or lx.CANCEL.match(u.text) and lx.NO_LEAD.match(u.text):  # ('no forget the whole thing, I'll think ...')
+        # (not 'no, the original time is better, make it 9am': a new value is given)
         # 'no, leave it', 'never mind', 'no, that's all': the task is let go, not only the question
         state.pending = None
         return Understanding("cancel", u.text, flow=flow.name, confidence=u.confidence, rule="lets_it_go")

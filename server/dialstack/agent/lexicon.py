@@ -17,7 +17,7 @@ from ..state.text import KIN
 STOPWORDS = frozenset(
     """
     a an the i im i'm me my mine to of for and or is are am be been it its it's this that these those
-    please would like want wants wnat watn wanna need needs ned he she can could you your yours u ur do does did what which who whom with on in at
+    please would like want wnat watn wanna need ned can could you your yours u ur do does did what which who whom with on in at
     by from some any let lets let's just now so up will we us our there here get got have has had
     should shall may might must go going gonna also too very really about into out over as if then than
     when where why how all one ok okay yes no hi hello hey thanks thank chance again
@@ -32,8 +32,10 @@ _YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|alright|a
         r"that'?s right|that is right|that'?s correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
+        r"s[ií]|claro|dale|vale|perfecto|de acuerdo|"  # ('sí, perfecto', 'yes dale, book it': a yes in Spanish)
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine")
-_YES_TAIL = (r"yes|yeah|yep|please|thanks|thank you|ta|cheers|why not|go ahead|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
+_YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|thanks|thank you|ta|cheers|why not|go ahead|"
+             r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
              r"let'?s (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that'?s right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
@@ -66,7 +68,7 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"thank you for (?:the|your|all the) (?:help|assistance)|not (?:right )?now|not at (?:the|this) (?:moment|time)|"
             r"not yet|i don'?t|i do not|that'?s (?:ok|okay|fine)|that would be all|that will be all|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
             r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
-            r"i'?m ok|we'?re good|" + r"(?:i'?ll |we'?ll )?leave (?:it|that|the \w+)(?: (?:as it is|be))?(?: for (?:now|today|the moment))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
+            r"i'?m ok|we'?re good|sorry|" + r"(?:i'?ll |we'?ll )?leave (?:it|that|the \w+)(?: (?:as it is|be))?(?: for (?:now|today|the moment))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
             r"(?:i'?ll |we'?ll |i want to |i'd rather |let'?s )?keep it(?: actually)?|actually|"
             r"(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer|don'?t worry(?: about (?:it|that))?|"
             # 'no thats ok, ill wait to hear from them', 'no, we'll wait for the call'
@@ -124,6 +126,7 @@ LET_IT_BE = re.compile(
     r"\b(?:leave it(?! (?:at|on|with|to|as (?!(?:it is|is)\b)|for (?!now|the moment|today))\b)|never ?mind|nvm|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
     r"skip it|not anymore|keep it|don'?t worry about (?:it|that)|"
     r"(?:i'?ll|ill|we'?ll|i will|we will|(?:she|he|they)(?:'ll| will)) still (?:go|come|make it|attend|be there)|"
+    r"(?:i'?m|i am|we'?re|we are|(?:she|he)'?s|(?:she|he) is|they'?re|they are) still (?:going|coming|flying|travell?ing)|"
     r"(?:i|we|she|he|they) still (?:needs?|wants?) (?:it|that|them|this)|no,? don'?t(?= *[,.!]|$)|"
     # ('no sorry, I've changed my mind, the original date is fine after all')
     r"(?:the )?(?:original|current|old|existing|first) (?:one|date|time|day|slot|appointment|booking|plan)"
@@ -131,7 +134,7 @@ LET_IT_BE = re.compile(
     re.IGNORECASE,
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
-_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|nah|nope|naw|well|you know what|on second thoughts?|nvm|"
+_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|nah|nope|naw|well|you know what|on second thoughts?|nvm|dear|"
                 r"ah+|sorry|oops|wait|hold on|hang on|it'?s (?:fine|ok|okay|alright)(?: (?:actually|now))?)[\s,.!-]+)*")
 CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:just\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
@@ -192,9 +195,10 @@ ABANDON = re.compile(
 )
 # 'no don't book it, I've changed my mind', 'dont send it after all': the task's own verb, taken back
 # (not 'don't book it yet', 'don't book it until friday': a wait)
-DONT_DO_IT = re.compile(r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:don'?t|do not|dont)\s+(?P<verb>[a-z]+)\s+(?:it|that|this|them"
-                        r"|anything)\b(?!\s+(?:yet|until|till|before|unless|for now))(?:\s+after all)?\s*(?:[,.;!-]+\s*(?P<rest>.*))?$",
-                        re.IGNORECASE)
+DONT_DO_IT = re.compile(r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:don'?t|do not|dont|let'?s not|lets not)\s+(?P<verb>[a-z]+)"
+                        r"\s+(?:it|that|this|them|anything)\b(?!\s+(?:yet|until|till|before|unless|for now))"
+                        r"(?:\s+(?:after all|today|right now|now|then))?\s*(?:[,.;!-]+\s*(?P<rest>.*))?$",
+                        re.IGNORECASE)  # ("let's not book anything today. We'll talk it over with the children first.")
 # 'rather than an extra one, can I just move my Saturday one': the task said not to be wanted
 RATHER_THAN = re.compile(r"\b(?:rather than|instead of)\s+(?P<what>[^,.;!?]+?)(?=\s*(?:[,.;!?]|\b(?:can|could|i|we|just|please)\b|$))",
                          re.IGNORECASE)
@@ -322,9 +326,9 @@ REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get
 REQUEST_ANYWHERE = re.compile(
     r"(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|first|but|actually|wait|maybe|hmm+|um+|ok|okay|well|oh|before that|"
     r"after that|btw|by the way|hi|hey|hello|hiya)\s+)(?:please\s+)?"  # ('hi could you ...', 'hi could i move ...?')
-    r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|the|your|one of your) [a-z']+(?: [a-z]+)?"
+    r"(?:(?:can|could|would|will) (?:you|u|someone|somebody|anyone|(?:a|an|the|your|one of (?:your|the)) [a-z']+(?: [a-z]+)?"
     r"(?= \w+ (?:(?:to|and (?:see|visit|do))\s+)?(?:me|us|him|her|them)\b)|a [a-z]+"  # ('can the nurse come to her instead?')
-    r"|(?:she|he|my (?:son|daughter|wife|husband|mum|mom|dad|kid|child|partner))(?= (?:see|get|come(?! with| along)|be seen)\b))"
+    r"|(?:she|he|my (?:son|daughter|wife|husband|mum|mom|dad|kid|child|partner))(?= (?:see|get|come(?! with| along| in (?:the|with)| into)|be seen)\b))"
     r"|any chance (?:that )?(?:you|u) (?:could|can|would))\s+(?:please\s+)?"
     r"(?!tell\b|let me know\b(?!\s+(?:when|once|as soon as)\b)|(?:give|get|send) me (?:the|their|its|a list)\b|find out\b|say\b|confirm\b|"
     r"check (?:if|whether)\b)\w+"
@@ -347,11 +351,15 @@ REQUEST_ANYWHERE = re.compile(
 HELP = re.compile(
     r"^\s*(?:(?:hi|hey|hello|hiya|ok|okay|so|um+|erm+|hmm+|sorry|wait|oh)[\s,!.]+)*"
     # ('erm im new to this, ...', 'hello, first time using this, ...': a short word about oneself first)
-    r"(?:(?:i'?m|im|i am) new(?: to (?:this|it|you))?|(?:my )?first time(?: using (?:this|it|you))?|never used (?:this|it) before)?"
+    r"(?:(?:i'?m|im|i am) (?:completely |totally |very |quite |brand )?new(?: to (?:this|it|you))?|(?:my )?first time"
+    r"(?: using (?:this|it|you))?|never used (?:this|it) before)?"
     r"[\s,!.-]*"
     r"(help|help me|i need help|how does (?:this|it) work|what do you do|i'?m (?:confused|lost)|how do i use this|"
     # ('what does this chat thing actually do?')
     r"what (?:does|do|can) (?:this|the) (?:chat|bot|chatbot|assistant|app|service|thing)(?: thing| bot)? (?:actually )?do|"
+    # ('can you walk me through what you're able to do?')
+    r"(?:can|could) (?:you|u) (?:walk me through|tell me|explain|show me) what (?:you'?re|you are|u r|you can|u can)"
+    r"(?: able to)? do|"
     # 'what sorts of things can you help me with', 'what else can u do', 'how can you help me?'
     r"(?:what|which)(?: (?:sorts?|kinds?|types?) of (?:things|stuff|tasks|jobs))? (?:else )?(?:can|could|do) (?:you|u) "
     r"(?:do|help(?: me)?(?: out)?(?: with)?|handle)(?: for me)?|how (?:can|could) (?:you|u) help(?: me)?|"
@@ -438,7 +446,8 @@ CLOSING = re.compile(
 # A closing in one's own words ('No, thank you. That is all the assistance I need right now',
 # 'Nothing now, thanks for asking though', 'No. I am all set. Thanks.'): every word is thanks,
 # a no, 'that's all' or praise for the help, and it ends the talk or declines with thanks.
-THANKS = frozenset({"thanks", "thank", "thankyou", "thx", "ty", "tysm", "thnx", "thanx", "cheers", "ta"})  # also texted, British
+THANKS = frozenset({"thanks", "thank", "thankyou", "thx", "ty", "tysm", "thnx", "thanx", "cheers", "ta",
+                    "gracias", "merci", "danke", "grazie", "obrigado", "obrigada"})  # also texted, British, and abroad
 _CLOSING_WORDS = THANKS | frozenset("""
 no nope nah not nothing none thankful grateful appreciate appreciated you your yours
 help helping helped helpful assistance assist assisting service all set good fine great well ok okay
@@ -448,7 +457,7 @@ that that's thats this is was it it's its everything enough done bye goodbye now
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
-u ya cya x xx xxx smashing marvellous marvelous grand dear laters ttyl ciao tata stuff ever
+u ya cya x xx xxx smashing marvellous marvelous grand dear love hun pet mate laters ttyl ciao tata stuff ever vale adios adiós
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "laters", "ttyl",
                            "tata", "ciao"})
@@ -458,7 +467,8 @@ _GRATEFUL = THANKS | frozenset({"thankful", "grateful", "appreciate", "appreciat
 
 # 'no thanks, I'll sort it out later, bye': declining and putting it off
 # 'i need to check with her dad first', 'let me ask my wife': someone else to ask, no task of the assistant's
-CONSULTS = re.compile(r"\b(?:check|talk|speak|discuss(?: it)?|run it|confirm(?: it)?)\s+(?:with|to|by|past)\s+"
+CONSULTS = re.compile(r"\b(?:check|talk|speak|discuss(?: it)?|run it|confirm(?: it)?|talk it over|talk it through)\s+"
+                      r"(?:with|to|by|past)\s+"
                       r"(?:my|her|his|their|our|the)\s+\w+|\bask\s+(?:my|her|his|their|our)\s+\w+", re.IGNORECASE)
 # 'hmm let me talk to my wife first, I'll come back to this another time': what must happen first
 _FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i want to)\s+(?:talk|speak|check|think|ask|"
@@ -508,6 +518,13 @@ def is_closing(text: str) -> bool:
     thanks alone, mid-task, is not a goodbye)."""
     if CLOSING.match(text) or _PUTS_OFF.match(text) or _OWN_PLAN_THEN_BYE.match(text):
         return True
+    # 'ok, ill ask my nephew to take me then. thank you, thats all', 'cheers, that puts my mind at rest. bye now':
+    # a last sentence that closes, after sentences that ask for nothing
+    last = _LAST_SENTENCE.match(text)
+    if last is not None and is_closing(last["last"]) and not is_question(last["before"]) \
+            and not REQUEST_ANYWHERE.search(last["before"]) and not WANTS.search(last["before"]) \
+            and not ORDER.match(last["before"]):
+        return True
     words = tokens(_NICE_ONE.sub("nice", text))  # ('nice one, thats all i needed'; not 'no thats the one i want')
     me_sorted = bool(_ME_SORTED.search(text))  # ("brilliant, that's me sorted, cheers"; not 'all sorted' to 'what date?')
     if not words or len(words) > 16 or words[0] in ("is", "are", "was", "do", "does", "have", "has") \
@@ -519,6 +536,7 @@ def is_closing(text: str) -> bool:
     return bool(said & _CLOSING_ENDS) or parting or bool(said & _DECLINING and said & _GRATEFUL) or me_sorted
 
 
+_LAST_SENTENCE = re.compile(r"^(?P<before>.*[.!;])\s+(?P<last>[^.!;?]+?)[\s.!]*$", re.DOTALL)
 _THANKS_THEN = re.compile(r"^\s*(?:(?:ok|okay|oh|great|lovely|perfect|brilliant|aw+)[\s,!.]+)*(?:thanks|thank you|thank u|ty|cheers)"
                           r"(?: so much| very much| a lot| a million| ever so much)?[\s,!.-]+(?P<rest>[^?]+?)[\s.!]*$", re.IGNORECASE)
 
@@ -543,10 +561,16 @@ _LATER_WANT = re.compile(r"\b(?:also|another|too|as well|now|next|but|though|how
                          r"needs?|wants?|should|could|would|so (?:she|he|they|i|we))\b", re.IGNORECASE)
 
 
+# 'Thank you so much for checking', 'Oh thank goodness': thanks for what was just done, relief
+_THANKED_FOR = re.compile(r"\b(?:(?:thanks|thank you|thank u|ty)(?: so much| very much| a lot)? for (?:\w+ing)\b"
+                          r"(?: (?:it|that|this|me|us|for me))?|thank (?:goodness|god|heavens)|phew)", re.IGNORECASE)
+
+
 def only_thanks(text: str) -> bool:
-    """'ok good, thank u', 'great thx': thanks in the words of a closing, asking for nothing (a
-    thanks alone, mid-task, is no goodbye either: see :func:`is_closing`)."""
-    words = tokens(text)
+    """'ok good, thank u', 'great thx', 'Oh thank goodness. Thank you so much for checking.': thanks in
+    the words of a closing, asking for nothing (a thanks alone, mid-task, is no goodbye either: see
+    :func:`is_closing`)."""
+    words = tokens(_THANKED_FOR.sub(" thanks ", text))
     return bool(set(words) & THANKS) and all(w in _CLOSING_WORDS for w in words)
 
 
@@ -623,9 +647,11 @@ NO_LEAD = re.compile(
     r"^\s*(?:(?:hmm+|um+|uh|well|oh|ah|sorry|actually|on second thoughts?|wait|hold on|hang on)[\s,]+)*(?:no|nope|nah|not quite|not exactly|not really|"
     r"that'?s (?:wrong|not right|not correct)|wrong)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE
 )
-YES_NO_LEAD = re.compile(  # ('actually no, keep it - ...', 'oh yes, ...')
-    r"^\s*(?:(?:actually|oh|ah|well|um+|hmm+|wait)[\s,]+)?(?:yes|yeah|yep|yup|sure|ok|okay|no|nope|nah)\b[\s,.!-]*(?P<rest>.*)$",
-    re.IGNORECASE)
+YES_NO_LEAD = re.compile(
+    r"^\s*(?:yes|yeah|yep|yup|sure|ok|okay|no|nope|nah)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE
+)
+# ... after a word that leads it ('actually no, keep it - the client meeting is back on.')
+LED_NO = re.compile(r"^\s*(?:actually|oh|ah|well|um+|hmm+|wait)[\s,]+(?:no|nope|nah)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE)
 # 'are there any buses to Boston?': asking whether things exist is asking to look them up
 # 'do you fly to Honolulu?', 'does your airline go to Lima?': whether the service covers something
 SERVICE_QUESTION = re.compile(
@@ -637,7 +663,10 @@ SERVICE_QUESTION = re.compile(
     r"|^\s*(?:is|are)\b.*\b(?:somewhere|anywhere|a (?:place|city|destination)|one of the (?:places|cities))\s+"
     r"(?:that\s+)?(?:you|u|y'all)\s+(?:fly|go|travel|serve|cover|operate)\b"
     # 'is Melbourne on your route map?', 'is Nice on the list of places you serve?'
-    r"|^\s*(?:is|are)\s+(?!my\b|our\b|his\b|her\b|their\b).*\b(?:on|in) (?:your|the) (?:\w+ )?(?:map|list|network|routes?|destinations)\b",
+    r"|^\s*(?:is|are)\s+(?!my\b|our\b|his\b|her\b|their\b).*\b(?:on|in) (?:your|the) (?:\w+ )?(?:map|list|network|routes?|destinations)\b"
+    # ('is Barcelona one of your destinations?')
+    r"|^\s*(?:is|are)\s+(?!my\b|our\b|his\b|her\b|their\b)[^?]*\b(?:one of|among) your (?:\w+ )?"
+    r"(?:destinations|cities|routes|airports|places|stops)\b",
     re.IGNORECASE,
 )
 EXISTENTIAL = re.compile(
@@ -710,8 +739,8 @@ _MAY_ASK_WHAT_IS_ALLOWED = re.compile(
     r"|^\W*(?:\w+\W+){0,4}?(?:am|are|is)\s+(?:[\w']+\s+){0,3}?allowed\b|\bdo (?:you|they) (?:allow|accept|take)\b"
     r"|\b(?:is|would) (?:that|this) (?:be )?(?:ok|okay|alright|fine|a problem|allowed)\s*\??\s*$"
     # 'and can my husband come with me?', 'could a friend sit in?': whether someone else may come
-    r"|^\W*(?:(?:and|so|but|also|oh)\s+)?(?:can|could|may) (?:my|our|a|the) \w+ (?:come|attend|join|stay|watch|sit in|"
-    r"be there|go in)\b"
+    r"|^\W*(?:(?:and|so|but|also|oh)\s+)?(?:(?:one thing|quick question|btw)[\s,]+)?(?:can|could|may) (?:(?:my|our|a|the) \w+|she|he|they) "
+    r"(?:come|attend|join|stay|watch|sit in|sit with|stay with|come in|be there|be with|go in)\b"
     # ('will the boys be able to sit next to me on the plane?': whether others may do something)
     r"|\b(?:will|would|can|could) (?:he|she|they|(?:my|our|the|his|her) \w+) be able to\b", re.IGNORECASE)
 
@@ -970,9 +999,19 @@ _NAMING = re.compile(r"\b(?:he|she|they|it|i|we|(?:my|our) \w+)(?:'s|'re|'m| is|
                      re.IGNORECASE)
 
 
-def naming_spans(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` only introduces a name ('he's called', 'she is named')."""
-    return [m.span() for m in _NAMING.finditer(text)]
+# "she's booked on the van", "I'm already booked in": a booking held, said of oneself, asks for no new one
+_BOOKED_ALREADY = re.compile(r"\b(?:i'?m|i am|she'?s|he'?s|she is|he is|we'?re|we are|they'?re|they are|it'?s|it is)"
+                             r"\s+(?:already\s+|all\s+)?booked\b", re.IGNORECASE)
+
+
+# 'please make sure she can get in': an idiom, no making
+_IDIOMS = re.compile(r"\bmake (?:sure|certain)\b", re.IGNORECASE)
+
+
+def idle_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` only introduces a name ('he's called', 'she is named'), says a booking is held
+    ("she's booked on the van") or says an idiom ('make sure'): words that speak for no task."""
+    return [m.span() for m in (*_NAMING.finditer(text), *_BOOKED_ALREADY.finditer(text), *_IDIOMS.finditer(text))]
 
 
 def act_spans(text: str) -> list[tuple[int, int]]:
@@ -1093,7 +1132,6 @@ _SYNONYM_GROUPS = (
     "cancel drop scrap ditch scratch abort annul revoke",
     "buy purchase",
     "rent hire lease",
-    "book arrange organise organize",
     "reschedule postpone push",
     "change switch swap",
     "hour hrs",

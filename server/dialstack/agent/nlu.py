@@ -36,7 +36,7 @@ from .commands import (
 )
 from .embedding import load_embedder
 from .freetext import could_be_a_name, name_run, names_nothing, not_a_value, roles_of
-from .options import counts_things, is_count
+from .options import PEOPLE_STEMS, count_units, counts_things, is_count
 from .reference import kind_of, referred
 from .scoring import FlowScorer, cue_score, mask, strip_cues, value_key
 from .slot_reading import CUED, SlotReader, holds_whole_request, remainder
@@ -160,8 +160,7 @@ class Understander:
         flows = [f for f in domain.ontology.flows if f.intent != "Internal"]
         intents = domain.ontology.intents
         readers = frozenset(f.name for f in flows if f.intent in intents and intents[f.intent].role == "read")
-        self.scorer = FlowScorer(flows, make_slot, readers, load_embedder(),
-                                 lx.content_stems(domain.name.replace("_", " ")))
+        self.scorer = FlowScorer(flows, make_slot, readers, load_embedder())
         self._pick_cache: dict[str, dict[str, frozenset[str]]] = {}
         self._keyword_cache: dict[str, frozenset[str]] = {}
         self.reader = SlotReader(self.scorer, make_slot)
@@ -295,6 +294,8 @@ class Understander:
             )
         if own_labels and lx.DENY.match(text) and lx.is_closing(text):
             own_labels, own_rejected = {}, {}  # 'no thanks, that's all for today' gives no date
+        if active and own_labels and lx.INSTEAD.search(text):
+            own_labels = _said_instead(active, own_labels, text)
         if waiting is not None and waiting.params.get("confirmation") and view.waiting_for_slot in own_labels \
                 and self.names_another_task(text, active.name):
             del own_labels[view.waiting_for_slot]  # ('yes, move it' to 'cancel BK-20481?' confirms nothing)
@@ -323,7 +324,7 @@ class Understander:
             asks = None  # 'Ha, anyway, where was I. Los Angeles!': the question was to oneself, the answer follows
         # the active flow's values speak for no other flow, even those a question does not give it
         spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text) + lx.shift_spans(text) \
-            + lx.naming_spans(text)
+            + lx.idle_spans(text)
         undone = lx.CANCEL_LEAD.match(text) if own_labels else None
         if undone is not None and undone["rest"] and _only_values(undone["rest"], [
                 (c.start - undone.start("rest"), c.end - undone.start("rest")) for c in own_labels.values()]):
@@ -358,7 +359,7 @@ class Understander:
             text, spans, best, best_score, held, asks, active is not None, ctx, incumbent,
             active.slots if active else {}, waiting))
         starts_other = strong and best_spec is not None and best != (active.name if active else None)
-        if starts_other and own_labels and self._only_tells(text, is_question):
+        if starts_other and set(own_labels) & _asked_slots(active, view.waiting_for_slot) and self._only_tells(text, is_question):
             # 'There will be two of us travelling now, myself and my grandson.' to 'what would you like to
             # change?': a statement that gives the task in progress a value, and asks for nothing, answers it
             starts_other = strong = False
@@ -400,13 +401,17 @@ class Understander:
             return None
         if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation"):
             said = "yes" if lx.agrees(r.text) and not self.names_another_task(r.text, r.active.name) \
-                else "no" if lx.DENY.match(r.text) else None  # ('yes, book it' to 'cancel BK-31337?' is no yes)
+                else "no" if lx.DENY.match(r.text) or self._its_verb_unwanted(r.text, r.active) \
+                else None  # ('yes, book it' to 'cancel BK-31337?' is no yes; '... Please don't cancel it.' is a no)
             check = r.waiting.check(said, r.ctx) if said else None
             if check is not None and check.ok:
                 answer = Candidate(check.value, check.display, 0, len(r.text), 0.8)
                 return r.result("fill", flow=r.active.name, labels={r.waiting.name: answer})
         if r.view.waiting_for_slot not in r.own_labels:
             return None
+        if any(k != r.view.waiting_for_slot and r.active.slots[k].filled and r.active.slots[k].value != c.value
+               for k, c in r.own_labels.items()):
+            return None  # ('actually no, cancel BK-20481 instead' to 'cancel BK-31337?': another value, not an answer)
         if lx.agrees(r.text) or lx.DENY.match(r.text) \
                 or self._answers_yes_no(r.text, r.waiting, r.ranked, r.active):
             return r.result("fill", flow=r.active.name, labels=r.own_labels)
@@ -645,12 +650,14 @@ class Understander:
         its own verb, is not wanted, when nothing follows but a change of mind or a goodbye ('don't book it,
         the date is wrong', '... it should be the 19th', '..., is there an earlier flight?' mend or ask)."""
         m = lx.DONT_DO_IT.match(r.text)
-        if m is None or self.scorer.request_verbs.get(self.scorer.mend(m["verb"].lower())) != r.active.name:
+        verbs = self.scorer.request_verbs
+        if m is None or (verbs.get(m["verb"].lower()) or verbs.get(self.scorer.mend(m["verb"].lower()))) != r.active.name:
             return False
         rest = (m["rest"] or "").strip()
         # (or what a plain no may be followed by: 'thanks anyway', 'I'll do it later', 'leave it where it is')
         return not rest or bool(lx.ABANDON.match(rest) or lx.is_closing(rest) or lx.DOES_IT_ONESELF.match(rest)
-                                or lx.DENY.match(f"no, {rest}") or lx.LET_IT_BE.search(rest) or lx.LATER_ALONE.match(rest))
+                                or lx.DENY.match(f"no, {rest}") or lx.LET_IT_BE.search(rest) or lx.LATER_ALONE.match(rest)
+                                or lx.CONSULTS.search(rest))  # ("... We'll talk it over with the children first.")
 
     def goes_back(self, r: Reading) -> Understanding | None:
         """'let's go back to booking the tickets': the paused task it names (or the most fitting
@@ -988,7 +995,8 @@ class Understander:
         """'I've changed my mind, I don't want to move it, please cancel the appointment altogether':
         the task in progress, named by its own verb, said not to be wanted (beside a request for another, in
         its own verb: not "don't book it, is there an earlier flight?")."""
-        return any(self.scorer.request_verbs.get(self.scorer.mend(m["verb"].lower())) == active.name
+        verbs = self.scorer.request_verbs
+        return any((verbs.get(m["verb"].lower()) or verbs.get(self.scorer.mend(m["verb"].lower()))) == active.name
                    for m in _UNWANTED_VERB.finditer(text))
 
     def _takes_values_said(self, r: Reading) -> bool:
@@ -1211,8 +1219,9 @@ class Understander:
         """A question that asks for a task by its own verb: 'could it be moved to the 20th?' (not 'can it
         be refunded?', no task's verb), 'could you send me the itinerary for BK-31337?' (its verb and its thing)."""
         asked = self.scorer.requested_flows(text)
+        verbs = lx.requested_verb_spans(text)  # (its thing besides its verb: 'could you send me the flights ...?' asks a look-up)
         return bool(asked) and (bool(lx.PASSIVE_REQUEST.search(text)) or any(
-            n not in self.scorer.readers and self.scorer.names_task(text, [], n) for n in asked))
+            n not in self.scorer.readers and self.scorer.names_task(text, verbs, n) for n in asked))
 
     @staticmethod
     def _answered_last(text: str, answer: Candidate | None) -> bool:
@@ -1221,7 +1230,10 @@ class Understander:
             return False
         starts = [m.end() for m in _SENTENCES.finditer(text)]
         last = starts[-1] if starts else 0
-        return last > 0 and answer.start >= last and _only_values(text[last:], [(answer.start - last, answer.end - last)])
+        # (a question to oneself before it, 'where was I', not one about something else: 'is my other booking
+        # still on? the paris one')
+        return last > 0 and answer.start >= last and _only_values(text[last:], [(answer.start - last, answer.end - last)]) \
+            and bool(lx.STATUS.search(text[:last]) or not lx.content_stems(text[:last]))
 
     def _only_tells(self, text: str, is_question: bool) -> bool:
         """Whether ``text`` is a statement that asks for nothing: no question, no request or wish, no
@@ -1229,7 +1241,7 @@ class Understander:
         return not is_question and not lx.SHIFT.search(text) and not lx.REQUEST_ANYWHERE.search(text) \
             and not lx.WANTS.search(text) and not _WANTS_THINGS.search(text) and not _WISHES.search(text) \
             and not lx.ORDER.match(text) and not _SETS_UP.match(text) and self.scorer.verb_flow(text) is None and not self.scorer.requested_flows(text) \
-            and not {form for w in lx.tokens(text) for form in (w.lower(), lx.stem(w.lower()))} & self.scorer.task_verbs
+            and not {w.lower() for w in lx.tokens(text)} & self.scorer.task_verbs  # (as said: 'reserve', not 'travelling')
 
     def _gives_values(self, text: str, best: str, held: Mapping[str, BaseSlot], ctx: SlotContext) -> bool:
         """Whether ``text`` gives flow ``best`` two values or more, one of them not what the flow in
@@ -1418,12 +1430,19 @@ class Understander:
         asked = self.scorer.requested_flows(text)
         if not asked and not _NOT_FIRST.match(text) and (opening := self.scorer.verb_flow(text)) is not None:
             asked = {opening}  # (not 'hmm actually dont book anything yet, i just wanna see whats available')
+        margin = NEW_ONE_MARGIN
+        if not asked:
+            # 'Need 1 pax JFK to LAX on 12/18, aisle. Book it.', 'Cheapest one, I suppose. Book it.': a later
+            # sentence that is an order in a task's own verb, the rest its details
+            asked = {n for part in _SENTENCES.split(text)[1:] if not _NOT_FIRST.match(part)
+                     and (n := self.scorer.verb_flow(part)) is not None}
+            margin = 2 * NEW_ONE_MARGIN
         if len(asked) != 1:
             return None
         name = next(iter(asked))
         first, top = ranked[0]
         score = dict(ranked).get(name, 0.0)
-        if name == first or score < self.threshold or top - score >= NEW_ONE_MARGIN:
+        if name == first or score < self.threshold or top - score >= margin:
             return None
         return _promoted(ranked, name, top)
 
@@ -1439,9 +1458,16 @@ class Understander:
         thing = lx.stem(found["thing"])
         things = {thing, self.scorer.mend(thing), *lx.SYNONYMS.get(thing, ())}
         named = ctx is not None and any(s <= found.start("thing") < e for s, e in self.scorer.reference_spans(text, ctx))
+        # what is added must be something the change can take: people, to a change that counts them
+        # ('add my partner to MC-1001' to a pack that can only move the appointment changes nothing)
+        added = text[found.start():found.start("thing")]
+        people = bool(_PEOPLE_ADDED.search(added))
+        keys = self.scorer.values_in(added, ctx)[0] if ctx is not None else frozenset()
         changers = [name for name, _ in ranked if name not in self.scorer.readers and self._needs_a_reference(name)
                     and self.scorer.declared_task_words(name) & _CHANGES
-                    and (named or things & (self.scorer.task_words(name) | self.scorer.declared_task_words(name)))]
+                    and (named or things & (self.scorer.task_words(name) | self.scorer.declared_task_words(name)))
+                    and (any(count_units(s) & PEOPLE_STEMS for s in self.domain.flow(name).slots) if people
+                         else bool(keys & self.scorer.profiles[name].value_keys))]
         if len(changers) != 1 or changers[0] == ranked[0][0]:
             return None
         return _promoted(ranked, changers[0], max(ranked[0][1], self.threshold))
@@ -1473,8 +1499,7 @@ class Understander:
 
     def _needs_a_reference(self, name: str) -> bool:
         """Whether flow ``name`` works on a thing held, named by its reference (a booking to change)."""
-        return any(s.priority == "required" and value_key(s) in self.scorer.reference_keys
-                   for s in self.domain.flow(name).slots)
+        return self.reader.works_on_a_held_thing(self.domain.flow(name))
 
     def _look_up_of_what_is_named(self, ranked: list[tuple[str, float]], text: str,
                                   ctx: SlotContext | None) -> list[tuple[str, float]] | None:
@@ -1622,7 +1647,7 @@ class Understander:
     ) -> bool:
         """'no wait, keep it' to 'Cancel RNT-48213?': a leading yes/no answers a yes/no question,
         unless a long rest clearly asks for another flow ('no, I want to check my balance instead')."""
-        lead = lx.YES_NO_LEAD.match(text)
+        lead = lx.YES_NO_LEAD.match(text) or lx.LED_NO.match(text)
         if lead is None or not waiting.params.get("confirmation"):
             return False
         rest = lead["rest"]
@@ -1712,6 +1737,34 @@ def _taken_back(active: ActiveView, labels: dict[str, Candidate], text: str, ctx
     return {last: cand}
 
 
+def _asked_slots(active: ActiveView | None, waiting: str | None) -> set[str]:
+    """The slots the question asked names: the one it waits for, and those its prompt names ('What would you
+    like to change: the date, the number of passengers or the seat?')."""
+    spec = active.spec.slot(waiting) if active is not None and waiting else None
+    if spec is None:
+        return set()
+    said = {lx.stem(w) for w in lx.tokens(spec.prompt or "")}
+    return {waiting} | {s.name for s in active.spec.slots if {lx.stem(w) for w in s.name.split("_")} & said - lx.STOP_STEMS}
+
+
+def _said_instead(active: ActiveView, labels: dict[str, Candidate], text: str) -> dict[str, Candidate]:
+    """'Actually, Miami in December, how original of me. Make it Los Angeles instead.': a value the task
+    holds, said again, then a new one of the same kind said 'instead': the new one replaces it (it does not
+    go to another slot of that kind)."""
+    out = dict(labels)
+    for name, cand in labels.items():
+        spec = active.spec.slot(name)
+        if spec is None or cue_score(text, cand, spec, None) > 0:
+            continue  # ('from boston to miami instead': each said with its own cue)
+        kind = type(active.slots[name])
+        named = [k for k, slot in active.slots.items() if k != name and type(slot) is kind and slot.filled
+                 and isinstance(slot.value, str) and re.search(rf"\b{re.escape(slot.value)}\b", text[:cand.start], re.IGNORECASE)]
+        held = named[0] if len(named) == 1 else None
+        if held is not None and name in out and (held not in out or out[held].value == active.slots[held].value):
+            out[held] = out.pop(name)  # (and the value said again, 'chicago? no, denver instead', changes nothing)
+    return out
+
+
 def _only_values(text: str, spans: Sequence[tuple[int, int]]) -> bool:
     """Whether ``text`` says nothing but the values at ``spans`` and the words that lead to them
     ('from atlanta'; not "i'll just walk in", not 'just show me flights from boston')."""
@@ -1781,6 +1834,8 @@ _OWNED_THING = re.compile(r"\b(?:my|our|the)\s+(?:current\s+|existing\s+)?(\w+)"
 _ADDED_TO_HELD = re.compile(r"\b(?:add|adding|put|include|squeeze|remove|take)\b[^.?!;]{0,60}?\b(?:to|on|onto|into|from|off)\s+"
                             r"(?:(?:my|our|the|this|that)\s+)?(?:current\s+|existing\s+|upcoming\s+|original\s+)?"
                             r"(?P<thing>[\w-]+)", re.IGNORECASE)
+_PEOPLE_ADDED = re.compile(rf"\b(?:{KIN}|him|her|them|me|myself|us|passengers?|people|persons?|guests?|travell?ers?|adults?|"
+                           rf"child(?:ren)?|kids?|someone|somebody|one more)s?\b", re.IGNORECASE)
 _CHANGES = frozenset(lx.stem(w) for w in "change modify update amend edit alter".split())
 # a wish anywhere in a turn ('I'll need a bus ...', 'I wish to get bus tickets', 'I'm going to need a flight')
 _WISHES = re.compile(r"\b(?:i|we|he|she|they)(?:'ll| will|'m going to| am going to|'re going to| are going to|'s going to)? ?"

@@ -35,7 +35,7 @@ _GROUP = re.compile(
     + r"|(?:(?P<n3>" + _COUNT.format() + r"|a|an|one)\s+(?:of us|(?P<unit>[a-z]+)))"
     + r"|for\s+" + _NUMBER.format("n4") + r"(?!\s*(?:am|pm|a\.m|p\.m|o'clock|:|\d|(?:days?|nights?|hours?|weeks?|months?|years?|minutes?|dollars?"
     + r"|bucks|usd|euros?|percent|stars?|miles?|km|kilometers?)\b))"
-    + r")\b|\b(?P<alone>just me|only me|myself|alone|solo|by myself)\b",
+    + r")\b|\b(?P<alone>just me|only me|myself|solo|by myself|(?:i'?m|i am|i'?ll be|i will be)\s+(?:\w+\s+)?alone)\b",
     re.IGNORECASE,
 )
 _WORD_COUNTS = {"a": 1, "an": 1, "by myself": 1, "just me": 1, "only me": 1, "myself": 1, "alone": 1, "solo": 1,
@@ -145,7 +145,7 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
             continue
         if m["unit"] is None and not (units & PEOPLE_STEMS):
             continue
-        n = _WORD_COUNTS.get(said)
+        n = 1 if m["alone"] else _WORD_COUNTS.get(said)
         if n is None:
             n = parse_number(said)
         if n is None or (allowed is not None and int(n) not in allowed):

@@ -12,7 +12,7 @@ import difflib
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence, Set as AbstractSet
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..domain.models import FlowSpec, SlotSpec
@@ -160,7 +160,7 @@ class FlowScorer:
     """Scores every flow of a domain for an utterance; weights come from the whole domain."""
 
     def __init__(self, flows: Sequence[FlowSpec], make_slot: Any, readers: frozenset[str] = frozenset(),
-                 embedder: Embedder | None = None, domain_words: AbstractSet[str] = frozenset()) -> None:
+                 embedder: Embedder | None = None) -> None:
         self.profiles = {f.name: FlowProfile(f) for f in flows}
         # the things some flow counts only in the plural ('bookings') and another in the singular
         # ('booking'): said in the singular, they speak against the first ('is my booking still on?')
@@ -179,11 +179,6 @@ class FlowScorer:
         top = math.log(1 + count)
         self.weights = _rarity([p.vocabulary for p in self.profiles.values()], count)
         self.text_weights = _rarity([p.text.keys() for p in self.profiles.values()], count)
-        # the words of the domain's own name are said of every flow in it ('arranging travel for my boss'
-        # in a travel domain names no travel advisory)
-        for weights in (self.weights, self.text_weights):
-            for word in domain_words & weights.keys():
-                weights[word] = (math.log(2) / top) ** SHARPNESS
         self.keywords = set().union(*(p.keywords for p in self.profiles.values()),
                                     *(w for p in self.profiles.values() for _, w in p.phrases))
         holders: dict[str, int] = {}
@@ -299,8 +294,9 @@ class FlowScorer:
         # ('... so two people. window seats if possible': the wish's words are a detail, not the task)
         ignore = [*ignore, *self.own_slot_words(text), *lx.when_clause_spans(text), *lx.wish_spans(text)]
         done = {lx.stem(m["done"]) for m in lx.ALREADY_DONE.finditer(text)}  # 'have I got anything booked?'
-        asks_what_was_done = bool(done) and lx.is_question(text) and not lx.REQUEST_ANYWHERE.search(text) \
-            and not lx.ORDER.search(text)
+        asks_what_was_done = bool(done) and (lx.is_question(text) and not lx.REQUEST_ANYWHERE.search(text)
+                                             and not lx.ORDER.search(text)
+                                             or bool(_SHOW_ME.search(text)))  # ('can you show me everything I've got booked?')
         # the look-ups whose own words say what was done ('What flights have I booked?' of list_bookings)
         done_readers = {n for n in self.readers if asks_what_was_done and n in self.profiles
                         and done & (self.profiles[n].name | self.profiles[n].keywords | set().union(*self.profiles[n].examples))}
@@ -659,7 +655,9 @@ def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | No
     if _WHERE_I_AM.search(text, 0, cand.start) and names & lx.CUE_SYNONYMS["from"]:
         score += 3.0  # "i'm in seattle, could you book me something": where one is, one leaves from
     if _WHERE_THEY_ARE.search(text, 0, cand.start) and names & lx.CUE_SYNONYMS["to"]:
-        score += 3.0  # 'my sister ... lives in Chicago now': where the one visited is, one goes to
+        score += 2.0  # 'my sister ... lives in Chicago now': where the one visited is, one goes to (a 'to' says more)
+    if _WHERE_SOMEONE_IS.search(text, 0, cand.start) and names & lx.CUE_SYNONYMS["from"]:
+        score -= 3.0  # ('my daughter works in chicago but I want to go to miami': no place to leave from)
     if after and lx.stem(after[0]) in units and not isinstance(cand.value, str):
         score += 3.0  # '6 days' names its slot: the unit after a number is the slot's own word
     for i, cue in enumerate(before):
@@ -680,8 +678,11 @@ def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | No
 
 _WHERE_I_AM = re.compile(r"\b(?:i'?m|i am|we'?re|we are|i live|we live)(?:\s+(?:currently|now|based|staying))?\s+(?:in|at)\s+$",
                          re.IGNORECASE)
+_WHERE_SOMEONE_IS = re.compile(r"\b(?:she|he|they|(?:my|our) [a-z]+)(?:'s| is| are)? (?:now )?(?:lives?|living|stays?|staying|"
+                               r"based|moved|works?|working|studies|studying)(?: now)? (?:in|to|at)\s+$", re.IGNORECASE)
+_SHOW_ME = re.compile(r"\b(?:show|list|tell|give|send) (?:me|us)\b", re.IGNORECASE)
 _WHERE_THEY_ARE = re.compile(r"\b(?:she|he|they|(?:my|our) [a-z]+)(?:'s| is| are)? (?:now )?(?:lives?|living|stays?|staying|"
-                             r"based|moved|works?|working)(?: now)? (?:in|to|at)\s+$", re.IGNORECASE)
+                             r"based|moved)(?: now)? (?:in|to|at)\s+$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.,;!?]|\b(?:and|but|then)\b", re.IGNORECASE)
 _UP_TO = re.compile(r"\bup to\b", re.IGNORECASE)
 _KIND_WORDS = frozenset({"date", "time", "day", "city", "location", "place"})

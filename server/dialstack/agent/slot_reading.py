@@ -94,8 +94,10 @@ class SlotReader:
                         # a number that counts nothing ('27 Green Lane', 'no wait make it 11') is no count, but
                         # an age is said as one ("I'm 68", 'he's 63', '70 years old')
                         cands = [c for c in cands if _says_an_age(text, c)] if _of_age(slot_spec) else []
-                # 'add a passenger to my booking', 'adding 2 guests': the number added, not the total
-                cands = [c for c in cands if not _ADDED.search(text, 0, c.start)]
+                    # 'add a passenger to my booking', 'adding 2 guests' to a change of a thing held: the number
+                    # added, not the total (a new booking 'for me and add 2 passengers' counts them)
+                    if self.works_on_a_held_thing(spec):
+                        cands = [c for c in cands if not _ADDED.search(text, 0, c.start)]
             if not cands and slot.criteria in ("category", "multiple") and not (yes_no and slot_spec.name not in (waiting, named)):
                 cands = plural_candidates(slot, text, ctx)  # (a 'no' of its own is not the answer to a yes/no not asked)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
@@ -155,6 +157,8 @@ class SlotReader:
         for score, name, cand in found:
             if name in labels or not free(cand, name):
                 continue
+            if score < 0 and slots[name].filled and slots[name].source != "default":
+                continue  # ('my daughter works in chicago ...' after 'from boston': a value cued away changes nothing)
             if any(_hashable(c.value) == _hashable(cand.value) and type(slots.get(n)) is type(slots.get(name))
                    for n, c in labels.items()):
                 continue  # 'to lisboa... lisbon': one place said twice is one value, for the slot it was said for
@@ -233,7 +237,12 @@ class SlotReader:
                     or waiting is not None and slot_spec.name != waiting:
                 continue
             if holds_whole_request(spec, slot_spec):
-                if slot_spec.name in WHOLE_REQUEST or _sole_required(spec, slot_spec.name):
+                # ("my left eye has gone all wavy and there's a dark smudge ..." to a report with `details`: the
+                # message tells more than the task's words and its values, so it is the details)
+                tells = waiting is None and (rest := remainder(text, [*taken, *lx.requested_verb_spans(text)],
+                                                               self.scorer.trigger_words(spec.name))) is not None \
+                    and len(lx.tokens(rest.value)) >= _TELLS_MORE and not names_nothing(rest.value)
+                if slot_spec.name in WHOLE_REQUEST or _sole_required(spec, slot_spec.name) or tells:
                     labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
             elif waiting is None and _sole_required(spec, slot_spec.name):
                 # 'is Dune available' -> 'Dune': the words that start the flow are not its value
@@ -263,6 +272,10 @@ class SlotReader:
                 labels[name] = without_possessive(cand, text)
         return labels, {}
 
+
+    def works_on_a_held_thing(self, spec: FlowSpec) -> bool:
+        """Whether flow ``spec`` works on a thing held, named by its reference (a change of a booking)."""
+        return any(s.priority == "required" and value_key(s) in self.scorer.reference_keys for s in spec.slots)
 
     @staticmethod
     def _counted_before(spec: FlowSpec, slots: Mapping[str, BaseSlot], labels: Mapping[str, Candidate], text: str,
@@ -540,6 +553,7 @@ def asking_spans(text: str) -> list[tuple[int, int]]:
 CUED = 0.6  # a free-text value at or above this parser score was pointed at, not guessed
 
 WHOLE_REQUEST = ("question", "query", "request", "message")  # taken whole even when optional
+_TELLS_MORE = 4  # words besides the task's own and its values: a message that describes, not one that asks
 _WHOLE_NAMES = frozenset({*WHOLE_REQUEST, "description", "details", "detail", "requests", "questions", "messages"})
 
 
