@@ -456,3 +456,70 @@ def test_could_you_send_me_the_flights_looks_them_up() -> None:
     with talking("travel") as agent:
         agent.handle("s", "could you send me the flights from boston to denver?")
         assert "send_itinerary" not in stack_of(agent)
+
+
+# -- round 57 ------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["yep, sweet as", "yep bonza", "sweet as, go ahead"])
+def test_an_australian_yes_confirms(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        assert tools_of(agent.handle("s", text)) == ["search_flights", "create_booking"]
+
+
+def test_a_day_put_against_the_day_it_replaces_changes_the_date_at_the_read_back() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "flight. boston to chicago. dec 14")
+        agent.handle("s", "no sorry 15th not 14th")
+        assert slots_of(agent, "book_flight")["date"] == "2026-12-15"
+
+
+def test_a_pause_then_a_new_count_at_the_read_back_changes_the_count() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book new york to los angeles dec 18 for 3 of us")
+        agent.handle("s", "oh hang on, me brother wants in too, so 4 of us all up")
+        assert stack_of(agent) == ["book_flight"] and slots_of(agent, "book_flight")["passengers"] == 4
+
+
+def test_a_formal_no_at_the_read_back_asks_what_to_change() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from new york to miami on dec 20")
+        assert "change" in agent.handle("s", "No, I am afraid that is not quite right.").reply
+
+
+def test_texted_what_asks_and_searches() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "wat flites are their from boston to chigago on desember 15")
+        assert tools_of(result) == ["search_flights"] and stack_of(agent) == []
+
+
+def test_adults_and_a_kid_side_by_side_are_counted_together() -> None:
+    from dialstack.state.text import people_listed
+    assert [f.value for f in people_listed("need flights. 2 adults 1 kid. boston to denver")] == [3]
+    assert [f.value for f in people_listed("me and my 2 children")] == [3]
+
+
+def test_a_formal_letter_that_puts_it_off_lets_the_booking_go() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Good morning. I should like to arrange a flight to Tokyo.")
+        agent.handle("s", "On reflection, I shall consult my husband first and write again another time. Yours faithfully.")
+        assert stack_of(agent) == []
+
+
+def test_scratches_is_no_cancel_in_an_answer() -> None:
+    with talking("dermacare", PACKS / "dermacare") as agent:
+        agent.handle("s", "my son has a mole that's changed, can I send you photos?")
+        agent.handle("s", "it appeared about a month ago and bleeds when he scratches it")
+        assert "cancel_appointment" not in stack_of(agent)
+
+
+def test_asking_what_a_child_has_had_checks_the_record() -> None:
+    with talking("schoolvax", PACKS / "schoolvax") as agent:
+        agent.handle("s", "can u check what jabs my daughter has actually had? i've lost her red book")
+        assert stack_of(agent) == ["vaccine_history"]
+
+
+def test_we_wont_bother_lets_the_consent_go_and_names_no_child() -> None:
+    with talking("schoolvax", PACKS / "schoolvax") as agent:
+        agent.handle("s", "i'd like to sign my twins up for the nasal flu thing")
+        agent.handle("s", "right, in that case we won't bother, thanks")
+        assert stack_of(agent) == []

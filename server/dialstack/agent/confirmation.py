@@ -178,7 +178,7 @@ def no_with_values(turn: Turn, u: Understanding) -> Understanding:
     (and the question comes again once they are in); a no alone, or 'no, keep it', still declines."""
     flow, waiting = turn.state.active, turn.state.waiting_for_slot
     if flow is None or waiting not in flow.slots or not flow.slots[waiting].params.get("confirmation") \
-            or u.act != "fill" or waiting not in u.labels:
+            or u.act not in ("fill", "correct") or waiting not in u.labels:
         return u
     lead = lx.YES_NO_LEAD.match(u.text)
     if lead is None or not lead["rest"].strip() or lx.tokens(u.text)[:1] not in (["no"], ["nope"], ["nah"]):

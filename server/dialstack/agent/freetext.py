@@ -35,7 +35,8 @@ ROLE_WORDS: dict[str, frozenset[str]] = {
     # why someone comes, or what is wrong: 'she has a cough', 'because of a rash', 'the strap's worn through'
     "reason": frozenset(lx.stem(w) for w in "reason symptom symptoms complaint ailment fault problem issue concern".split()),
     "person": frozenset(lx.stem(w) for w in "patient guest passenger traveller traveler customer person contact "
-                                            "driver attendee holder owner client member recipient".split()),
+                                            "driver attendee holder owner client member recipient child pupil student "
+                                            "son daughter baby kid carer resident".split()),
 }
 ROLE_CUES: dict[str, tuple[str, ...]] = {
     "origin": ("from", "leaving", "departing", "out of", "starting at", "starting in", "pick me up at",

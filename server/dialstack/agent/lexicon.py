@@ -33,9 +33,10 @@ _YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|alright|a
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
         r"s[ií]|claro|dale|vale|perfecto|de acuerdo|"  # ('sí, perfecto', 'yes dale, book it': a yes in Spanish)
+        r"sweet as|bonza|ripper|too easy|no worries|"  # ('yep, sweet as', 'yep bonza')
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine")
 _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|thanks|thank you|ta|cheers|why not|go ahead|"
-             r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
+             r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
              r"let'?s (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that'?s right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
@@ -68,7 +69,8 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"thank you for (?:the|your|all the) (?:help|assistance)|not (?:right )?now|not at (?:the|this) (?:moment|time)|"
             r"not yet|i don'?t|i do not|that'?s (?:ok|okay|fine)|that would be all|that will be all|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
             r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
-            r"i'?m ok|we'?re good|sorry|" + r"(?:i'?ll |we'?ll )?leave (?:it|that|the \w+)(?: (?:as it is|be))?(?: for (?:now|today|the moment))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
+            r"i'?m ok|we'?re good|sorry|i'?m afraid|i am afraid|(?:i'?m afraid |i am afraid )?(?:that'?s|that is) not (?:quite )?right|"
+            r"not quite right|" + r"(?:i'?ll |we'?ll )?leave (?:it|that|the \w+)(?: (?:as it is|be))?(?: for (?:now|today|the moment))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
             r"(?:i'?ll |we'?ll |i want to |i'd rather |let'?s )?keep it(?: actually)?|actually|"
             r"(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer|don'?t worry(?: about (?:it|that))?|"
             # 'no thats ok, ill wait to hear from them', 'no, we'll wait for the call'
@@ -108,8 +110,8 @@ NO_PREFERENCE = re.compile(
 )
 # "forget it, I'll call back later", "drop it, I'll sort it out later", "scrap that, I'll ring back":
 # putting it off, after a stop word
-LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could)|ill|maybe i'?ll|let me)\s+"
-              r"|(?=(?:get|come|call|ring|phone|check)\s+back\b))(?:[a-z']+\s+){0,6}?"
+LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could| shall)|ill|maybe i'?ll|let me)\s+"
+              r"|(?=(?:get|come|call|ring|phone|check)\s+back\b|write\s+(?:again|back)\b))(?:[a-z']+\s+){0,6}?"
               r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself"
               r"|(?:call|ring|phone|get|come|check)(?: (?:you|u|in|it))? back(?: to (?:it|you))?"
               r"|(?:call|ring|phone) (?:you|u|instead)|(?:call|ring|phone)(?: (?:you|u|them|the \w+))? up"  # ('ill phone up')
@@ -124,7 +126,7 @@ LATER_ALONE = re.compile(r"^\s*" + LATER_TAIL + r"[\s.!]*$", re.IGNORECASE)
 # "no, leave it", "no, never mind": a no that lets the whole thing go, not only the question asked
 LET_IT_BE = re.compile(
     r"\b(?:leave it(?! (?:at|on|with|to|as (?!(?:it is|is)\b)|for (?!now|the moment|today))\b)|never ?mind|nvm|forget (?:it|about it)|don'?t bother|don'?t do it|scrap (?:it|that)|drop (?:it|that)|"
-    r"skip it|not anymore|keep it|don'?t worry about (?:it|that)|"
+    r"skip it|not anymore|keep it|don'?t worry about (?:it|that)|(?:we|i) won'?t bother|"
     r"(?:i'?ll|ill|we'?ll|i will|we will|(?:she|he|they)(?:'ll| will)) still (?:go|come|make it|attend|be there)|"
     r"(?:i'?m|i am|we'?re|we are|(?:she|he)'?s|(?:she|he) is|they'?re|they are) still (?:going|coming|flying|travell?ing)|"
     r"(?:i|we|she|he|they) still (?:needs?|wants?) (?:it|that|them|this)|no,? don'?t(?= *[,.!]|$)|"
@@ -153,7 +155,8 @@ CANCEL = re.compile(
     + r"|(?:\s*[,;:.!-]+\s*|\s+)(?:just\s+)?(?:(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?"
     + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))|ignore me))?[\s.!,]*$"
     # 'hmm i dont have the number on me. nevermind': a last sentence that lets it all go
-    r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so|sorry|just)[\s,]+)*(?:never ?mind|nvm|forget it|forget about it|leave it"
+    r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so|sorry|just|in that case|then)[\s,]+)*(?:never ?mind|nvm|forget it|forget about it|leave it"
+    r"|(?:we|i) won'?t bother"  # ('right, in that case we won't bother, thanks')
     r"|don'?t worry(?: about it)?|cancel this(?= for now| then|[\s.!]*$)"  # (not '..., cancel it': after a look-up, the thing looked up)
     # ("... Let's not carry on with this for now, thank you.")
     r"|let'?s not (?:carry on|continue|go ahead|go on|bother|do (?:this|it|that))(?: with (?:this|it|that))?)"
@@ -310,7 +313,8 @@ _TEXTED_ASKS = (r"(?:wat|wats|wot|wut|wen|hw)(?= (?:do|does|did|is|are|r|was|wer
 _ASKS = (r"what|whats|which|where|wheres|when|whens|why|how|hows|who|whos|whose|do you|does|did you|can you|could you|"
          r"are you|is there|is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my|" + _TEXTED_ASKS)
 _QUESTION_WORDS = r"(?!what (?:i|we) (?:meant|mean|said|wanted)\b)(" + _ASKS + r")\b"  # 'what i meant was ...' tells
-QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold on|sorry|quick question|hi|hey|hello|hiya)[\s,.:-]+"
+QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold on|sorry|quick question|hi|hey|hello|hiya|"
+                            r"great|perfect|lovely|cool|brilliant|nice|thanks)[\s,.:-]+"  # ('great and where do i go ...')
                             r"(?!(?:can|could|would|will) (?:you|u)\b))*"
                             # ('and how much is the hearing test'; 'ok, can you book it' is a request)
                             r"(?:(?:before that|but first|first|actually|also|btw|by the way|"
@@ -413,13 +417,15 @@ SMALL_TALK = re.compile(
 # 'Boston to Denver on the 10th, then Denver to Seattle': where one part of a request ends
 PART_BREAK = re.compile(
     # ("what's the baggage allowance then?": a 'then' that ends the sentence joins nothing)
-    r"[,;]?\s*\b(?:and then|and after that|and afterwards|after that|afterwards|then(?!\s*(?:[!?]|\.?\s*$))|and also|followed by|"
+    r"[,;]?\s*\b(?:and then|and after that|and afterwards|after that|afterwards|then(?!\s*(?:[!?]|\.?\s*$))|and also|"
+    r"and (?:i|we) also(?= (?:need|want|would like|'d like))|followed by|"
     r"and later|as well as)\b\s*",
     re.IGNORECASE,
 )
 # 'have I got anything booked?', 'what I've reserved': a thing already done, not a request to do it
 ALREADY_DONE = re.compile(
-    r"\b(?:have|has|had|got|'ve|already|anything|something|what)\b(?:\s+(?!never\b|not\b|n't\b)\w+){0,2}?\s+(?P<done>[a-z]+ed)\b",
+    r"\b(?:have|has|had|got|'ve|'s|already|anything|something|what)\b(?:\s+(?!never\b|not\b|n't\b)\w+){0,2}?\s+"
+    r"(?P<done>[a-z]+ed|had|given|taken|done|seen)\b",  # ('what jabs my daughter has actually had')
     re.IGNORECASE,
 )
 # 'an appointment', 'another flight', 'a new booking', 'a blood pressure check appointment': asking for a new
@@ -457,7 +463,7 @@ that that's thats this is was it it's its everything enough done bye goodbye now
 right moment time again for the a an my me i i'm im am we we're are be been would will i'll that'll
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
-u ya cya x xx xxx smashing marvellous marvelous grand dear love hun pet mate laters ttyl ciao tata stuff ever vale adios adiós
+u ya cya x xx xxx verry mutch thnks smashing marvellous marvelous grand dear love hun pet mate laters ttyl ciao tata stuff ever vale adios adiós
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "laters", "ttyl",
                            "tata", "ciao"})
@@ -467,16 +473,20 @@ _GRATEFUL = THANKS | frozenset({"thankful", "grateful", "appreciate", "appreciat
 
 # 'no thanks, I'll sort it out later, bye': declining and putting it off
 # 'i need to check with her dad first', 'let me ask my wife': someone else to ask, no task of the assistant's
-CONSULTS = re.compile(r"\b(?:check|talk|speak|discuss(?: it)?|run it|confirm(?: it)?|talk it over|talk it through)\s+"
+CONSULTS = re.compile(r"\bconsult (?:my|her|his|their|our|the)\s+\w+|"
+                      r"\b(?:check|talk|speak|discuss(?: it)?|run it|confirm(?: it)?|talk it over|talk it through)\s+"
                       r"(?:with|to|by|past)\s+"
                       r"(?:my|her|his|their|our|the)\s+\w+|\bask\s+(?:my|her|his|their|our)\s+\w+", re.IGNORECASE)
 # 'hmm let me talk to my wife first, I'll come back to this another time': what must happen first
-_FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i want to)\s+(?:talk|speak|check|think|ask|"
-          r"discuss|run it by|see|look)\b[^,.;!?]*?(?:[,.;!-]+\s*|\s+and\s+(?=(?:get|come|call|ring|phone|check)\s+back\b))")
-_OFF_LEAD = (r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+|leave it|never ?mind|nvm|forget (?:about )?it|"
+_FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i want to|i shall|i'?ll|we shall|we'?ll)\s+"
+          r"(?:talk|speak|check|think|ask|discuss|run it by|see|look|consult)\b[^,.;!?]*?"
+          r"(?:[,.;!-]+\s*|\s+and\s+(?=(?:get|come|call|ring|phone|check)\s+back\b|write\s+(?:again|back)\b))")
+_OFF_LEAD = (r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+|on reflection|on second thoughts?|leave it|"
+             r"never ?mind|nvm|forget (?:about )?it|"
              r"don'?t bother|(?:drop|scrap|skip) it)[\s,.!]+")
 _PUTS_OFF = re.compile(r"^\s*(?:(?:" + _OFF_LEAD + r")+|(?:" + _OFF_LEAD + r")*" + _FIRST + r")" + LATER_TAIL
-                       + r"[\s,.!]*(?:(?:bye|goodbye|thanks|thank you)[\s,.!]*)*$"
+                       + r"[\s,.!]*(?:(?:bye|goodbye|thanks|thank you|yours (?:faithfully|sincerely|truly)|(?:kind |best )?regards)"
+                       r"[\s,.!]*)*$"
                        # 'hmm maybe later', 'another time then': later, and nothing else
                        + r"|^\s*(?:(?:hmm+|um+|ok|okay|well|ah|oh)[\s,.!]+)*(?:maybe|perhaps|probably)?\s*"
                        + r"(?:later(?: on)?|another time|some other time)(?:\s+then)?[\s,.!]*"
@@ -522,6 +532,7 @@ def is_closing(text: str) -> bool:
     # a last sentence that closes, after sentences that ask for nothing
     last = _LAST_SENTENCE.match(text)
     if last is not None and is_closing(last["last"]) and not is_question(last["before"]) \
+            and not _JUDGES.search(last["before"]) \
             and not REQUEST_ANYWHERE.search(last["before"]) and not WANTS.search(last["before"]) \
             and not ORDER.match(last["before"]):
         return True
@@ -536,6 +547,10 @@ def is_closing(text: str) -> bool:
     return bool(said & _CLOSING_ENDS) or parting or bool(said & _DECLINING and said & _GRATEFUL) or me_sorted
 
 
+# ('This hotel seems great. That would be all.': a judgment of what was found first, kept in focus as SGD does)
+_JUDGES = re.compile(r"\b(?:sounds?|seems?|looks?|is|was|would be)\s+(?:\w+\s+)?(?:perfect|great|good|nice|fine|superb|"
+                     r"excellent|awesome|wonderful|lovely|ideal)\b|\b(?:perfect|great|good|nice|superb|excellent)\b",
+                     re.IGNORECASE)
 _LAST_SENTENCE = re.compile(r"^(?P<before>.*[.!;])\s+(?P<last>[^.!;?]+?)[\s.!]*$", re.DOTALL)
 _THANKS_THEN = re.compile(r"^\s*(?:(?:ok|okay|oh|great|lovely|perfect|brilliant|aw+)[\s,!.]+)*(?:thanks|thank you|thank u|ty|cheers)"
                           r"(?: so much| very much| a lot| a million| ever so much)?[\s,!.-]+(?P<rest>[^?]+?)[\s.!]*$", re.IGNORECASE)
@@ -1129,7 +1144,7 @@ STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
 # Everyday words for the same task or thing: a word the pack never uses counts as a synonym the
 # pack does use ('drop R-1234' -> cancel, 'hire a car' -> rent, 'a film' -> movie). Both ways.
 _SYNONYM_GROUPS = (
-    "cancel drop scrap ditch scratch abort annul revoke",
+    "cancel drop scrap ditch abort annul revoke",  # (not 'scratch': 'bleeds when he scratches it'; 'scratch that' is a stop word)
     "buy purchase",
     "rent hire lease",
     "reschedule postpone push",
@@ -1247,6 +1262,9 @@ _DRAWN_OUT = re.compile(r"([a-z])\1{2,}", re.IGNORECASE)
 # texting that stands for a word of the request around it: 'cn i ...', '4 my mum' (not '4 my usual packs',
 # nor 'B4 6NH', a postcode)
 _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE), "can"),
+                 (re.compile(r"^(\s*)(?:wat|wot|whut)\b", re.IGNORECASE), r"\1what"),  # ('wat flites are their ...')
+                 (re.compile(r"\b(are|is) their\b(?! own)", re.IGNORECASE), r"\1 there"),
+                 (re.compile(r"\b(what) els\b", re.IGNORECASE), r"\1 else"),
                  (re.compile(r"(?<![\d:.$£€])(?<!\bat )(?<!\bby )(?<!\bto )(?<!\btill )(?<!\buntil )(?<!\bfrom )"
                              rf"(?<!\baround )(?<!\babout )\b4(?= (?:my|our|his|her) (?:{KIN})\b)", re.IGNORECASE), "for"),
                  # a greeting drawn out to open the turn: 'hiii', 'hiiiya', 'heyyy', 'heeey', 'hellooo'
@@ -1276,6 +1294,9 @@ _NOTIFY_ON = re.compile(r"\b(?:let me know|let us know|lmk|ping me|text me|email
                         r"|under|below|less than)\b)", re.IGNORECASE)
 
 
+_YOU_KNOW_WHAT = re.compile(r"\b(?:do )?you know what\s*[,.!-]+\s*", re.IGNORECASE)  # an idiom, no question
+
+
 def plain_words(text: str) -> str:
     """'hiii can i book a flght?', 'heyyy', 'hellooo': a greeting drawn out to open the turn, said plainly
     (so the request after it is read as one); 'cn i', '4 my mum' texted, said in words; 'pull up my
@@ -1283,6 +1304,7 @@ def plain_words(text: str) -> str:
     the plain verb of being told."""
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)
+    text = _YOU_KNOW_WHAT.sub("", text)  # ('actually do you know what, just cancel it instead')
     return _NOTIFY_ON.sub("notify me ", _LOOK_UP.sub(_looked_up, text))
 
 

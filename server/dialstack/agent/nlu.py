@@ -359,7 +359,7 @@ class Understander:
             text, spans, best, best_score, held, asks, active is not None, ctx, incumbent,
             active.slots if active else {}, waiting))
         starts_other = strong and best_spec is not None and best != (active.name if active else None)
-        if starts_other and set(own_labels) & _asked_slots(active, view.waiting_for_slot) and self._only_tells(text, is_question):
+        if starts_other and own_labels and self._only_tells(text, is_question):
             # 'There will be two of us travelling now, myself and my grandson.' to 'what would you like to
             # change?': a statement that gives the task in progress a value, and asks for nothing, answers it
             starts_other = strong = False
@@ -959,6 +959,12 @@ class Understander:
         # errand; an errand that names a value the other task takes still turns away)
         shifts = {m.group().lower() for m in lx.SHIFT.finditer(r.text)}
         errand = shifts == {"let me"} and fills_waiting and active is not None and not self._takes_values_said(r)
+        # ('hang on its on the letter somewhere.. DA2002' to 'which appointment?', 'oh hang on, me brother wants in
+        # too, so 4 of us all up' at a read-back: a pause, then values of the task in progress, asking for no other)
+        paused = shifts <= _PAUSE_WORDS and active is not None and bool(r.own_labels or r.free_answer) \
+            and not self.scorer.requested_flows(r.text) and self.scorer.verb_flow(r.text) in (None, active.name) \
+            and not r.is_question and not (r.free_answer is not None and not fills_waiting)
+        errand = errand or bool(shifts) and paused
         turns_away = bool(shifts) and not errand
         # 'oh random q, are there any boston to chicago flights on the 15th?' while booking New York to Los
         # Angeles: a look-up asked of other values than the task holds is no answer to its question
@@ -1241,7 +1247,8 @@ class Understander:
         return not is_question and not lx.SHIFT.search(text) and not lx.REQUEST_ANYWHERE.search(text) \
             and not lx.WANTS.search(text) and not _WANTS_THINGS.search(text) and not _WISHES.search(text) \
             and not lx.ORDER.match(text) and not _SETS_UP.match(text) and self.scorer.verb_flow(text) is None and not self.scorer.requested_flows(text) \
-            and not {w.lower() for w in lx.tokens(text)} & self.scorer.task_verbs  # (as said: 'reserve', not 'travelling')
+            and not {w.lower() for w in lx.tokens(text)} & (self.scorer.task_verbs | self.scorer.request_verbs.keys())
+            # (a task's verb as said: 'reserve', 'alert', not 'travelling')
 
     def _gives_values(self, text: str, best: str, held: Mapping[str, BaseSlot], ctx: SlotContext) -> bool:
         """Whether ``text`` gives flow ``best`` two values or more, one of them not what the flow in
@@ -1737,16 +1744,6 @@ def _taken_back(active: ActiveView, labels: dict[str, Candidate], text: str, ctx
     return {last: cand}
 
 
-def _asked_slots(active: ActiveView | None, waiting: str | None) -> set[str]:
-    """The slots the question asked names: the one it waits for, and those its prompt names ('What would you
-    like to change: the date, the number of passengers or the seat?')."""
-    spec = active.spec.slot(waiting) if active is not None and waiting else None
-    if spec is None:
-        return set()
-    said = {lx.stem(w) for w in lx.tokens(spec.prompt or "")}
-    return {waiting} | {s.name for s in active.spec.slots if {lx.stem(w) for w in s.name.split("_")} & said - lx.STOP_STEMS}
-
-
 def _said_instead(active: ActiveView, labels: dict[str, Candidate], text: str) -> dict[str, Candidate]:
     """'Actually, Miami in December, how original of me. Make it Los Angeles instead.': a value the task
     holds, said again, then a new one of the same kind said 'instead': the new one replaces it (it does not
@@ -1839,7 +1836,7 @@ _PEOPLE_ADDED = re.compile(rf"\b(?:{KIN}|him|her|them|me|myself|us|passengers?|p
 _CHANGES = frozenset(lx.stem(w) for w in "change modify update amend edit alter".split())
 # a wish anywhere in a turn ('I'll need a bus ...', 'I wish to get bus tickets', 'I'm going to need a flight')
 _WISHES = re.compile(r"\b(?:i|we|he|she|they)(?:'ll| will|'m going to| am going to|'re going to| are going to|'s going to)? ?"
-                     r"(?:wish(?:es)?|wants?|needs?|would like|'d like|like to|am looking for|'m looking for|are looking for)\b",
+                     r"(?:wish(?:es)?|wants?|needs?|would like|'d like|like to|prefer|am looking for|'m looking for|are looking for)\b",
                      re.IGNORECASE)
 # an order to set something up, opening the turn ('also set alert: ...', 'and make a reminder for ...')
 _SETS_UP = re.compile(r"^\s*(?:(?:also|and|oh|ok|okay|now|then|plus|please|pls|can you|could you)[\s,]+)*"
@@ -1853,6 +1850,7 @@ _STILL_ON = re.compile(r"^\W*(?:(?:hi|hey|hello|so|and|oh|um+|hmm+)[\s,]+)*(?:is
 # going on with a task offered back, or insisting on the yes ('yes, finish the booking', 'YES OBVIOUSLY')
 _GOING_ON = frozenset(lx.stem(w) for w in "finish continue carry go resume complete get back obviously course definitely "
                       "absolutely duh please already".split())
+_PAUSE_WORDS = frozenset({"wait", "hang on", "hold on", "let me", "one sec", "one second", "just a sec", "just a second"})
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _CHANGING = re.compile(r"\b(?:update|change|add|modify|amend)\b", re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"

@@ -299,7 +299,8 @@ class FlowScorer:
                                              or bool(_SHOW_ME.search(text)))  # ('can you show me everything I've got booked?')
         # the look-ups whose own words say what was done ('What flights have I booked?' of list_bookings)
         done_readers = {n for n in self.readers if asks_what_was_done and n in self.profiles
-                        and done & (self.profiles[n].name | self.profiles[n].keywords | set().union(*self.profiles[n].examples))}
+                        and done & (self.profiles[n].name | self.profiles[n].keywords | set().union(*self.profiles[n].examples)
+                                    | {w for k in self.profiles[n].spec.keywords for w in lx.tokens(k)})}  # ('had', a stopword)
         plain = self.stems(mask(text, ignore))
         # values are not words for a flow, unless a flow lists the whole value as a keyword ('vegetarian')
         spans = [(a, b) for a, b in spans if not lx.content_stems(text[a:b]) <= self.keywords]
@@ -338,8 +339,9 @@ class FlowScorer:
             # 'can i switch to an aisle seat on BK-31337?': about that booking, whatever else it names
             unheld = UNHELD_VALUE if referenced and not question and not profile.value_keys & referenced \
                 and name not in asked_for else 1.0  # (a question weighs every value it names already)
-            if done & profile.name and name not in self.readers:
-                words *= UNHELD_VALUE  # what was already booked is looked up, not booked again
+            if name not in self.readers and (done & profile.name or done_readers and _SHOW_ME.search(text)):
+                # what was already booked is looked up, not booked again ('can u check what jabs my daughter has had?')
+                words *= UNHELD_VALUE
             elif name in self.readers and done_readers and name not in done_readers:
                 words *= UNHELD_VALUE  # ... by a look-up of what was booked, not a search for new flights
             if name == verb_of:
@@ -680,7 +682,8 @@ _WHERE_I_AM = re.compile(r"\b(?:i'?m|i am|we'?re|we are|i live|we live)(?:\s+(?:
                          re.IGNORECASE)
 _WHERE_SOMEONE_IS = re.compile(r"\b(?:she|he|they|(?:my|our) [a-z]+)(?:'s| is| are)? (?:now )?(?:lives?|living|stays?|staying|"
                                r"based|moved|works?|working|studies|studying)(?: now)? (?:in|to|at)\s+$", re.IGNORECASE)
-_SHOW_ME = re.compile(r"\b(?:show|list|tell|give|send) (?:me|us)\b", re.IGNORECASE)
+_SHOW_ME = re.compile(r"\b(?:show|list|tell|give|send) (?:me|us)\b|\b(?:check|see|find out|look up) (?:what|which)\b",
+                      re.IGNORECASE)  # ('can u check what jabs my daughter has actually had?')
 _WHERE_THEY_ARE = re.compile(r"\b(?:she|he|they|(?:my|our) [a-z]+)(?:'s| is| are)? (?:now )?(?:lives?|living|stays?|staying|"
                              r"based|moved)(?: now)? (?:in|to|at)\s+$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.,;!?]|\b(?:and|but|then)\b", re.IGNORECASE)

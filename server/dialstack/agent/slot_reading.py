@@ -157,7 +157,7 @@ class SlotReader:
         for score, name, cand in found:
             if name in labels or not free(cand, name):
                 continue
-            if score < 0 and slots[name].filled and slots[name].source != "default":
+            if score <= _CUED_AWAY and slots[name].filled and slots[name].source != "default":
                 continue  # ('my daughter works in chicago ...' after 'from boston': a value cued away changes nothing)
             if any(_hashable(c.value) == _hashable(cand.value) and type(slots.get(n)) is type(slots.get(name))
                    for n, c in labels.items()):
@@ -343,6 +343,7 @@ def _says_an_age(text: str, cand: Candidate) -> bool:
 
 PLACE_ROLES = frozenset({"place", "origin", "destination"})
 # an option said right after the verb that asks for it ('book a blood test', 'I need an eye test'): of
+_CUED_AWAY = -2.0  # a value pointed away from a slot this strongly corrects nothing it holds (a cue elsewhere is -1)
 _TOLD_OF_THE_PAST = re.compile(r"\b(?:yesterday|last (?:night|week|month|year|weekend|\w+day)\b(?! of)|"
                                r"(?:\w+ )?(?:days?|weeks?|months?|years?) ago|the other day)\b", re.IGNORECASE)
 _NUMBER_BEFORE = re.compile(r"\b(?P<n>\d{1,2}|" + COUNT_WORDS + r")\s+(?:[a-z]+\s+)?$", re.IGNORECASE)

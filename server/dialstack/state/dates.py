@@ -83,6 +83,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("weekday_day", rf"(?:on\s+)?{_WEEKDAY}\s+(?:the\s+)?(?P<day>\d{{1,2}}(?:st|nd|rd|th))"),  # 'fri 11th', 'wed 2nd'
     ("weekday", rf"(?:(?P<which>next|this|coming|this\s+coming|last|on)\s+)?{_WEEKDAY}"),
     ("day_only", rf"(?:on\s+)?the\s+{_LATE_DAY}"),
+    # '15th not 14th': a day put against the day it replaces
+    ("day_not_day", r"(?P<day>\d{1,2}(?:st|nd|rd|th))(?=\s*,?\s*(?:not|instead of)\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b)"),
     # '23rd', 'the 19th pls' as the whole answer to 'what date?'
     ("day_alone", r"^\s*(?:on\s+)?(?:the\s+)?(?P<day>\d{1,2}(?:st|nd|rd|th))(?=[\s,]*(?:please|pls|plz|then|thanks|thx)?[\s.!]*$)"),
 ))
@@ -234,7 +236,7 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
                 if candidate.weekday() == weekday:
                     return candidate
         return fallback
-    if kind in ("day_only", "day_alone"):
+    if kind in ("day_only", "day_alone", "day_not_day"):
         day = _day_number(g["day"])
         for months in (0, 1):
             first = add_months(today.replace(day=1), months)

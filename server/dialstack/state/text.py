@@ -250,8 +250,9 @@ KIN_OWNER = r"(?:my|our|his|her|their)"  # whose relative: 'my son', 'our kids'
 KIN_KINDS = r"little|older|younger|baby|elderly|best"  # 'my little girl', 'my best friend'
 _MEMBER = (rf"(?:me|myself|(?<=and )i|(?<= n )i|{KIN_OWNER}\s+(?:(?:{KIN_KINDS}|two|three|four|five|six|\d)\s+)?(?:(?:{KIN})s?|children)|"
            rf"(?:a|one|two|three|four|five|six|\d)\s+(?:(?:other|more|of my|of our)\s+)?(?:(?:{KIN}|adult|person|guest)s?|children|people))")
+_COUNTED_NEXT = r"(?<!\bmy)(?<!\bour)(?<!\bhis)(?<!\bher)(?<!\btheir)\s+(?=(?:two|three|four|five|six|\d)\s+(?:(?:other|more)\s+)?(?:(?:" + KIN + r"|adult|person|guest)s?|children|people)\b)"
 _PARTY = re.compile(rf"(?<![\w'-]){_MEMBER}(?:\s*(?:,\s*(?:and\s+|plus\s+)?|\s+(?:and|n|an|'n'?)\s+|\s+plus\s+|\s*&\s*|\s*\+\s*"
-                    rf"|\s+(?=(?:my|our)\s)){_MEMBER})+(?![\w'-])",
+                    rf"|\s+(?=(?:my|our)\s)|{_COUNTED_NEXT}){_MEMBER})+(?![\w'-])",  # ('2 adults 1 kid': counted, side by side)
                     re.IGNORECASE)
 _COUNTED_MEMBER = re.compile(rf"(?:{KIN_OWNER}\s+)?(?:(?:{KIN_KINDS})\s+)?"
                              rf"(?P<n>two|three|four|five|six|a|one|\d)?\s*(?:(?:other|more|of my|of our)\s+)?"
@@ -263,7 +264,7 @@ def people_listed(text: str) -> list[Found]:
     plural without a number ('my kids') cannot be counted, so the list gives nothing."""
     found = []
     for m in _PARTY.finditer(text):
-        parts = re.split(r"(\s*(?:,|\band\b|\bplus\b|&|\+)\s*|\s+(?:n|an|'n'?)\s+|\s+(?=(?:my|our)\s))",
+        parts = re.split(r"(\s*(?:,|\band\b|\bplus\b|&|\+)\s*|\s+(?:n|an|'n'?)\s+|\s+(?=(?:my|our)\s)|" + _COUNTED_NEXT + ")",
                          m.group(), flags=re.IGNORECASE)
         members = [(p, parts[i - 1] if i else "") for i, p in enumerate(parts) if i % 2 == 0 and p.strip()]
         total, group = 0, False
