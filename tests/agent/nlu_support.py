@@ -74,6 +74,12 @@ def stack_names(agent: Agent, session: str = "s") -> list[str]:
     return [f.name for f in agent.load(session).stack.flows]
 
 
+def slots_of(agent: Agent, flow: str, session: str = "s") -> dict[str, object]:
+    """The values held by the flow named ``flow`` on ``session``'s stack (empty slots left out)."""
+    found = next(f for f in agent.load(session).stack.flows if f.name == flow)
+    return {k: s.value for k, s in found.slots.items() if s.value is not None}
+
+
 def tools_of(result: Any) -> list[str]:
     """The tools a turn called, in order."""
     return [c["tool"] for c in result.tool_calls]

@@ -8,19 +8,13 @@ from datetime import time
 
 import pytest
 
-from dialstack.agent import Agent
 from dialstack.agent import lexicon as lx
 from dialstack.agent.freetext import in_capitals_only
 from dialstack.state.times import find_times
 
-from .nlu_support import PACKS, stack_names as stack_of, talking, tools_of
+from .nlu_support import PACKS, slots_of, stack_names as stack_of, talking, tools_of
 
 BOOK_CHICAGO = "book a flight from boston to chicago on dec 15"
-
-
-def slots_of(agent: Agent, flow: str) -> dict[str, object]:
-    found = next(f for f in agent.load("s").stack.flows if f.name == flow)
-    return {k: s.value for k, s in found.slots.items() if s.value is not None}
 
 
 # -- a closing at a read-back says neither yes nor no -----------------------------------------------------

@@ -5,12 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .nlu_support import PACKS, stack_names as stack_of, talking, tools_of
-
-
-def slots_of(agent, flow: str) -> dict[str, object]:
-    found = next(f for f in agent.load("s").stack.flows if f.name == flow)
-    return {k: s.value for k, s in found.slots.items() if s.value is not None}
+from .nlu_support import PACKS, slots_of, stack_names as stack_of, talking, tools_of
 
 
 # -- adding someone to a booking held is a change to it ---------------------------------------------------

@@ -549,8 +549,8 @@ def is_closing(text: str) -> bool:
 
 # ('This hotel seems great. That would be all.': a judgment of what was found first, kept in focus as SGD does)
 _JUDGES = re.compile(r"\b(?:sounds?|seems?|looks?|is|was|would be)\s+(?:\w+\s+)?(?:perfect|great|good|nice|fine|superb|"
-                     r"excellent|awesome|wonderful|lovely|ideal)\b|\b(?:perfect|great|good|nice|superb|excellent)\b",
-                     re.IGNORECASE)
+                     r"excellent|awesome|wonderful|lovely|ideal)\b|\b(?:perfect|great|good|nice|superb|excellent|terrific|"
+                     r"fantastic)\b|^\W*(?:yes|yep|yeah|ok|okay|sure|alright|cool)\W*$", re.IGNORECASE)
 _LAST_SENTENCE = re.compile(r"^(?P<before>.*[.!;])\s+(?P<last>[^.!;?]+?)[\s.!]*$", re.DOTALL)
 _THANKS_THEN = re.compile(r"^\s*(?:(?:ok|okay|oh|great|lovely|perfect|brilliant|aw+)[\s,!.]+)*(?:thanks|thank you|thank u|ty|cheers)"
                           r"(?: so much| very much| a lot| a million| ever so much)?[\s,!.-]+(?P<rest>[^?]+?)[\s.!]*$", re.IGNORECASE)
@@ -1263,7 +1263,7 @@ _DRAWN_OUT = re.compile(r"([a-z])\1{2,}", re.IGNORECASE)
 # nor 'B4 6NH', a postcode)
 _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE), "can"),
                  (re.compile(r"^(\s*)(?:wat|wot|whut)\b", re.IGNORECASE), r"\1what"),  # ('wat flites are their ...')
-                 (re.compile(r"\b(are|is) their\b(?! own)", re.IGNORECASE), r"\1 there"),
+                 (re.compile(r"\b(are|is) their(?= (?:any|from|to|on|for|in|at|available|left)\b)", re.IGNORECASE), r"\1 there"),
                  (re.compile(r"\b(what) els\b", re.IGNORECASE), r"\1 else"),
                  (re.compile(r"(?<![\d:.$£€])(?<!\bat )(?<!\bby )(?<!\bto )(?<!\btill )(?<!\buntil )(?<!\bfrom )"
                              rf"(?<!\baround )(?<!\babout )\b4(?= (?:my|our|his|her) (?:{KIN})\b)", re.IGNORECASE), "for"),

@@ -1338,6 +1338,10 @@ class Understander:
                 and _ASKS_THE_SERVICE.search(text) and not lx.OWNED.search(text) and not _MINE.search(text) \
                 and not (ctx is not None and self.scorer.reference_spans(text, ctx)):
             return _promoted(ranked, answers, top)
+        # 'what time do you close on fridays?': the service's own hours, asked of the side task that answers questions
+        if answers is not None and dict(ranked).get(answers, 0.0) > 0 and _SERVICE_HOURS.search(text) \
+                and not lx.OWNED.search(text) and not _MINE.search(text):
+            return _promoted(ranked, answers, top)
         maker = self._takes_the_moment(tied, text, ctx) if len(tied) > 1 and top >= self.threshold else None
         if maker is not None:
             return _promoted(ranked, maker, top)
@@ -1850,6 +1854,8 @@ _STILL_ON = re.compile(r"^\W*(?:(?:hi|hey|hello|so|and|oh|um+|hmm+)[\s,]+)*(?:is
 # going on with a task offered back, or insisting on the yes ('yes, finish the booking', 'YES OBVIOUSLY')
 _GOING_ON = frozenset(lx.stem(w) for w in "finish continue carry go resume complete get back obviously course definitely "
                       "absolutely duh please already".split())
+_SERVICE_HOURS = re.compile(r"\b(?:what time|when|how late|how early) (?:do|does|are|r) (?:you|u|ya|you guys|the \w+)"
+                            r"(?: \w+)? (?:open|close|shut|finish|start|open up)\b", re.IGNORECASE)
 _PAUSE_WORDS = frozenset({"wait", "hang on", "hold on", "let me", "one sec", "one second", "just a sec", "just a second"})
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _CHANGING = re.compile(r"\b(?:update|change|add|modify|amend)\b", re.IGNORECASE)
