@@ -518,3 +518,32 @@ def test_we_wont_bother_lets_the_consent_go_and_names_no_child() -> None:
         agent.handle("s", "i'd like to sign my twins up for the nasal flu thing")
         agent.handle("s", "right, in that case we won't bother, thanks")
         assert stack_of(agent) == []
+
+
+# -- from the second review ---------------------------------------------------------------------------------------
+def test_dont_cancel_it_yet_with_a_question_answers_and_keeps_asking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "cancel BK-20481")
+        result = agent.handle("s", "don't cancel it yet, what's the refund policy?")
+        assert stack_of(agent) == ["cancel_booking"] and "answer_faq" in tools_of(result)
+
+
+def test_please_dont_cancel_it_alone_keeps_the_booking_in_those_words() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "cancel BK-20481")
+        assert "kept" in agent.handle("s", "Please don't cancel it.").reply
+
+
+def test_hold_on_then_an_order_to_set_up_an_alert_starts_the_alert() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want book flight from Boston")
+        agent.handle("s", "hold on, set an alert for boston to miami under $200")
+        assert stack_of(agent) == ["book_flight", "price_alert"]
+        assert "destination" not in slots_of(agent, "book_flight")
+
+
+def test_wait_then_a_question_or_an_order_is_no_pause_before_an_answer() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        result = agent.handle("s", "hmm wait dont book anything yet, just show me the flights dallas to houston on dec 12")
+        assert tools_of(result) == ["search_flights"]

@@ -401,7 +401,7 @@ class Understander:
             return None
         if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation"):
             said = "yes" if lx.agrees(r.text) and not self.names_another_task(r.text, r.active.name) \
-                else "no" if lx.DENY.match(r.text) or self._its_verb_unwanted(r.text, r.active) \
+                else "no" if lx.DENY.match(r.text) or self._its_verb_unwanted(r.text, r.active) and not r.is_question \
                 else None  # ('yes, book it' to 'cancel BK-31337?' is no yes; '... Please don't cancel it.' is a no)
             check = r.waiting.check(said, r.ctx) if said else None
             if check is not None and check.ok:
@@ -413,7 +413,8 @@ class Understander:
                for k, c in r.own_labels.items()):
             return None  # ('actually no, cancel BK-20481 instead' to 'cancel BK-31337?': another value, not an answer)
         if lx.agrees(r.text) or lx.DENY.match(r.text) \
-                or self._answers_yes_no(r.text, r.waiting, r.ranked, r.active):
+                or self._answers_yes_no(r.text, r.waiting, r.ranked, r.active) \
+                or self._its_verb_unwanted(r.text, r.active) and not r.is_question:  # ('Please don't cancel it.')
             return r.result("fill", flow=r.active.name, labels=r.own_labels)
         return None
 
@@ -963,7 +964,9 @@ class Understander:
         # too, so 4 of us all up' at a read-back: a pause, then values of the task in progress, asking for no other)
         paused = shifts <= _PAUSE_WORDS and active is not None and bool(r.own_labels or r.free_answer) \
             and not self.scorer.requested_flows(r.text) and self.scorer.verb_flow(r.text) in (None, active.name) \
-            and not r.is_question and not (r.free_answer is not None and not fills_waiting)
+            and not r.is_question and not (r.free_answer is not None and not fills_waiting) \
+            and not _ASKS_OR_ORDERS.search(r.text) and not lx.REQUEST_ANYWHERE.search(r.text) \
+            and not {w.lower() for w in lx.tokens(r.text)} & (self.scorer.task_verbs | self.scorer.request_verbs.keys())
         errand = errand or bool(shifts) and paused
         turns_away = bool(shifts) and not errand
         # 'oh random q, are there any boston to chicago flights on the 15th?' while booking New York to Los
@@ -1847,7 +1850,7 @@ _SETS_UP = re.compile(r"^\s*(?:(?:also|and|oh|ok|okay|now|then|plus|please|pls|c
                       r"(?:set|make|create|add|put|start|open)\b", re.IGNORECASE)
 # the verb of a task said not to be wanted, anywhere in a turn ('..., I don't want to move it, ...')
 _UNWANTED_VERB = re.compile(r"\b(?:(?:i|we) (?:don'?t|do not|no longer) (?:want|need|wish) to|(?:i|we) (?:don'?t|dont) wanna|"
-                            r"don'?t|do not) (?P<verb>[a-z]+) (?:it|that|this|them)\b", re.IGNORECASE)
+                            r"don'?t|do not) (?P<verb>[a-z]+) (?:it|that|this|them)\b(?! yet\b)", re.IGNORECASE)
 # 'is my nurse review still happening?', 'are our tickets still ok?': whether one's own thing still stands
 _STILL_ON = re.compile(r"^\W*(?:(?:hi|hey|hello|so|and|oh|um+|hmm+)[\s,]+)*(?:is|are|r) (?:my|our|his|her|their)\b[^?]{1,50}?"
                        r"\bstill\b", re.IGNORECASE)
@@ -1856,6 +1859,9 @@ _GOING_ON = frozenset(lx.stem(w) for w in "finish continue carry go resume compl
                       "absolutely duh please already".split())
 _SERVICE_HOURS = re.compile(r"\b(?:what time|when|how late|how early) (?:do|does|are|r) (?:you|u|ya|you guys|the \w+)"
                             r"(?: \w+)? (?:open|close|shut|finish|start|open up)\b", re.IGNORECASE)
+# a wh-word, an order to set something up, or a task's verb taken back: more than a pause before an answer
+_ASKS_OR_ORDERS = re.compile(r"\b(?:what|whats|what's|where|when|which|who|how|set|make|create|show|don'?t|dont)\b",
+                             re.IGNORECASE)
 _PAUSE_WORDS = frozenset({"wait", "hang on", "hold on", "let me", "one sec", "one second", "just a sec", "just a second"})
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _CHANGING = re.compile(r"\b(?:update|change|add|modify|amend)\b", re.IGNORECASE)
