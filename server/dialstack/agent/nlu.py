@@ -401,7 +401,7 @@ class Understander:
             return None
         if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation"):
             said = "yes" if lx.agrees(r.text) and not self.names_another_task(r.text, r.active.name) \
-                else "no" if lx.DENY.match(r.text) or self._its_verb_unwanted(r.text, r.active) and not r.is_question \
+                else "no" if lx.DENY.match(r.text) or self._keeps_it(r) \
                 else None  # ('yes, book it' to 'cancel BK-31337?' is no yes; '... Please don't cancel it.' is a no)
             check = r.waiting.check(said, r.ctx) if said else None
             if check is not None and check.ok:
@@ -414,7 +414,7 @@ class Understander:
             return None  # ('actually no, cancel BK-20481 instead' to 'cancel BK-31337?': another value, not an answer)
         if lx.agrees(r.text) or lx.DENY.match(r.text) \
                 or self._answers_yes_no(r.text, r.waiting, r.ranked, r.active) \
-                or self._its_verb_unwanted(r.text, r.active) and not r.is_question:  # ('Please don't cancel it.')
+                or self._keeps_it(r):
             return r.result("fill", flow=r.active.name, labels=r.own_labels)
         return None
 
@@ -999,6 +999,12 @@ class Understander:
         m = lx.RATHER_THAN.search(text)
         said = lx.content_stems(m["what"]) - {"one", "thing"} if m else set()
         return bool(said) and said <= self._own_words(active)
+
+    def _keeps_it(self, r: Reading) -> bool:
+        """"... Please don't cancel it." to the task's own yes/no question: its verb taken back, with no question
+        and no other task asked for ("hmm wait no, don't cancel it. i'd rather move it to the 30th" moves it)."""
+        return self._its_verb_unwanted(r.text, r.active) and not r.is_question \
+            and not (r.strong and r.best not in (None, r.active.name))
 
     def _its_verb_unwanted(self, text: str, active: ActiveView) -> bool:
         """'I've changed my mind, I don't want to move it, please cancel the appointment altogether':
