@@ -651,8 +651,7 @@ class Understander:
         its own verb, is not wanted, when nothing follows but a change of mind or a goodbye ('don't book it,
         the date is wrong', '... it should be the 19th', '..., is there an earlier flight?' mend or ask)."""
         m = lx.DONT_DO_IT.match(r.text)
-        verbs = self.scorer.request_verbs
-        if m is None or (verbs.get(m["verb"].lower()) or verbs.get(self.scorer.mend(m["verb"].lower()))) != r.active.name:
+        if m is None or self.scorer.flow_of_verb(m["verb"].lower()) != r.active.name:
             return False
         rest = (m["rest"] or "").strip()
         # (or what a plain no may be followed by: 'thanks anyway', 'I'll do it later', 'leave it where it is')
@@ -966,7 +965,7 @@ class Understander:
             and not self.scorer.requested_flows(r.text) and self.scorer.verb_flow(r.text) in (None, active.name) \
             and not r.is_question and not (r.free_answer is not None and not fills_waiting) \
             and not _ASKS_OR_ORDERS.search(r.text) and not lx.REQUEST_ANYWHERE.search(r.text) \
-            and not {w.lower() for w in lx.tokens(r.text)} & (self.scorer.task_verbs | self.scorer.request_verbs.keys())
+            and not self._says_a_task_verb(r.text)
         errand = errand or bool(shifts) and paused
         turns_away = bool(shifts) and not errand
         # 'oh random q, are there any boston to chicago flights on the 15th?' while booking New York to Los
@@ -1010,9 +1009,7 @@ class Understander:
         """'I've changed my mind, I don't want to move it, please cancel the appointment altogether':
         the task in progress, named by its own verb, said not to be wanted (beside a request for another, in
         its own verb: not "don't book it, is there an earlier flight?")."""
-        verbs = self.scorer.request_verbs
-        return any((verbs.get(m["verb"].lower()) or verbs.get(self.scorer.mend(m["verb"].lower()))) == active.name
-                   for m in _UNWANTED_VERB.finditer(text))
+        return any(self.scorer.flow_of_verb(m["verb"].lower()) == active.name for m in _UNWANTED_VERB.finditer(text))
 
     def _takes_values_said(self, r: Reading) -> bool:
         """Whether the best flow takes a kind of value the turn gives the task in progress."""
@@ -1250,14 +1247,17 @@ class Understander:
         return last > 0 and answer.start >= last and _only_values(text[last:], [(answer.start - last, answer.end - last)]) \
             and bool(lx.STATUS.search(text[:last]) or not lx.content_stems(text[:last]))
 
+    def _says_a_task_verb(self, text: str) -> bool:
+        """Whether ``text`` says a task's verb as the pack has it ('reserve', 'alert'; not 'travelling')."""
+        return not {w.lower() for w in lx.tokens(text)}.isdisjoint(self.scorer.said_verbs)
+
     def _only_tells(self, text: str, is_question: bool) -> bool:
         """Whether ``text`` is a statement that asks for nothing: no question, no request or wish, no
         turning away, no opening verb of a task."""
         return not is_question and not lx.SHIFT.search(text) and not lx.REQUEST_ANYWHERE.search(text) \
             and not lx.WANTS.search(text) and not _WANTS_THINGS.search(text) and not _WISHES.search(text) \
             and not lx.ORDER.match(text) and not _SETS_UP.match(text) and self.scorer.verb_flow(text) is None and not self.scorer.requested_flows(text) \
-            and not {w.lower() for w in lx.tokens(text)} & (self.scorer.task_verbs | self.scorer.request_verbs.keys())
-            # (a task's verb as said: 'reserve', 'alert', not 'travelling')
+            and not self._says_a_task_verb(text)
 
     def _gives_values(self, text: str, best: str, held: Mapping[str, BaseSlot], ctx: SlotContext) -> bool:
         """Whether ``text`` gives flow ``best`` two values or more, one of them not what the flow in

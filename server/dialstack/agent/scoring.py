@@ -204,7 +204,6 @@ class FlowScorer:
                 verbs.setdefault(profile.verb, []).append(name)
         # a flow's strong verb: the first word of its name, which its own examples open with, no other flow's
         self.verbs = {verb: names[0] for verb, names in verbs.items() if len(names) == 1}
-        self.task_verbs = frozenset(verbs)  # every flow's verb, shared or not ('reserve' of two reservations)
         # ... and, for a request ('need to reschedule my plasma appt'), a keyword of one flow only that its
         # examples open with, no other flow's examples do, and no text uses as a thing ('the tickets')
         taken: dict[str, set[str]] = {}  # a word -> the flows whose keywords hold it or whose examples open with it
@@ -219,6 +218,8 @@ class FlowScorer:
         self.request_verbs = {**phrasal, **{verb: name for name, p in self.profiles.items() for verb in p.keyword_verbs
                                             if taken.get(verb, set()) <= {name} and verb not in things and not verb.endswith("s")},
                               **self.verbs}
+        # every flow's verb, shared or not ('reserve' of two reservations), and its request verbs, as said
+        self.said_verbs = frozenset(verbs) | self.request_verbs.keys()
         self._last_values: tuple[Any, Any] = (None, None)
         self._triggers: dict[str, frozenset[str]] = {}
         self._declared: dict[str, frozenset[str]] = {}
@@ -294,9 +295,9 @@ class FlowScorer:
         # ('... so two people. window seats if possible': the wish's words are a detail, not the task)
         ignore = [*ignore, *self.own_slot_words(text), *lx.when_clause_spans(text), *lx.wish_spans(text)]
         done = {lx.stem(m["done"]) for m in lx.ALREADY_DONE.finditer(text)}  # 'have I got anything booked?'
+        shown = bool(_SHOW_ME.search(text))  # ('can you show me everything I've got booked?')
         asks_what_was_done = bool(done) and (lx.is_question(text) and not lx.REQUEST_ANYWHERE.search(text)
-                                             and not lx.ORDER.search(text)
-                                             or bool(_SHOW_ME.search(text)))  # ('can you show me everything I've got booked?')
+                                             and not lx.ORDER.search(text) or shown)
         # the look-ups whose own words say what was done ('What flights have I booked?' of list_bookings)
         done_readers = {n for n in self.readers if asks_what_was_done and n in self.profiles
                         and done & (self.profiles[n].name | self.profiles[n].keywords | set().union(*self.profiles[n].examples)
@@ -339,7 +340,7 @@ class FlowScorer:
             # 'can i switch to an aisle seat on BK-31337?': about that booking, whatever else it names
             unheld = UNHELD_VALUE if referenced and not question and not profile.value_keys & referenced \
                 and name not in asked_for else 1.0  # (a question weighs every value it names already)
-            if name not in self.readers and (done & profile.name or done_readers and _SHOW_ME.search(text)):
+            if name not in self.readers and (done & profile.name or done_readers and shown):
                 # what was already booked is looked up, not booked again ('can u check what jabs my daughter has had?')
                 words *= UNHELD_VALUE
             elif name in self.readers and done_readers and name not in done_readers:
@@ -355,8 +356,12 @@ class FlowScorer:
     def requested_flows(self, text: str) -> set[str]:
         """The flows a request anywhere in ``text`` names by their own verb ('can you cancel it', 'can u
         cancle it', '... could you please cancel my reservation?')."""
-        return {self.request_verbs.get(v) or (None if " " in v else self.request_verbs.get(self.mend(v)))
-                for v in lx.requested_verbs(text)} - {None}  # (a verb with its particle is said as the pack says it)
+        return {self.flow_of_verb(v) for v in lx.requested_verbs(text)} - {None}
+
+    def flow_of_verb(self, verb: str) -> str | None:
+        """The flow whose request verb ``verb`` is, as said or mended ('cancle'); a verb with its particle
+        ('call off') only as the pack says it."""
+        return self.request_verbs.get(verb) or (None if " " in verb else self.request_verbs.get(self.mend(verb)))
 
     def verb_flow(self, text: str) -> str | None:
         """The flow whose own verb the request opens with ('can you refill ...', 'before that, can
@@ -656,9 +661,10 @@ def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | No
     score = 1.0 if slot_spec.name == waiting else 0.0
     if _WHERE_I_AM.search(text, 0, cand.start) and names & lx.CUE_SYNONYMS["from"]:
         score += 3.0  # "i'm in seattle, could you book me something": where one is, one leaves from
-    if _WHERE_THEY_ARE.search(text, 0, cand.start) and names & lx.CUE_SYNONYMS["to"]:
+    someone = _WHERE_SOMEONE_IS.search(text, 0, cand.start)
+    if someone is not None and someone["lives"] and names & lx.CUE_SYNONYMS["to"]:
         score += 2.0  # 'my sister ... lives in Chicago now': where the one visited is, one goes to (a 'to' says more)
-    if _WHERE_SOMEONE_IS.search(text, 0, cand.start) and names & lx.CUE_SYNONYMS["from"]:
+    if someone is not None and names & lx.CUE_SYNONYMS["from"]:
         score -= 3.0  # ('my daughter works in chicago but I want to go to miami': no place to leave from)
     if after and lx.stem(after[0]) in units and not isinstance(cand.value, str):
         score += 3.0  # '6 days' names its slot: the unit after a number is the slot's own word
@@ -680,12 +686,11 @@ def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | No
 
 _WHERE_I_AM = re.compile(r"\b(?:i'?m|i am|we'?re|we are|i live|we live)(?:\s+(?:currently|now|based|staying))?\s+(?:in|at)\s+$",
                          re.IGNORECASE)
-_WHERE_SOMEONE_IS = re.compile(r"\b(?:she|he|they|(?:my|our) [a-z]+)(?:'s| is| are)? (?:now )?(?:lives?|living|stays?|staying|"
-                               r"based|moved|works?|working|studies|studying)(?: now)? (?:in|to|at)\s+$", re.IGNORECASE)
+_WHERE_SOMEONE_IS = re.compile(r"\b(?:she|he|they|(?:my|our) [a-z]+)(?:'s| is| are)? (?:now )?(?:(?P<lives>lives?|living|"
+                               r"stays?|staying|based|moved)|works?|working|studies|studying)(?: now)? (?:in|to|at)\s+$",
+                               re.IGNORECASE)
 _SHOW_ME = re.compile(r"\b(?:show|list|tell|give|send) (?:me|us)\b|\b(?:check|see|find out|look up) (?:what|which)\b",
                       re.IGNORECASE)  # ('can u check what jabs my daughter has actually had?')
-_WHERE_THEY_ARE = re.compile(r"\b(?:she|he|they|(?:my|our) [a-z]+)(?:'s| is| are)? (?:now )?(?:lives?|living|stays?|staying|"
-                             r"based|moved)(?: now)? (?:in|to|at)\s+$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.,;!?]|\b(?:and|but|then)\b", re.IGNORECASE)
 _UP_TO = re.compile(r"\bup to\b", re.IGNORECASE)
 _KIND_WORDS = frozenset({"date", "time", "day", "city", "location", "place"})

@@ -9,12 +9,12 @@ from, read when that leg starts (the replanning check fills it in).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 
 from ....agent.planning import PlanPolicy, Step
 from ....agent.turn import Turn
 from ....state.flows import BaseFlow
-from ....state.slots import SlotContext
 
 _ROUND_TRIP = re.compile(r"\bround[- ]?trip\b|\b(?:and|then|fly|come|go) back\b|\breturn(?:ing)?\b|\bback home\b", re.IGNORECASE)
 
@@ -59,8 +59,7 @@ class TripPlanPolicy(PlanPolicy):
             date = said.value if said is not None else None
             if date is not None and previous is not None and str(date) < previous:
                 # ('Paris on January 10th, and then on to Rome on the 17th': a later leg flies after the one before)
-                later = SlotContext(datetime.fromisoformat(previous).replace(tzinfo=turn.slot_ctx.now.tzinfo),
-                                    turn.slot_ctx.vocabularies, turn.slot_ctx.preferences)
+                later = replace(turn.slot_ctx, now=datetime.fromisoformat(previous).replace(tzinfo=turn.slot_ctx.now.tzinfo))
                 again = when.extract(request[said.start:said.end], later)
                 date = again[0].value if again and str(again[0].value) >= previous else date
             if date is not None:
