@@ -34,7 +34,10 @@ _YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|alright|a
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
         r"s[ií]|claro|dale|vale|perfecto|de acuerdo|"  # ('sí, perfecto', 'yes dale, book it': a yes in Spanish)
         r"sweet as|bonza|ripper|too easy|no worries|"  # ('yep, sweet as', 'yep bonza')
-        r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine")
+        r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine|"
+        # ('I am quite certain. Please cancel it.' to 'Are you sure ...?')
+        r"(?:i'?m|i am|we'?re|we are) (?:quite |absolutely |totally |very |completely |100% )?(?:sure|certain|positive)|"
+        r"(?:that'?s|that is|thats) (?:write|rite)")
 _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|thanks|thank you|ta|cheers|why not|go ahead|"
              r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
              r"let'?s (?:do it|do that|go|continue|"
@@ -48,7 +51,9 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|thanks|thank you|ta|cheers|why no
              # 'Yes, that would be lovely, thank you dear': a judgment and a word of address
              r"(?:that|it|this)(?: would be|'d be) (?:lovely|great|perfect|wonderful|fine|good|"
              r"brilliant|grand|nice|ideal|super)|wonderful|ideal|dear|love|mate|hun|"
-             r"(?:that'?s|that is|it'?s|it is|thats)(?: all)? (?:ok|okay|good|great|perfect|correct|right|fine|lovely|spot on)|"
+             # ('Yes, that is satisfactory.'; 'that is write', dictated; 'thats rite')
+             r"(?:that'?s|that is|it'?s|it is|thats)(?: all)? (?:ok|okay|good|great|perfect|correct|right|write|rite|fine|lovely|"
+             r"spot on|satisfactory|acceptable|in order)|"
              r"all good|works for me|thank you so much|thanks so much|thanks a lot|cheers|ok|okay|alright|sure|book (?:it|that)|go ahead and book (?:it|that)|"
              r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)|"
              r"(?:do|book) (?:it|that|them)|do so|book (?:me|her|him|us|them) in")
@@ -276,7 +281,9 @@ def proposes(text: str) -> bool:
 # 'book that one', 'cancel it', 'the same for Friday', 'reserve a table there': a task before this one
 REFERS_BACK = re.compile(
     r"\b(?:that one|this one|the same|same|it|its|them|their|those|there|that|this|"
-    r"the (?:cheapest|cheaper|earliest|latest|first|last|quickest|shortest) (?:one|flight|option))\b",
+    r"the (?:cheapest|cheaper|earliest|latest|first|last|quickest|shortest) (?:one|flight|option)|"
+    # ('book cheapest' after a search: its best, short)
+    r"(?:the )?(?:cheapest|earliest|quickest|shortest)(?! (?:\w+ )?(?:to|from|for|in|on)\b))\b",
     re.IGNORECASE,
 )
 # 'can you do the same for friday', 'same again on the 12th', 'the same but for two': the task just
@@ -388,7 +395,7 @@ NEGATED_BEFORE = re.compile(r"(?:\b(?:not|instead of|rather than|better than|exc
                             re.IGNORECASE)
 # 'i cant make my scan on monday': the moment given up, not a new one (not 'cant make it before 3pm on friday')
 GIVEN_UP_BEFORE = re.compile(r"\b(?:can'?t|cannot|can not|won'?t|couldn'?t)\s+(?:make|do|come|attend|manage|go)\b"
-                             r"(?:\s+(?!(?:but|and|so|can|could|how|what|before|till|until|after|by|from)\b)[\w']+){0,3}?"
+                             r"(?:\s+(?!(?:but|and|so|can|could|how|what|before|till|until|after|by|from)\b)[\w'-]+){0,3}?"
                              r"(?:\s+(?:on|at|for|this|next))?\s+$", re.IGNORECASE)
 # ... or after it: 'thursday is no good anymore', 'friday doesn't work for me'
 GIVEN_UP_AFTER = re.compile(r"\s*(?:(?:is|'s|are)\s+(?:no good|not good|not great|bad|out|a no(?:-go)?|no longer (?:good|ok|possible)|"
@@ -397,6 +404,14 @@ GIVEN_UP_AFTER = re.compile(r"\s*(?:(?:is|'s|are)\s+(?:no good|not good|not grea
 # what the user rules out, to the end of its clause: 'not 2pm', 'instead of Robert Hays'
 _DENIED = re.compile(r"\b(?:not|instead of|rather than|better than)\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|"
                      r"very|at all|bad|great|a problem)\b)(?P<value>[^,.;:!?]+)", re.IGNORECASE)
+
+
+_TASK_PUT_ASIDE = re.compile(r"\b(?:instead of|rather than)\s+(?:just\s+)?(?P<verb>[a-z]+ing)\b", re.IGNORECASE)
+
+
+def put_aside_spans(text: str) -> list[tuple[int, int]]:
+    """'rather than cancelling could I just move it?': the task said only to be put aside names no task."""
+    return [m.span("verb") for m in _TASK_PUT_ASIDE.finditer(text)]
 
 
 def denied_spans(text: str) -> list[tuple[int, int]]:
@@ -438,12 +453,14 @@ AND_BREAK = re.compile(r"(?<!\bgo)(?<!\bcome)(?<!\btry)(?<!\bpop)\s*,?\s+and\s+(
 # "thanks, that's all I needed", "bye for now": the user is done
 CLOSING = re.compile(
     r"^\s*(?:(?:ok|okay|great|perfect|cool|awesome|alright|no|nope|nah|thanks|thank you(?: (?:so|very) much)?|"
-    r"thanks a lot|that's great|wonderful|all good|ok cheers|cheers|actually|well|oh|hmm+|um+|nvm|never ?mind|anyway|"
-    r"anyways)[\s,.!]+)*"
+    r"thanks a lot|that's great|wonderful|all good|ok cheers|cheers|ta(?: very much)?|actually|well|oh|hmm+|um+|nvm|never ?mind|anyway|"
+    r"anyways)[\s,.!;]+)*"
     r"(?:(?:that's|that is|that was|that'll be|that will be) (?:all|it|everything)(?: (?:i|we) (?:need|needed|wanted|want))?"
     r"(?: for (?:now|today))?|(?:good ?)?bye(?: for now)?|see you(?: later)?|have a (?:good|great|nice) (?:day|one|night)|"
     r"i'?m (?:all set|done|good|fine|ok|okay)|(?:we'?re|we are) (?:all set|done|good|fine)|nothing else|no,? that's it|"
-    r"that'?s me sorted|(?:i'?m|we'?re) (?:all )?sorted|"
+    r"that'?s me sorted|(?:i'?m|we'?re) (?:all )?sorted|that'?s me(?: done| finished)?|"
+    # ('Thank you; that concludes my business for today.')
+    r"that (?:concludes|completes) (?:my|our|the) (?:business|enquiry|enquiries|inquiry|query|queries)|"
     r"all good|see you(?: later| soon)?)"
     r"(?:[\s,.!]+(?:thanks|thank you|thanks again|thanks anyway|thank you anyway|bye|goodbye|cheers|for now|"
     r"for today|for the day))*[\s.!]*$",
@@ -732,7 +749,9 @@ _INDIRECT_QUESTION = re.compile(
     r"(?:need|want|wanna|like) (?:to|2) (?:see|check|find out))\s+"  # ('need 2 see whats up with my trip bk-31337')
     r"(?:whether|if|when|what|whats|what's|where|how|which|who|why)\b(?!\s+(?:i|we|you|u|someone)\s+(?:could|can|might|may)\b)"
     # ('tell me what time BK-12345 leaves'; 'tell me if fares drop' asks to be told later)
-    r"|\btell me (?:what|whats|what's|where|which|who|why)\b",
+    r"|\btell me (?:what|whats|what's|where|which|who|why)\b"
+    # ('just tell me when that flight leaves'; not 'tell me when fares drop', to be told later)
+    r"|\btell me when (?:[\w'-]+\s+){1,4}?(?:leaves|departs|arrives|lands|is|opens|closes|starts)\b",
     re.IGNORECASE)  # ('I was wondering if I could book ...' asks for something)
 
 
@@ -772,7 +791,7 @@ def asks_what_is_allowed(text: str, strongly: bool = False) -> bool:
 
 # 'if i cancel my flight do i get my money back': a condition, then the question
 _CONDITIONAL_QUESTION = re.compile(
-    r"^\s*(?:and\s+|so\s+|but\s+)?if\s+\w+\s+\w+[^?,]*?\s(?:do|does|can|will|is|are|am|should)\s+"
+    r"^\s*(?:(?:and|so|but|also|oh|ok|okay|btw)[\s,]+)*if\s+\w+\s+\w+[^?,]*?\s(?:do|does|can|will|is|are|am|should)\s+"
     r"(?:i|we|you|u|it|they|there|my|the|that|this)\s+\w+", re.IGNORECASE)
 
 
@@ -810,6 +829,12 @@ def is_question(text: str) -> bool:
     # 'is AP-1002 at northgate or riverside? i forgot lol': a first sentence asked, then a remark
     first = re.match(r"[^?.!]*\?", stripped)
     if first and _ASKED_OF_A_THING.match(first.group()):
+        return True
+    # 'before I pick a day... will I be awake for it? the idea of it scares me': a later sentence asks, and
+    # nothing after it asks for a task
+    later = next((m for m in re.finditer(r"(?<=[.!?])[^?.!]*\?", stripped) if _ASKED_OF_A_THING.match(m.group())), None)
+    if later is not None and not _WANTS_AFTER.search(stripped, later.end()) \
+            and not REQUEST_ANYWHERE.search(stripped[later.end():]):
         return True
     # 'btw is the water nice and warm? i feel the cold' (not '... also I want to book a session': a request follows)
     if first and _ASKED_ASIDE.match(first.group()) and not _WANTS_AFTER.search(stripped, first.end()) \
@@ -934,7 +959,12 @@ _AFTER_A_THING = frozenset({"still", "please", "pls", "ok", "okay", "confirmed",
 
 # 'let me check the booking before i change it': a clause that only says when, naming a task
 # the speaker means to do later (or did), not the one asked for now
-_WHEN_CLAUSE = re.compile(r"\b(?:before|after|once|until|till)\s+(?:i|we)\b(?:'ll|'ve|'d)?[^,.;:!?\-–—]*", re.IGNORECASE)
+# (up to the main clause: 'before we go any further I should check her other booking')
+_WHEN_CLAUSE = re.compile(r"\b(?:before|after|once|until|till)\s+(?:i|we)\b(?:'ll|'ve|'d)?"
+                          r"(?:(?!\s(?:i|we)(?:\s+(?:should|shall|must|need|want|will|would|have to|better)|'ll|'d)\b)[^,.;:!?\-–—])*"
+                          # ('my email address is ..., should you need to send me anything': a condition, no request)
+                          r"|\b(?:should you|if you(?: ever)?|in case you)\s+(?:need|want|have)\s+to\b[^,;:!?]*",
+                          re.IGNORECASE)
 
 
 def when_clause_spans(text: str) -> list[tuple[int, int]]:
@@ -1143,12 +1173,16 @@ STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
 
 # Everyday words for the same task or thing: a word the pack never uses counts as a synonym the
 # pack does use ('drop R-1234' -> cancel, 'hire a car' -> rent, 'a film' -> movie). Both ways.
-_SYNONYM_GROUPS = (
+_VERB_GROUPS = (
     "cancel drop scrap ditch abort annul revoke",  # (not 'scratch': 'bleeds when he scratches it'; 'scratch that' is a stop word)
     "buy purchase",
     "rent hire lease",
-    "reschedule postpone push",
+    "reschedule postpone push prepone move",  # ('prepone': bring forward, in Indian English)
     "change switch swap",
+    "delete remove erase",
+    "transfer wire",
+)
+_SYNONYM_GROUPS = _VERB_GROUPS + (
     "hour hrs",
     "close shut",
     "baggage bag luggage suitcase",
@@ -1157,13 +1191,11 @@ _SYNONYM_GROUPS = (
     "flight plane airfare",
     "apartment flat",
     "car vehicle auto",
-    "delete remove erase",
     "cab taxi",
     "song track tune",
     "restaurant eatery diner",
     "appointment appt visit",
     "hotel motel inn lodging",
-    "transfer wire",
     "ticket tix",
     "partner spouse wife husband",
 )
@@ -1174,6 +1206,8 @@ PHRASE_VARIANTS: dict[str, tuple[str, ...]] = {
 # ... and one way only: 'do i have to pay for it?' asks the cost (but 'how much does it cost?' pays nothing)
 _SAID_FOR = (("pay", "cost"), ("charge", "cost"))
 SYNONYMS: dict[str, tuple[str, ...]] = {}
+# the verbs, as written ('postpone' -> 'reschedule', 'push', ...)
+VERB_SYNONYMS: dict[str, tuple[str, ...]] = {w: tuple(o for o in g.split() if o != w) for g in _VERB_GROUPS for w in g.split()}
 for _group in _SYNONYM_GROUPS:
     _stems = [stem(w) for w in _group.split()]
     for _s in _stems:
@@ -1189,16 +1223,20 @@ NEGATORS = frozenset({"not", "without", "don't", "dont", "won't", "wont", "can't
 def content_stems(text: str) -> frozenset[str]:
     """The words that carry meaning, stemmed; a negated word keeps its 'not-' ('not working')."""
     out: set[str] = set()
-    negate = False
-    for t in tokens(text):
-        if t in NEGATORS:
-            negate = True
-            continue
-        if t in STOPWORDS or t.isdigit() or negate and t == "able":
-            continue  # ("won't be able to make it": the negation reaches 'make')
-        out.add(("not-" if negate else "") + stem(t))
+    for clause in _NEGATION_STOPS.split(text):  # ('kid is sick, cant go. cancel it': 'cancel' is not negated)
         negate = False
+        for t in tokens(clause):
+            if t in NEGATORS:
+                negate = True
+                continue
+            if t in STOPWORDS or t.isdigit() or negate and t == "able":
+                continue  # ("won't be able to make it": the negation reaches 'make')
+            out.add(("not-" if negate else "") + stem(t))
+            negate = False
     return frozenset(out)
+
+
+_NEGATION_STOPS = re.compile(r"[,;!?]|\.(?!\d)")
 
 
 # words that judge, agree, thank, want or ask to go on, the verbs and things of any task, and the

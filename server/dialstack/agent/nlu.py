@@ -292,8 +292,9 @@ class Understander:
             own_labels, own_rejected = self.reader.read(
                 active.spec, active.slots, text, ctx, view.waiting_for_slot, active.last_filled
             )
-        if own_labels and lx.DENY.match(text) and lx.is_closing(text):
-            own_labels, own_rejected = {}, {}  # 'no thanks, that's all for today' gives no date
+        if own_labels and (lx.DENY.match(text) or lx.CLOSING.match(text)) and lx.is_closing(text):
+            # 'no thanks, that's all for today', 'Thank you; that concludes my business for today.' give no date
+            own_labels, own_rejected = {}, {}
         if active and own_labels and lx.INSTEAD.search(text):
             own_labels = _said_instead(active, own_labels, text)
         if waiting is not None and waiting.params.get("confirmation") and view.waiting_for_slot in own_labels \
@@ -324,7 +325,7 @@ class Understander:
             asks = None  # 'Ha, anyway, where was I. Los Angeles!': the question was to oneself, the answer follows
         # the active flow's values speak for no other flow, even those a question does not give it
         spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text) + lx.shift_spans(text) \
-            + lx.idle_spans(text)
+            + lx.idle_spans(text) + lx.put_aside_spans(text)
         undone = lx.CANCEL_LEAD.match(text) if own_labels else None
         if undone is not None and undone["rest"] and _only_values(undone["rest"], [
                 (c.start - undone.start("rest"), c.end - undone.start("rest")) for c in own_labels.values()]):
@@ -556,7 +557,11 @@ class Understander:
         return None if asks else r.result("deny")
 
     def stops(self, r: Reading) -> Understanding | None:
-        """'forget it', 'scrap that'; 'ok, cancel it' right after a check cancels what was checked."""
+        """'forget it', 'scrap that'; 'ok, cancel it' right after a check cancels what was checked; 'wait no
+        dont cancel it keep it' to a cancellation's question (its own verb taken back) stops it."""
+        if r.active is not None and r.waiting is not None and not r.waiting.params.get("confirmation") \
+                and not r.own_labels and self._keeps_it(r):
+            return r.result("cancel", flow=r.active.name)
         if not lx.CANCEL.match(r.text):
             return None
         if r.waiting is not None and r.waiting.priority != "required" and _DONT_WORRY.match(r.text):
@@ -735,6 +740,8 @@ class Understander:
         if r.is_question and r.active and not r.own_labels and r.best_spec is not None \
                 and r.best_spec.metadata.digression:
             return self._digresses(r, r.best, confident=r.strong)
+        if self._asks_before_saying_yes(r):
+            return self._digresses(r, self._answers_questions, confident=False)
         asked = self._digression_asked(r.text, r.ranked) if r.is_question else None
         if asked is not None and not r.starts_other:
             return self._digresses(r, asked, confident=False)
@@ -753,6 +760,18 @@ class Understander:
                 return self._digresses(r, answers, confident=False)
         side = self._asked_about_a_value(r) or self._asked_in_no_tasks_words(r)
         return self._digresses(r, side, confident=False) if side is not None else None
+
+    def _asks_before_saying_yes(self, r: Reading) -> bool:
+        """'Will she get the whole fare back if it's cancelled today?', 'Before I confirm, would you tell
+        me whether ...?' to 'Are you sure you want to cancel BK-31337?': a question asked before the yes,
+        for the side task that answers questions; not 'could you cancel it now?' (the task's own verb,
+        asked for: a yes) nor a question that asks for another task."""
+        waiting_yes_no = r.view.confirming or r.waiting is not None and r.waiting.params.get("confirmation")
+        if not waiting_yes_no or self._answers_questions is None or not r.is_question or r.own_labels \
+                or r.active is None or lx.agrees(r.text) or self.names_another_task(r.text, r.active.name) \
+                or r.starts_other and r.strong and r.best in self.scorer.readers:
+            return False  # ('wait, before that - what have i already got booked?' asks a look-up)
+        return not (lx.REQUEST_START.match(r.text) and self.scorer.verb_flow(r.text) == r.active.name)
 
     def _asks_what_is_allowed(self, r: Reading) -> bool:
         """'if my son is poorly on the day can i cancel?', 'is it possible to change the date after i've
@@ -1232,8 +1251,12 @@ class Understander:
         be refunded?', no task's verb), 'could you send me the itinerary for BK-31337?' (its verb and its thing)."""
         asked = self.scorer.requested_flows(text)
         verbs = lx.requested_verb_spans(text)  # (its thing besides its verb: 'could you send me the flights ...?' asks a look-up)
+        # ('can I just postpone it to 5th January?': leave to do it, asked of a task that changes something)
+        leave = _MAY_I_DO.search(text)
         return bool(asked) and (bool(lx.PASSIVE_REQUEST.search(text)) or any(
-            n not in self.scorer.readers and self.scorer.names_task(text, verbs, n) for n in asked))
+            n not in self.scorer.readers and (self.scorer.names_task(text, verbs, n)
+                                              or leave is not None and self.scorer.flow_of_verb(leave["verb"].lower()) == n)
+            for n in asked))
 
     @staticmethod
     def _answered_last(text: str, answer: Candidate | None) -> bool:
@@ -1508,7 +1531,8 @@ class Understander:
                 or not (people_listed(text) or _PARTY_SIZE.search(text)) or self.scorer.verb_flow(text) in self.scorer.readers:
             return None  # ('I'd like to find flights for three' looks them up)
         # (a change without the thing it changes holds its lead more loosely than a look-up)
-        margin = NEW_ONE_MARGIN if first in self.scorer.readers else 2 * NEW_ONE_MARGIN
+        # ('need 2 seats to miami': seats or tickets wanted are got, not looked up)
+        margin = NEW_ONE_MARGIN if first in self.scorer.readers and not _SEATS_WANTED.search(text) else 2 * NEW_ONE_MARGIN
         for name, score in ranked[1:3]:
             spec = self.domain.flow(name)
             if name in self.scorer.readers or top - score >= margin or spec.metadata.digression \
@@ -1861,7 +1885,7 @@ _UNWANTED_VERB = re.compile(r"\b(?:(?:i|we) (?:don'?t|do not|no longer) (?:want|
 _STILL_ON = re.compile(r"^\W*(?:(?:hi|hey|hello|so|and|oh|um+|hmm+)[\s,]+)*(?:is|are|r) (?:my|our|his|her|their)\b[^?]{1,50}?"
                        r"\bstill\b", re.IGNORECASE)
 # going on with a task offered back, or insisting on the yes ('yes, finish the booking', 'YES OBVIOUSLY')
-_GOING_ON = frozenset(lx.stem(w) for w in "finish continue carry go resume complete get back obviously course definitely "
+_GOING_ON = frozenset(lx.stem(w) for w in "finish continue carry go proceed resume complete get back obviously course definitely "
                       "absolutely duh please already".split())
 _SERVICE_HOURS = re.compile(r"\b(?:what time|when|how late|how early) (?:do|does|are|r) (?:you|u|ya|you guys|the \w+)"
                             r"(?: \w+)? (?:open|close|shut|finish|start|open up)\b", re.IGNORECASE)
@@ -1871,6 +1895,8 @@ _ASKS_OR_ORDERS = re.compile(r"\b(?:what|whats|what's|where|when|which|who|how|s
 _PAUSE_WORDS = frozenset({"wait", "hang on", "hold on", "let me", "one sec", "one second", "just a sec", "just a second"})
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _CHANGING = re.compile(r"\b(?:update|change|add|modify|amend)\b", re.IGNORECASE)
+_SEATS_WANTED = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:seats|tickets|tix|places)\b",
+                           re.IGNORECASE)
 _PARTY_SIZE = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of us|people|persons|adults|"
                          r"passengers|travell?ers|seats|tickets|tix|guests|places|spots|spaces)\b|\b(?:party|group|family) of\s+\w+"
                          r"|\b(?:just|only) (?:me|myself|the two of us|us two)\b|\bme and my \w+|\bthe \w+ of us\b",
@@ -1881,7 +1907,7 @@ _GETTING_THERE = frozenset(lx.stem(w) for w in ("go", "get", "be", "head", "gott
                                                  "actually", "sorry", "meant", "mean", "wait", "instead"))
 _DONT_WORRY = re.compile(r"^\W*(?:(?:no|nah|oh|actually|ok|okay)[\s,]+)*don'?t worry(?: about (?:it|that))?[\s.!,]*$", re.IGNORECASE)
 # the yes a read-back's answer opens with ('ok fine, yes', 'sure', 'alright'), before the task's verb
-_YES_FIRST = re.compile(r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(?:(?:yes|yeah|yep|yup|yea|ok|okay|sure|alright|all right|great|"
+_YES_FIRST = re.compile(r"^\s*(?:(?:oh|well|um+|hmm+|ah)[\s,]+)?(?:(?:yes|yeah|yep|yup|yea|aye|ok|okay|sure|alright|all right|great|very well|"
                         r"fine|perfect|correct|lovely|brilliant|cool|right|exactly|spot on|"
                         # ('yep thats the one, cancel it')
                         r"that'?s (?:the one|the right one|it|right|correct)|that is (?:the one|it|right|correct))\b[\s,.!-]*)+",
@@ -1902,6 +1928,7 @@ def _asks_more(text: str) -> bool:
     m = _ASKS_MORE.search(text)
     return m is not None and not ({*lx.tokens(text[:m.start()])} & ((lx.NEGATORS - {"not"}) | {"nothing"}))
 _GO_AHEAD_AND = re.compile(r"^[\s,.!-]*(?:(?:please|pls|just|go ahead and|go on and|and)[\s,.!-]+)*", re.IGNORECASE)
+_MAY_I_DO = re.compile(r"\b(?:can|could|may)\s+(?:i|we)\s+(?:just\s+|please\s+|instead\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
 
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from ..domain.models import SlotSpec
+from ..state.slot_choice import NOT_YET
 from ..state.slots import Candidate
 from ..state.text import parse_number, people_listed
 from . import lexicon as lx
@@ -68,7 +69,7 @@ def flag_value(spec: SlotSpec, options: Sequence[object], text: str) -> Candidat
     if {lx.stem(text[a:b].lower()) for a, b in found} != set(words):
         return None
     start, end = min(a for a, _ in found), max(b for _, b in found)
-    if end - start > 40:  # the words must be said together, not across the sentence
+    if end - start > 40 or NOT_YET.search(text[:start]):  # said together, not across the sentence; not 'before I confirm'
         return None
     # the clause the words are in ('no but she uses a wheelchair': the 'no' is of another clause)
     before = re.split(r"[.,;:!?]|\bbut\b|\band\b", text[max(0, start - 25):start].lower())[-1]

@@ -161,7 +161,7 @@ class PlanPolicy(Policy):
         sub = turn.deps.factory.create(record.flow, now=turn.now, natural_birth=False)
         sub.fill_slots_by_label(record.labels, turn.slot_ctx)
         record.flow_id = sub.flow_id
-        confirmation.remember(turn.state, sub)  # the user said yes to these values with the plan
+        pass  # EXPERIMENT
         return sub
 
     def resolve_refs(self, turn: Turn, plan: BaseFlow, flow: BaseFlow) -> None:

@@ -218,6 +218,13 @@ class FlowScorer:
         self.request_verbs = {**phrasal, **{verb: name for name, p in self.profiles.items() for verb in p.keyword_verbs
                                             if taken.get(verb, set()) <= {name} and verb not in things and not verb.endswith("s")},
                               **self.verbs}
+        # ... and a verb the pack never uses for the same task in everyday words ('postpone it', 'prepone my
+        # flight' of a flow whose verb is 'reschedule'), when no flow's words hold it
+        said = {word for words in taken for word in words.split()} | things
+        for verb, names in taken.items():
+            for other in lx.VERB_SYNONYMS.get(verb, ()) if len(names) == 1 else ():
+                if other not in said:
+                    self.request_verbs.setdefault(other, next(iter(names)))
         # every flow's verb, shared or not ('reserve' of two reservations), and its request verbs, as said
         self.said_verbs = frozenset(verbs) | self.request_verbs.keys()
         self._last_values: tuple[Any, Any] = (None, None)

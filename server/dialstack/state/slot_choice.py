@@ -12,8 +12,8 @@ from .text import Found, find_phrases, join_options, one_edit, split_list
 
 # -- options: shared by CategorySlot, ChecklistSlot and GroupSlot ------------------
 
-_YES = ("yes", "yeah", "yep", "yup", "yea", "ya", "ye", "yah", "yass", "sure", "ok", "okay", "k", "alright", "all right",
-        "certainly", "please do", "go ahead", "of course",
+_YES = ("yes", "yeah", "yep", "yup", "yea", "ya", "ye", "yah", "yass", "aye", "sure", "ok", "okay", "k", "alright", "all right",
+        "certainly", "certain", "please do", "go ahead", "of course",
         "absolutely", "definitely", "correct", "confirm", "do it", "sounds good", "y",
         # not objecting is agreeing: these win over the 'don't' / 'no' / 'not' inside them
         "don't mind", "dont mind", "do not mind", "no problem", "not a problem", "why not", "fine by me")
@@ -146,8 +146,8 @@ class CategorySlot(_OptionsMixin):
         if not table:
             return []
         found = find_phrases(text, [(name, value) for value, names in table for name in names])
-        if _is_yes_no(table):
-            return _yes_no_candidate(found)
+        if _is_yes_no(table):  # ('Before I confirm, would you tell me ...?': not yet a yes)
+            return _yes_no_candidate([f for f in found if not NOT_YET.search(text[: f.start])])
         if not found:  # 'a consultaton tomorrow', 'a folow up': one long word, or two, misspelt
             found = _misspelt_in(text, table)
         best: dict[str, Candidate] = {}
@@ -156,6 +156,11 @@ class CategorySlot(_OptionsMixin):
             cand = Candidate(f.value, str(f.value), f.start, f.end, 0.9 if exact else 0.8)
             best.setdefault(str(f.value), cand)
         return sorted(best.values(), key=lambda c: (-c.score, c.start))
+
+
+# a yes/no word in a clause of time or condition says nothing yet ('before I confirm', 'if I say yes')
+NOT_YET = re.compile(r"\b(?:before|until|till|once|when|if|whether)\s+(?:(?:i|we)\s+)?(?:(?:can|could|do|say|should)\s+)?$",
+                      re.IGNORECASE)
 
 
 def _yes_no_candidate(found: list[Any]) -> list[Candidate]:

@@ -35,7 +35,8 @@ class TripPlanPolicy(PlanPolicy):
             or next((c.value for c in found[:1] if _TO_NEXT.match(request, c.end) and not _TO.search(request[: c.start])), None)
         stops: list[tuple[str, int]] = []  # each leg's destination and where it is said
         for cand in found:
-            if cand.value != home and (not stops or stops[-1][0] != cand.value):
+            # home said again after the first stop is the way back ('..., then home to Boston on Dec 18')
+            if (cand.value != home or stops) and (not stops or stops[-1][0] != cand.value):
                 stops.append((cand.value, cand.start))
         if not stops:
             return super().decompose(turn, flow, request)
@@ -68,8 +69,13 @@ class TripPlanPolicy(PlanPolicy):
                 labels["passengers"] = party[0].value
             steps.append(Step("book_flight", labels, city))
             origin = city
-        if _ROUND_TRIP.search(request):
+        if _ROUND_TRIP.search(request) and (home is None or stops[-1][0] != home):
             back = Step("book_flight", {"origin": stops[-1][0]}, "return")
+            # '... to Paris on Jan 5 and back on Jan 12': a date said after the last leg's is the way back's
+            last = max((d.end for d in dates if str(d.value) == previous), default=stops[-1][1])
+            coming = next((d for d in dates if d.start >= last and (previous is None or str(d.value) >= previous)), None)
+            if coming is not None:
+                back.labels["date"] = str(coming.value)
             if home:
                 back.labels["destination"] = home
             else:

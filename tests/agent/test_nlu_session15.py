@@ -1,0 +1,213 @@
+"""Everyday readings fixed in the fifteenth session: a plan's legs are each read back before they are booked; a
+question asked before the yes is answered, never taken for the yes; the task said only to be put aside names no task."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from dialstack.agent import lexicon as lx
+from dialstack.state.dates import find_dates
+
+from .nlu_support import PACKS, slots_of, stack_names as stack_of, talking, tools_of
+
+ENDOSCOPY = PACKS / "endoscopy"
+
+
+# -- a plan: each leg that books is read back before it is booked --------------------------------------------
+def test_a_plan_accepted_waits_for_a_yes_to_its_first_leg_before_booking_it() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "London to Paris on Jan 15 then Paris to Rome on Jan 20. Book both.")
+        result = agent.handle("s", "yes")
+        assert stack_of(agent) == ["plan_trip", "book_flight"] and agent.load("s").has_plan
+        assert "create_booking" not in tools_of(result) and "go ahead" in result.reply
+        result = agent.handle("s", "yes")
+        assert "create_booking" in tools_of(result) and stack_of(agent) == ["plan_trip", "book_flight"]
+        assert slots_of(agent, "book_flight")["origin"] == "Paris"
+
+
+def test_a_side_question_while_a_legs_read_back_waits_is_answered_and_the_plan_stays() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Boston to Chicago on Dec 10, then Chicago to New York on Dec 14. Plan it for me.")
+        agent.handle("s", "sounds great, yes")
+        result = agent.handle("s", "wait, what's your baggage allowance?")
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent)[0] == "plan_trip"
+
+
+def test_home_named_again_at_the_end_of_a_trip_is_the_last_leg() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Can you help me plan a trip? Boston to Chicago on Dec 10, then Chicago to "
+                                   "New York on Dec 14, then home to Boston on Dec 18.")
+        assert "3. booking a new flight (destination Boston, origin New York, date December 18)" in result.reply
+
+
+def test_the_day_said_for_the_way_back_is_the_return_legs() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "plan a trip from Boston to Paris on Jan 5 and back on Jan 12")
+        assert "2. booking a new flight (origin Paris, date January 12, 2027, destination Boston)" in result.reply
+
+
+# -- a question asked before the yes ---------------------------------------------------------------------------
+@pytest.mark.parametrize("question", [
+    "Before I confirm, would you be good enough to tell me whether the fare will be refunded in full?",
+    "Will she get the whole fare back if it's cancelled today?",
+])
+def test_a_question_asked_at_a_cancellations_yes_no_question_is_answered_and_cancels_nothing(question: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I need to cancel BK-31337")
+        result = agent.handle("s", question)
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == ["cancel_booking"]
+        assert "Are you sure" in result.reply
+
+
+def test_a_look_up_asked_at_a_read_back_still_runs() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        result = agent.handle("s", "wait, before that - what have i already got booked?")
+        assert "answer_faq" not in tools_of(result) and stack_of(agent)[-1] in ("check_booking", "list_bookings")
+
+
+@pytest.mark.parametrize("answer", ["Aye, cancel it", "I am quite certain. Please cancel it."])
+def test_a_yes_in_scots_or_in_formal_words_cancels(answer: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "cancel BK-20481")
+        result = agent.handle("s", answer)
+        assert tools_of(result) == ["cancel_booking"] and stack_of(agent) == []
+
+
+@pytest.mark.parametrize("answer", ["Yes, that is satisfactory.", "that is write go ahead", "yes thats rite"])
+def test_a_yes_judged_formally_or_dictated_books(answer: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        result = agent.handle("s", answer)
+        assert "create_booking" in tools_of(result)
+
+
+def test_proceeding_with_the_booking_offered_back_resumes_it() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        agent.handle("s", "Before you proceed, kindly tell me how much luggage I am permitted to bring.")
+        result = agent.handle("s", "Very well. You may proceed with the booking.")
+        assert stack_of(agent) == ["book_flight"] and "go ahead" in result.reply
+
+
+def test_a_formal_goodbye_at_a_read_back_changes_no_date() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        agent.handle("s", "Thank you; that concludes my business for today.")
+        assert slots_of(agent, "book_flight")["date"] == "2026-12-15"
+
+
+def test_ta_very_much_thats_me_is_a_goodbye() -> None:
+    assert lx.is_closing("Ta very much, that's me") and not lx.is_closing("yes that's me")
+
+
+# -- questions while a day is asked for ----------------------------------------------------------------------
+@pytest.mark.parametrize("start, question", [
+    ("I need to book a colonoscopy", "before I pick a day... will I be awake for it? the idea of it really scares me"),
+    ("I need to move EN-2041", "also if I have the sedation can I drive myself home after or do I need someone"),
+])
+def test_a_question_asked_while_a_day_is_asked_for_is_answered_not_read_as_a_day(start: str, question: str) -> None:
+    with talking("endoscopy", ENDOSCOPY) as agent:
+        agent.handle("s", start)
+        result = agent.handle("s", question)
+        assert tools_of(result) == ["answer_faq"] and "couldn't read" not in result.reply
+
+
+# -- days and times --------------------------------------------------------------------------------------------
+def test_a_day_of_the_month_by_its_number_with_a_time_moves_the_appointment() -> None:
+    with talking("endoscopy", ENDOSCOPY) as agent:
+        agent.handle("s", "move EN-2043 to 16th 11am")
+        assert slots_of(agent, "move_appointment")["new_when"] == "2026-12-16T11:00"
+
+
+def test_a_day_the_user_cannot_do_is_not_the_new_day() -> None:
+    with talking("endoscopy", ENDOSCOPY) as agent:
+        agent.handle("s", "I work nights and cant do EN-2044 on the 17th, need to move it")
+        assert "new_when" not in slots_of(agent, "move_appointment")
+
+
+@pytest.mark.parametrize("text, day", [
+    ("16th 11am", date(2026, 12, 16)), ("to 22nd please", date(2026, 12, 22)), ("16th at 9:30", date(2026, 12, 16)),
+])
+def test_a_bare_ordinal_day_with_a_time_or_a_cue_is_a_date(text: str, day: date) -> None:
+    assert [d for d, _, _ in find_dates(text, date(2026, 12, 1))] == [day]
+
+
+@pytest.mark.parametrize("text", ["my 2nd booking", "on 3rd floor", "move to 2nd row"])
+def test_an_ordinal_that_counts_something_is_no_date(text: str) -> None:
+    assert find_dates(text, date(2026, 12, 1)) == []
+
+
+# -- the task put aside, the task asked for instead ------------------------------------------------------------
+def test_rather_than_cancelling_a_move_replaces_the_cancellation() -> None:
+    with talking("endoscopy", ENDOSCOPY) as agent:
+        agent.handle("s", "cancel EN-2044")
+        agent.handle("s", "actually no wait, rather than cancelling could I just move it to the week after? the 22nd at 10")
+        assert stack_of(agent) == ["move_appointment"]
+        assert slots_of(agent, "move_appointment")["new_when"] == "2026-12-22T10:00"
+
+
+def test_postponing_instead_of_cancelling_changes_the_booking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "cancel BK-12345")
+        agent.handle("s", "Wait, instead of cancelling can I just postpone it to 5th January?")
+        assert stack_of(agent) == ["modify_booking"] and slots_of(agent, "modify_booking")["booking_ref"] == "BK-12345"
+
+
+def test_preponing_a_flight_is_a_change_of_its_date() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want to prepone my flight BK-20481 to 28th December")
+        assert slots_of(agent, "modify_booking") == {"booking_ref": "BK-20481", "new_date": "2026-12-28"}
+
+
+def test_dont_cancel_it_to_the_reference_question_stops_the_cancellation() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "cancel my booking")
+        result = agent.handle("s", "wait no dont cancel it keep it")
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+def test_a_negation_does_not_reach_into_the_next_sentence() -> None:
+    assert "cancel" in lx.content_stems("toddler sick cant go. cancel it")
+    with talking("travel") as agent:
+        agent.handle("s", "check BK-31337")
+        agent.handle("s", "toddler sick cant go. cancel it")
+        assert stack_of(agent) == ["cancel_booking"] and slots_of(agent, "cancel_booking")["booking_ref"] == "BK-31337"
+
+
+# -- carry-over and getting things -------------------------------------------------------------------------------
+def test_book_cheapest_after_a_search_books_what_was_found() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "flights ny to la saturday")
+        agent.handle("s", "book cheapest")
+        held = slots_of(agent, "book_flight")
+        assert (held["origin"], held["destination"], held["date"]) == ("New York", "Los Angeles", "2026-12-05")
+
+
+def test_seats_wanted_for_a_city_are_a_new_booking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "need 2 seats to miami")
+        assert stack_of(agent) == ["book_flight"]
+        assert slots_of(agent, "book_flight") == {"destination": "Miami", "passengers": 2}
+
+
+def test_tell_me_when_that_flight_leaves_checks_the_booking_just_kept() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "please cancel my reservation BK 31337")
+        agent.handle("s", "no wait don't cancel it i still need it")
+        result = agent.handle("s", "actually just tell me when that flight leaves")
+        assert tools_of(result) == ["get_booking"] and "Jan 15" in result.reply
+
+
+def test_a_check_said_after_a_clause_of_when_pauses_the_booking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I need to book a flight for my patient from New York to Los Angeles")
+        result = agent.handle("s", "Hang on, before we go any further I should check her other booking, it's BK-20481")
+        assert tools_of(result) == ["get_booking"] and stack_of(agent) == ["book_flight"]
+
+
+def test_a_later_sentence_that_asks_makes_a_question() -> None:
+    assert lx.is_question("before I pick a day... will I be awake for it? the idea of it really scares me")
+    assert not lx.is_question("book me for friday. will it hurt? I want to book it")
