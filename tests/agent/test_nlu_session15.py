@@ -211,3 +211,104 @@ def test_a_check_said_after_a_clause_of_when_pauses_the_booking() -> None:
 def test_a_later_sentence_that_asks_makes_a_question() -> None:
     assert lx.is_question("before I pick a day... will I be awake for it? the idea of it really scares me")
     assert not lx.is_question("book me for friday. will it hurt? I want to book it")
+
+
+# -- later in the session: rounds 58 and 59 ----------------------------------------------------------------------
+LYMPH = PACKS / "lymphclinic"
+FALLS = PACKS / "falls"
+
+
+def test_us_both_counts_two_passengers() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "could you book us both on a flight from Boston to Chicago on December 15?")
+        assert slots_of(agent, "book_flight")["passengers"] == 2
+
+
+@pytest.mark.parametrize("question", ["oh and can I stay in the room with her? she gets a bit muddled",
+                                      "hold on do kids need own seat"])
+def test_a_question_at_a_read_back_goes_to_the_faq(question: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        result = agent.handle("s", question)
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == ["book_flight"]
+
+
+def test_kk_bye_is_a_goodbye() -> None:
+    assert lx.is_closing("kk bye")
+
+
+def test_he_can_make_it_after_all_keeps_the_session_and_books_nothing() -> None:
+    with talking("lymphclinic", LYMPH) as agent:
+        agent.handle("s", "I need to cancel my husband's fitting, the reference is LY-1002")
+        result = agent.handle("s", "oh hang on, no, don't cancel it, he says he can make it after all")
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+def test_leaving_the_task_offered_back_for_another_day_declines_it() -> None:
+    with talking("lymphclinic", LYMPH) as agent:
+        agent.handle("s", "great, my arm's a balloon again. book me a fitting")
+        agent.handle("s", "hold on, is my MLD on thursday still happening? LY-1001")
+        agent.handle("s", "no, leave the fitting, I'll sort it out another day")
+        assert stack_of(agent) == []
+
+
+def test_the_hours_asked_in_words_the_faq_does_not_use_are_answered() -> None:
+    with talking("lymphclinic", LYMPH) as agent:
+        result = agent.handle("s", "what time do you shut anyway?")
+        assert tools_of(result) == ["answer_faq"]
+
+
+def test_a_turn_in_capitals_names_no_patient_by_its_capitals() -> None:
+    with talking("lymphclinic", LYMPH) as agent:
+        agent.handle("s", "HELLO I WOULD LIKE TO BOOK ONE OF THE DRAINAGE SESSIONS FOR MY LEG")
+        assert "patient_name" not in slots_of(agent, "book_session")
+
+
+@pytest.mark.parametrize("text, held", [
+    ("Aye hiya, I'm needing a flight from London tae Paris the morra",
+     {"origin": "London", "destination": "Paris", "date": "2026-12-02"}),
+    ("Book me a flight tae Paris fae Boston on the 10th of December",
+     {"origin": "Boston", "destination": "Paris", "date": "2026-12-10"}),
+])
+def test_scots_words_for_to_from_and_tomorrow_are_read(text: str, held: dict[str, str]) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", text)
+        assert {k: v for k, v in slots_of(agent, "book_flight").items() if k in held} == held
+
+
+def test_a_shout_asked_for_when_fares_drop_is_a_price_alert() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Can ye gie us a shout if flights from Seattle to Honolulu drop below $350?")
+        assert stack_of(agent) == ["price_alert"]
+
+
+def test_a_dog_asked_about_is_a_pet_question() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Can I take ma wee dug on the plane wi' me?")
+        assert tools_of(result) == ["answer_faq"]
+
+
+def test_what_details_have_you_noted_asks_the_status() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I have to book a flight for my father from Boston")
+        result = agent.handle("s", "What all details have you noted till now?")
+        assert "booking a new flight" in result.reply and stack_of(agent) == ["book_flight"]
+
+
+def test_an_errand_said_while_here_starts_it_and_changes_nothing_held() -> None:
+    with talking("endoscopy", ENDOSCOPY) as agent:
+        agent.handle("s", "my wife needs a gastroscopy booking, can you do that")
+        agent.handle("s", "oh and while I'm here, I still haven't had the prep kit for my own colonoscopy, EN-2044")
+        assert stack_of(agent) == ["book_procedure", "request_prep_kit"]
+        assert slots_of(agent, "book_procedure")["procedure"] == "gastroscopy"
+
+
+def test_one_task_said_across_an_and_starts_once_and_never_shows_a_stack_error() -> None:
+    with talking("falls", FALLS) as agent:
+        result = agent.handle("s", "I'd like to book my dad onto the online strength and balance class, he's not very mobile")
+        assert stack_of(agent) == ["join_class"] and "cannot push" not in result.reply
+
+
+@pytest.mark.parametrize("answer", ["Yep chur", "Yeah sweet", "yes corect", "yes please, go ahead, fingers crossed"])
+def test_a_yes_in_kiwi_or_misspelt_words_agrees(answer: str) -> None:
+    assert lx.agrees(answer)

@@ -262,7 +262,7 @@ class ActHandler:
         # ('... and a hotel near the airport too': no task of this pack does it, and it asks nothing)
         cannot = [p for p in u.later if turn.deps.domain.flow(p.flow).metadata.digression and p not in turn.side_parts]
         later = [p for p in u.later if p not in turn.side_parts and p not in cannot]
-        queued = self.queue_parts(turn, later)
+        queued = self.queue_parts(turn, later, name)
         try:
             pushed = state.stack.push(flow, turn.now, turn.slot_ctx, reason=f"user: {turn.text}")
         except StackFullError as exc:
@@ -296,12 +296,12 @@ class ActHandler:
             turn.replies.append(turn.template("plan_cannot", parts="; ".join(f"'{p.words}'" for p in cannot)))
         return True
 
-    def queue_parts(self, turn: Turn, parts: Sequence[Part]) -> list[BaseFlow]:
-        """Queue the later parts of a multi-part request below the first, last one lowest, each with
-        the values its own words gave; a part whose words name no task, or that the stack cannot hold
-        (full, or a second task of the same kind), is left, and the reply says so."""
+    def queue_parts(self, turn: Turn, parts: Sequence[Part], first: str) -> list[BaseFlow]:
+        """Queue the later parts of a multi-part request below the first (flow ``first``), last one lowest,
+        each with the values its own words gave; a part whose words name no task, or that the stack cannot
+        hold (full, or a second task of the same kind, the first's too), is left, and the reply says so."""
         queued: list[BaseFlow] = []
-        for part in reversed([p for p in parts if p.queue]):
+        for part in reversed([p for p in parts if p.queue and p.flow != first]):
             flow = turn.deps.factory.create(part.flow, now=turn.now)
             try:
                 turn.state.stack.queue(flow)

@@ -40,6 +40,8 @@ _YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|alright|a
         r"(?:that'?s|that is|thats) (?:write|rite)")
 _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|thanks|thank you|ta|cheers|why not|go ahead|"
              r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
+             # ('Yep chur', 'Yeah sweet', 'yes corect', 'yes please, go ahead, fingers crossed')
+             r"chur|sweet|correct|corect|fingers crossed|"
              r"let'?s (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that'?s right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
@@ -82,7 +84,7 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"(?:i'?ll|ill|we'?ll|i will|we will) (?:just )?wait(?: (?:to hear|for (?:them|her|him|it|that|a call|their call|"
             r"the call|now))(?: from (?:them|her|him|you))?)?|ta|cheers|"
             # 'nah not right now ta, ill sort it later'
-            r"(?:i'?ll|ill|we'?ll|i will|we will) (?:[a-z']+ ){0,4}?later(?: on)?")
+            r"(?:i'?ll|ill|we'?ll|i will|we will) (?:[a-z']+ ){0,4}?(?:later(?: on)?|another (?:day|time)|some other (?:day|time))")
 DENY = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah|no|actually|sorry|erm+|uh+|on second thoughts?)[\s,]+)*(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
     r"no thanks|no thank you|don'?t worry(?: about (?:it|that))?|don't|do not|n|negative|"
@@ -248,7 +250,8 @@ SHIFT = re.compile(
     r"\bone moment\b|"
     r"before (?:i|we|you) do|"
     r"rather|switch(?=\s+(?:over\s+)?to\s+\w+ing\b|\s+(?:gears|topics?|tasks?)\b|\s*[,.!?]*$)|before that|let me|"
-    r"change of plans?|on second thought)\b",  # ('switch to booking a hotel' turns away; 'switch my seat' changes it)
+    r"change of plans?|on second thought|"
+    r"while (?:i'?m|i am|we'?re|we are) (?:here|at it|on)|while i(?:'ve| have) (?:got )?you)\b",  # ('oh and while I'm here, ...')
     re.IGNORECASE,
 )
 CORRECTION = re.compile(
@@ -318,7 +321,9 @@ SELF_REPAIR = re.compile(
 _TEXTED_ASKS = (r"(?:wat|wats|wot|wut|wen|hw)(?= (?:do|does|did|is|are|r|was|were|can|could|will|would|should|time|"
                 r"much|many|long|u|you|ur|your|the|it|its|kind|sort|type|day|days)\b)")
 _ASKS = (r"what|whats|which|where|wheres|when|whens|why|how|hows|who|whos|whose|do you|does|did you|can you|could you|"
-         r"are you|is there|is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my|" + _TEXTED_ASKS)
+         r"are you|is there|is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my|"
+         r"do (?:\w+ ){1,2}(?:need|have to|get|pay|count)|"  # ('hold on do kids need own seat')
+         + _TEXTED_ASKS)
 _QUESTION_WORDS = r"(?!what (?:i|we) (?:meant|mean|said|wanted)\b)(" + _ASKS + r")\b"  # 'what i meant was ...' tells
 QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold on|sorry|quick question|hi|hey|hello|hiya|"
                             r"great|perfect|lovely|cool|brilliant|nice|thanks)[\s,.:-]+"  # ('great and where do i go ...')
@@ -382,6 +387,9 @@ STATUS = re.compile(
     r"\b(what (?:else )?do (?:you|u|ya) (?:still )?need|what(?:'s| is) (?:left|missing|next)|where (?:are|were) we|"
     r"where was i(?: up to| at)?(?=\s*[?.!]*\s*$)|"  # ('sorry, got distracted by the door. where was i up to?')
     r"what (?:are|were) we doing|what have i (?:told|given) you|what do you have so far|what else is needed|"
+    # ('What all details have you noted till now?')
+    r"what (?:all )?(?:details|info|information) (?:have|do) (?:you|u) (?:noted|got|taken|recorded|have)"
+    r"(?: down)?(?: so far| till now| until now| up to now)?|"
     # 'what was the time again?', 'remind me what I said': asking back what was said
     r"what (?:was|is|were|did i say for) (?:the|my) \w+(?: \w+)? again|remind me what (?:i|we) (?:said|picked|chose))\b"
     r"|^\s*(?:status|what's the status|where are we at)\s*\??\s*$",
@@ -453,7 +461,7 @@ AND_BREAK = re.compile(r"(?<!\bgo)(?<!\bcome)(?<!\btry)(?<!\bpop)\s*,?\s+and\s+(
 # "thanks, that's all I needed", "bye for now": the user is done
 CLOSING = re.compile(
     r"^\s*(?:(?:ok|okay|great|perfect|cool|awesome|alright|no|nope|nah|thanks|thank you(?: (?:so|very) much)?|"
-    r"thanks a lot|that's great|wonderful|all good|ok cheers|cheers|ta(?: very much)?|actually|well|oh|hmm+|um+|nvm|never ?mind|anyway|"
+    r"thanks a lot|that's great|wonderful|all good|ok cheers|cheers|ta(?: very much)?|actually|well|oh|hmm+|um+|nvm|never ?mind|anyway|kk|k|"
     r"anyways)[\s,.!;]+)*"
     r"(?:(?:that's|that is|that was|that'll be|that will be) (?:all|it|everything)(?: (?:i|we) (?:need|needed|wanted|want))?"
     r"(?: for (?:now|today))?|(?:good ?)?bye(?: for now)?|see you(?: later)?|have a (?:good|great|nice) (?:day|one|night)|"
@@ -856,6 +864,8 @@ _ANY_LEFT = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|hiya|hello|
 # nor whether there is more: 'Any other dates? I heard about ...')
 _ASKED_OF_A_THING = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s,]+)*(?:is|are|was|were|does|do|did|has|have|"
                                r"will|would|should|"  # ('will it come in plain packaging? my neighbours are nosy lol')
+                               # ('oh and can I stay in the room with her? she gets a bit muddled'; not 'can you ...')
+                               r"(?:can|could|may) (?=i\b|we\b|she\b|he\b|they\b|my\b|our\b|the\b)|"
                                r"what|whats|which|where|wheres|when|whens|who|how)\b", re.IGNORECASE)
 # ... after a word that turns aside first ('btw is the water warm?', 'quick question, is parking free?')
 _ASKED_ASIDE = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s,]+)*(?:btw|by the way|also|quick question)[\s,]+"
@@ -1050,7 +1060,9 @@ _BOOKED_ALREADY = re.compile(r"\b(?:i'?m|i am|she'?s|he'?s|she is|he is|we'?re|w
 
 
 # 'please make sure she can get in': an idiom, no making
-_IDIOMS = re.compile(r"\bmake (?:sure|certain)\b", re.IGNORECASE)
+# ('he says he can make it after all': he can come)
+_IDIOMS = re.compile(r"\bmake (?:sure|certain)\b|\b(?:can|could|can'?t|cannot|won'?t|will|might|'ll)\s+(?:still\s+|now\s+)?make it\b",
+                     re.IGNORECASE)
 
 
 def idle_spans(text: str) -> list[tuple[int, int]]:
@@ -1197,6 +1209,7 @@ _SYNONYM_GROUPS = _VERB_GROUPS + (
     "appointment appt visit",
     "hotel motel inn lodging",
     "ticket tix",
+    "pet dog cat puppy kitten",
     "partner spouse wife husband",
 )
 # A keyword phrase said in other everyday words ('still on': 'is my review still happening?')
@@ -1299,6 +1312,8 @@ _DRAWN_OUT = re.compile(r"([a-z])\1{2,}", re.IGNORECASE)
 
 # texting that stands for a word of the request around it: 'cn i ...', '4 my mum' (not '4 my usual packs',
 # nor 'B4 6NH', a postcode)
+# a turn typed in capitals throughout, of more than a few words (not 'BK-12345', 'OK', 'NYC to LA')
+_SHOUTED = re.compile(r"(?=(?:[^a-z]*\b[A-Z]{2,}\b){4})[^a-z]*")
 _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE), "can"),
                  (re.compile(r"^(\s*)(?:wat|wot|whut)\b", re.IGNORECASE), r"\1what"),  # ('wat flites are their ...')
                  (re.compile(r"\b(are|is) their(?= (?:any|from|to|on|for|in|at|available|left)\b)", re.IGNORECASE), r"\1 there"),
@@ -1309,7 +1324,16 @@ _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE
                  (re.compile(r"^(\s*)hi{2,}ya+\b", re.IGNORECASE), r"\1hiya"),
                  (re.compile(r"^(\s*)hi{2,}\b", re.IGNORECASE), r"\1hi"),
                  (re.compile(r"^(\s*)(?:he{2,}y+|hey{2,})\b", re.IGNORECASE), r"\1hey"),
-                 (re.compile(r"^(\s*)hell+o{2,}\b", re.IGNORECASE), r"\1hello"))
+                 (re.compile(r"^(\s*)hell+o{2,}\b", re.IGNORECASE), r"\1hello"),
+                 # Scots: 'a flight London tae Paris the morra', 'fae Boston', 'whit trips', 'gie us a shout'
+                 (re.compile(r"\btae(?= [A-Za-z])", re.IGNORECASE), "to"),
+                 (re.compile(r"\bfae(?= [A-Za-z])", re.IGNORECASE), "from"),
+                 (re.compile(r"\b(?:the )?morra\b", re.IGNORECASE), "tomorrow"),
+                 (re.compile(r"^(\s*)whit\b", re.IGNORECASE), r"\1what"),
+                 (re.compile(r"\bgie\b", re.IGNORECASE), "give"),
+                 (re.compile(r"\b(can|could|will|would|do|did|are|have) ye\b", re.IGNORECASE), r"\1 you"),
+                 (re.compile(r"\b(?:ma|my) wee dug\b", re.IGNORECASE), "my little dog"),
+                 (re.compile(r"\bwi'(?=\s)", re.IGNORECASE), "with"))
 
 
 # a look-up in a phrasal verb the assistant is asked for: 'can u pull up my reservation', 'bring up my booking', 'dig
@@ -1326,7 +1350,7 @@ def _looked_up(m: re.Match[str]) -> str:
 
 # being told when something changes: 'lmk if flights nyc to miami ever go under 200 bucks', 'let me know when
 # a slot frees up' (not 'let me know when my flight leaves', which asks now)
-_NOTIFY_ON = re.compile(r"\b(?:let me know|let us know|lmk|ping me|text me|email me|message me|give me a shout|"
+_NOTIFY_ON = re.compile(r"\b(?:let me know|let us know|lmk|ping me|text me|email me|message me|give (?:me|us) a shout|"
                         r"(?:could|can|would) (?:you|u) tell (?:me|us)|tell (?:me|us))\s+"
                         r"(?=(?:if|when|whenever|once|as soon as)\b[^.?!]*?\b(?:drops?|dips?|falls?|comes? down|cheaper"
                         r"|under|below|less than)\b)", re.IGNORECASE)
@@ -1340,6 +1364,8 @@ def plain_words(text: str) -> str:
     (so the request after it is read as one); 'cn i', '4 my mum' texted, said in words; 'pull up my
     booking' in the plain verb of looking it up ('bring up my bookings' of listing them), 'lmk if ... goes under' in
     the plain verb of being told."""
+    if _SHOUTED.fullmatch(text):  # ('HELLO I WOULD LIKE TO BOOK ...': capitals that mark no name)
+        text = text.lower()
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)
     text = _YOU_KNOW_WHAT.sub("", text)  # ('actually do you know what, just cancel it instead')

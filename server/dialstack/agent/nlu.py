@@ -867,7 +867,12 @@ class Understander:
             ranked = self.prefer_reading(self.rank(piece, (), r.ctx, values_alone=False), piece)
             if ranked and ranked[0][0] == self._digression_flow(ranked[:1], "help"):
                 continue  # '..., can you help me set that up?': help with the request, no part of it
-            if ranked and ranked[0][1] >= self.threshold:
+            if ranked and ranked[0][1] >= self.threshold and parts and parts[-1][0] == ranked[0][0] \
+                    and not set(self._read_new(self.domain.flow(ranked[0][0]), piece, r.ctx)[0]) \
+                    & set(self._read_new(self.domain.flow(ranked[0][0]), parts[-1][1], r.ctx)[0]):
+                # ('book my dad onto the online strength and balance class': one task, said in two pieces)
+                parts[-1] = (parts[-1][0], f"{parts[-1][1]} and {piece}")
+            elif ranked and ranked[0][1] >= self.threshold:
                 parts.append((ranked[0][0], piece))
             elif parts or r.strong and r.best_spec is not None and not r.best_spec.metadata.digression:
                 # 'then Denver to Seattle on Dec 14': the same kind of task again, if it takes the values
@@ -1371,9 +1376,9 @@ class Understander:
                 and not (ctx is not None and self.scorer.reference_spans(text, ctx)):
             return _promoted(ranked, answers, top)
         # 'what time do you close on fridays?': the service's own hours, asked of the side task that answers questions
-        if answers is not None and dict(ranked).get(answers, 0.0) > 0 and _SERVICE_HOURS.search(text) \
-                and not lx.OWNED.search(text) and not _MINE.search(text):
-            return _promoted(ranked, answers, top)
+        # (even in words its own do not use: 'what time do you shut anyway?' of a side task that speaks of opening)
+        if answers is not None and _SERVICE_HOURS.search(text) and not lx.OWNED.search(text) and not _MINE.search(text):
+            return _promoted(ranked, answers, max(top, self.threshold))
         maker = self._takes_the_moment(tied, text, ctx) if len(tied) > 1 and top >= self.threshold else None
         if maker is not None:
             return _promoted(ranked, maker, top)

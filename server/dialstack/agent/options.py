@@ -36,7 +36,9 @@ _GROUP = re.compile(
     + r"|(?:(?P<n3>" + _COUNT.format() + r"|a|an|one)\s+(?:of us|(?P<unit>[a-z]+)))"
     + r"|for\s+" + _NUMBER.format("n4") + r"(?!\s*(?:am|pm|a\.m|p\.m|o'clock|:|\d|(?:days?|nights?|hours?|weeks?|months?|years?|minutes?|dollars?"
     + r"|bucks|usd|euros?|percent|stars?|miles?|km|kilometers?)\b))"
-    + r")\b|\b(?P<alone>just me|only me|myself|solo|by myself|(?:i'?m|i am|i'?ll be|i will be)\s+(?:\w+\s+)?alone)\b",
+    + r")\b|\b(?P<alone>just me|only me|myself|solo|by myself|(?:i'?m|i am|i'?ll be|i will be)\s+(?:\w+\s+)?alone)\b"
+    # ('could you book us both on a flight', 'the pair of us')
+    + r"|\b(?P<both>us both|both of us|the two of us|us two|the pair of us|the both of us)\b",
     re.IGNORECASE,
 )
 _WORD_COUNTS = {"a": 1, "an": 1, "by myself": 1, "just me": 1, "only me": 1, "myself": 1, "alone": 1, "solo": 1,
@@ -141,7 +143,7 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
         if any(p.start <= m.start() < p.end for p in parties):
             continue  # '2 adults and 3 children': a part of a list of people, counted with it below
         unit = (m["unit"] or "").lower()
-        said = (m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["alone"] or "").lower()
+        said = (m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["alone"] or m["both"] and "2" or "").lower()
         if m["unit"] is not None and not _counts(unit, units):
             continue
         if m["unit"] is None and not (units & PEOPLE_STEMS):
