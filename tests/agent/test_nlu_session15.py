@@ -312,3 +312,77 @@ def test_one_task_said_across_an_and_starts_once_and_never_shows_a_stack_error()
 @pytest.mark.parametrize("answer", ["Yep chur", "Yeah sweet", "yes corect", "yes please, go ahead, fingers crossed"])
 def test_a_yes_in_kiwi_or_misspelt_words_agrees(answer: str) -> None:
     assert lx.agrees(answer)
+
+
+# -- letting go and keeping, in more words -------------------------------------------------------------------
+PREOP = PACKS / "preop"
+
+
+@pytest.mark.parametrize("start, words", [
+    ("I need to move my pre-op assessment", "I haven't got the letter with me, never mind, I'll phone the clinic"),
+    ("I need to book a pre-op assessment for my hip replacement",
+     "ah wait, I haven't got next month's rota yet so I can't pick a day. leave it with me and I'll message again"),
+    ("book a pre-op for my knee replacement on thursday at 10am, name Sarah Cole",
+     "actually hold off, I want to check with my husband about the childcare first. I'll get back to you"),
+])
+def test_a_task_put_off_with_a_reason_is_let_go_and_nothing_runs(start: str, words: str) -> None:
+    with talking("preop", PREOP) as agent:
+        agent.handle("s", start)
+        result = agent.handle("s", words)
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+def test_a_request_then_a_remark_about_calling_back_is_no_goodbye() -> None:
+    assert not lx.is_closing("book friday. ok I'll call you back")
+    assert lx.is_closing("Yeah nah actually, hold off, I'll sort it with the missus first")
+
+
+@pytest.mark.parametrize("words", [
+    "hmm, no actually, keep it for now, they might still fit me in",
+    "Oh my, hold everything! Doris has just telephoned and the tournament is back on, so I'll be keeping that flight after all.",
+])
+def test_keeping_it_in_other_words_answers_the_cancellations_question_with_no(words: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "cancel BK-12345")
+        result = agent.handle("s", words)
+        assert stack_of(agent) == [] and tools_of(result) == [] and "kept" in result.reply
+
+
+def test_withdrawing_a_change_at_its_read_back_lets_it_go() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "change BK-20481 to dec 30")
+        result = agent.handle("s", "On reflection, I withdraw that instruction; the original date shall stand.")
+        assert stack_of(agent) == [] and tools_of(result) == []
+
+
+# -- the falls pack: a day in a story, an address, a name said again -------------------------------------------
+def test_the_day_a_fall_happened_is_not_the_day_wanted() -> None:
+    with talking("falls", FALLS) as agent:
+        agent.handle("s", "Good morning dear. I had a tumble in the kitchen on Sunday and my doctor says I ought to have "
+                          "one of your falls assessments. Could you arrange that for me please.")
+        assert "when" not in slots_of(agent, "book_assessment")
+
+
+def test_can_you_tell_me_when_an_appointment_is_looks_it_up() -> None:
+    with talking("falls", FALLS) as agent:
+        result = agent.handle("s", "Hi. Can you tell me when our patient's falls appointment is? Reference FP-1020.")
+        assert tools_of(result) == ["get_booking"]
+    assert lx.plain_words("let me know if the price drops below 300").startswith("notify me")
+
+
+@pytest.mark.parametrize("answer", ["The address is 7 Willow Drive, Ponteland", "7 Willow Drive, Ponteland"])
+def test_a_street_address_keeps_its_town_and_is_never_a_name(answer: str) -> None:
+    with talking("falls", FALLS) as agent:
+        agent.handle("s", "I'd like a home hazard check please")
+        agent.handle("s", answer)
+        held = slots_of(agent, "request_hazard_check")
+        assert held["address"] == "7 Willow Drive, Ponteland" and "patient_name" not in held
+
+
+def test_a_name_said_again_to_the_address_question_is_no_address() -> None:
+    with talking("falls", FALLS) as agent:
+        agent.handle("s", "Hello, I'd like to request a pendant alarm for my mother please")
+        agent.handle("s", "Her name is Rosemary Quinn")
+        agent.handle("s", "Oh, and while I think of it, can someone also check her house for trip hazards? The stairs worry me.")
+        agent.handle("s", "Rosemary Quinn")
+        assert "address" not in slots_of(agent, "request_hazard_check")

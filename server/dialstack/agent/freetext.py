@@ -184,6 +184,10 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
             score += 2.5  # 'at Hotel Iris' for the hotel's name: the value says what it is (more than 'at' says a place)
         if score > 0:
             out.append((score, Candidate(value, value, start, end, parsed)))
+    if "place" in roles.roles and _ADDRESS_SLOT.search(f"{spec.name} {spec.description}"):
+        for m in STREET_ADDRESS.finditer(text):  # '7 Willow Drive, Ponteland': a house, its street and its town
+            if not _overlaps(m.start(), m.end(), taken):
+                out.append((3.0, Candidate(m.group(), m.group(), m.start(), m.end(), 0.8)))
     if "kind" in roles.roles:
         out.extend((2.0, cand) for cand in kind_values(text, taken))
     if "person" in roles.roles:  # 'book my son Tom Becker in with ...': a relative, then the name
@@ -230,6 +234,14 @@ _NOT_A_KIND = frozenset("""
     second third fourth fifth others
     watch see find get want need love play hear listen book try enjoy catch stream
 """.split())
+
+
+# a street address: a house number, a street's name and its kind, and the town after a comma
+STREET_ADDRESS = re.compile(r"(?:\b(?:Flat|Apartment|Apt|Unit|Suite)\s+\d{1,4}[a-zA-Z]?,?\s+(?:\d{1,4}[a-zA-Z]?\s+)?|\b\d{1,4}[a-zA-Z]?\s+)"
+                            r"(?:[A-Z][\w'-]*\s+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Lane|Ln|Drive|Dr|"
+                            r"Close|Way|Crescent|Court|Ct|Place|Pl|Gardens|Terrace|Grove|Hill|Row|Square|Walk|Mews|Park|View|"
+                            r"Boulevard|Blvd)\b\.?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})?")
+_ADDRESS_SLOT = re.compile(r"\b(?:address|street|home)\b|_address\b|\baddress_", re.IGNORECASE)
 
 
 def kind_values(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Candidate]:

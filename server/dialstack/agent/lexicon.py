@@ -27,7 +27,7 @@ STOPWORDS = frozenset(
 
 # (a task's verb after the yes, 'yes, cancel it', is a yes only to that task's read-back: the agent's
 # understanding knows which task that is, these patterns do not)
-_YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|alright|all right|of course|absolutely|definitely|certainly|"
+_YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|alright|all right|of course|absolutely|definitely|certainly|"
         r"correct|right|indeed|affirmative|please do|go ahead|go ahed|go ahaed|go aheed|do it|go for it|sounds good|sounds great|"
         r"that'?s right|that is right|that'?s correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
@@ -41,7 +41,7 @@ _YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|alright|a
 _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|thanks|thank you|ta|cheers|why not|go ahead|"
              r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
              # ('Yep chur', 'Yeah sweet', 'yes corect', 'yes please, go ahead, fingers crossed')
-             r"chur|sweet|correct|corect|fingers crossed|"
+             r"chur|sweet|correct|corect|fingers crossed|dead on|spot on|book|(?:thanks|thank you) very much|"
              r"let'?s (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that'?s right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
@@ -84,12 +84,12 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"(?:i'?ll|ill|we'?ll|i will|we will) (?:just )?wait(?: (?:to hear|for (?:them|her|him|it|that|a call|their call|"
             r"the call|now))(?: from (?:them|her|him|you))?)?|ta|cheers|"
             # 'nah not right now ta, ill sort it later'
-            r"(?:i'?ll|ill|we'?ll|i will|we will) (?:[a-z']+ ){0,4}?(?:later(?: on)?|another (?:day|time)|some other (?:day|time))")
+            r"(?:i'?ll|ill|we'?ll|i will|we will|i shall|we shall) (?:[a-z']+ ){0,6}?(?:later(?: on)?|another (?:day|time)|some other (?:day|time))")
 DENY = re.compile(
-    r"^\s*(?:(?:oh|well|um+|hmm+|ah|no|actually|sorry|erm+|uh+|on second thoughts?)[\s,]+)*(no|nope|nah|not now|not right now|not at (?:the|this) (?:moment|time)|"
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah|no|actually|sorry|erm+|uh+|on second thoughts?)[\s,]+)*(no|nope|nah|naw|not now|not right now|not at (?:the|this) (?:moment|time)|"
     r"no thanks|no thank you|don'?t worry(?: about (?:it|that))?|don't|do not|n|negative|"
     r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it)|not quite|not exactly)\b"
-    r"(?:[\s,.!-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
+    r"(?:[\s,.!;-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
 # 'same for savings', 'what about Oakland?', 'and the joint one?': the task just done, asked again
@@ -122,6 +122,9 @@ LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could| sh
               r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself"
               r"|(?:call|ring|phone|get|come|check)(?: (?:you|u|in|it))? back(?: to (?:it|you))?"
               r"|(?:call|ring|phone) (?:you|u|instead)|(?:call|ring|phone)(?: (?:you|u|them|the \w+))? up"  # ('ill phone up')
+              # ('I'll message again', 'I'll phone the clinic', 'I'll get back to you', "I'll sort it with the missus first")
+              r"|(?:message|text|email|write|try|ask) (?:you |u )?again|(?:call|ring|phone) the \w+"
+              r"|get back to (?:you|u)|sort it(?: out)? with (?:my|the|her|his|our) \w+(?: first)?"
               r"|sort it(?: out)?(?: myself)?)(?: then)?"
               # "... once i know my shifts": when, said after it
               r"(?:,?\s+(?:once|when|after|as soon as|if)\s+[^.!?,]+)?(?:[\s,.!]+(?:bye|goodbye|thanks))*")
@@ -422,6 +425,15 @@ def put_aside_spans(text: str) -> list[tuple[int, int]]:
     return [m.span("verb") for m in _TASK_PUT_ASIDE.finditer(text)]
 
 
+# what is held stays as it is: 'I'll be keeping that flight after all', 'keep it for now', 'I withdraw that instruction;
+# the original date shall stand'
+KEEPS_IT = re.compile(r"\b(?:(?:i'?ll|i will|we'?ll|we will|i'?m|i am|we'?re|we are)\s+(?:be\s+)?(?:just\s+)?keep(?:ing)?\s+"
+                      r"(?:it|that|this|them|the \w+|that \w+|my \w+|our \w+)|^\W*(?:(?:hmm+|um+|no|actually|ok|okay|oh)[\s,.!]+)*"
+                      r"keep (?:it|that|them)(?: for now| as it is| as is| then)?\b|\bwithdraw (?:that|my|the|this) (?:instruction|request)"
+                      r"|\b(?:the )?original (?:date|time|booking|appointment|one) (?:shall|will|can|should|is to) stand)",
+                      re.IGNORECASE)
+
+
 def denied_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` names a value only to rule it out ('3pm not 2pm'): never a value."""
     return [m.span("value") for m in _DENIED.finditer(text)]
@@ -506,10 +518,13 @@ CONSULTS = re.compile(r"\bconsult (?:my|her|his|their|our|the)\s+\w+|"
 _FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i want to|i shall|i'?ll|we shall|we'?ll)\s+"
           r"(?:talk|speak|check|think|ask|discuss|run it by|see|look|consult)\b[^,.;!?]*?"
           r"(?:[,.;!-]+\s*|\s+and\s+(?=(?:get|come|call|ring|phone|check)\s+back\b|write\s+(?:again|back)\b))")
-_OFF_LEAD = (r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+|on reflection|on second thoughts?|leave it|"
+_OFF_LEAD = (r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+|on reflection|on second thoughts?|leave it(?: with me)?|"
+             r"hold off|hold fire|hang fire|yeah nah|ah wait|wait|"
              r"never ?mind|nvm|forget (?:about )?it|"
-             r"don'?t bother|(?:drop|scrap|skip) it)[\s,.!]+")
-_PUTS_OFF = re.compile(r"^\s*(?:(?:" + _OFF_LEAD + r")+|(?:" + _OFF_LEAD + r")*" + _FIRST + r")" + LATER_TAIL
+             r"don'?t bother|(?:drop|scrap|skip) it)[\s,.!]+(?:and\s+)?")
+# (a reason told first: "I haven't got the letter with me, never mind, I'll phone the clinic")
+_REASON_FIRST = r"(?P<reason>(?![^,.;!?]*\?)(?:[^\s,.;!?]+\s+){1,16}?[^\s,.;!?]+[,.;]\s*(?=" + _OFF_LEAD + r"))?"
+_PUTS_OFF = re.compile(r"^\s*(?:" + _OFF_LEAD + r")*" + _REASON_FIRST + r"(?:(?:" + _OFF_LEAD + r")+|(?:" + _OFF_LEAD + r")*" + _FIRST + r")" + LATER_TAIL
                        + r"[\s,.!]*(?:(?:bye|goodbye|thanks|thank you|yours (?:faithfully|sincerely|truly)|(?:kind |best )?regards)"
                        r"[\s,.!]*)*$"
                        # 'hmm maybe later', 'another time then': later, and nothing else
@@ -548,10 +563,19 @@ _OWN_PLAN_THEN_BYE = re.compile(r"^\s*(?:(?:ok|okay|right|fine|alright|oh well|w
                                 r"[\s.!]*$", re.IGNORECASE)
 
 
+def puts_off(text: str) -> bool:
+    """'no thanks, I'll do it later', 'actually hold off, ... I'll get back to you', "I haven't got the letter with me,
+    never mind, I'll phone the clinic": the task put off (not 'book friday. ok I'll call you back', a request first)."""
+    m = _PUTS_OFF.match(text)
+    reason = m["reason"] if m is not None else None
+    return m is not None and not (reason is not None and (REQUEST_ANYWHERE.search(reason) or WANTS.search(reason)
+                                                          or ORDER.match(reason) or is_question(reason)))
+
+
 def is_closing(text: str) -> bool:
     """The user is done: 'no thanks, that's all', 'thanks, bye', 'No. I am all set. Thanks.' (a
     thanks alone, mid-task, is not a goodbye)."""
-    if CLOSING.match(text) or _PUTS_OFF.match(text) or _OWN_PLAN_THEN_BYE.match(text):
+    if CLOSING.match(text) or puts_off(text) or _OWN_PLAN_THEN_BYE.match(text):
         return True
     # 'ok, ill ask my nephew to take me then. thank you, thats all', 'cheers, that puts my mind at rest. bye now':
     # a last sentence that closes, after sentences that ask for nothing
@@ -684,7 +708,7 @@ SMALL_TALK_LEAD = re.compile(
 # "no wait, keep it": a yes/no word first answers the yes/no question being asked
 # 'no, the date', 'not quite, the name's wrong', 'hmm nope': a no that may go on to say what is wrong
 NO_LEAD = re.compile(
-    r"^\s*(?:(?:hmm+|um+|uh|well|oh|ah|sorry|actually|on second thoughts?|wait|hold on|hang on)[\s,]+)*(?:no|nope|nah|not quite|not exactly|not really|"
+    r"^\s*(?:(?:hmm+|um+|uh|well|oh|ah|sorry|actually|on second thoughts?|wait|hold on|hang on)[\s,]+)*(?:no|nope|nah|naw|not quite|not exactly|not really|"
     r"that'?s (?:wrong|not right|not correct)|wrong)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE
 )
 YES_NO_LEAD = re.compile(
@@ -1352,7 +1376,8 @@ def _looked_up(m: re.Match[str]) -> str:
 # a slot frees up' (not 'let me know when my flight leaves', which asks now)
 _NOTIFY_ON = re.compile(r"\b(?:let me know|let us know|lmk|ping me|text me|email me|message me|give (?:me|us) a shout|"
                         r"(?:could|can|would) (?:you|u) tell (?:me|us)|tell (?:me|us))\s+"
-                        r"(?=(?:if|when|whenever|once|as soon as)\b[^.?!]*?\b(?:drops?|dips?|falls?|comes? down|cheaper"
+                        # (not "when our patient's falls appointment is": 'falls' a noun)
+                        r"(?=(?:if|when|whenever|once|as soon as)\b[^.?!]*?\b(?:(?:drops?|dips?|falls?)(?![ \w]*\b(?:is|are)\b)|comes? down|cheaper"
                         r"|under|below|less than)\b)", re.IGNORECASE)
 
 

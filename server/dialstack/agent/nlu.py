@@ -292,7 +292,7 @@ class Understander:
             own_labels, own_rejected = self.reader.read(
                 active.spec, active.slots, text, ctx, view.waiting_for_slot, active.last_filled
             )
-        if own_labels and (lx.DENY.match(text) or lx.CLOSING.match(text)) and lx.is_closing(text):
+        if own_labels and (lx.DENY.match(text) or lx.CLOSING.match(text) or lx.puts_off(text)) and lx.is_closing(text):
             # 'no thanks, that's all for today', 'Thank you; that concludes my business for today.' give no date
             own_labels, own_rejected = {}, {}
         if active and own_labels and lx.INSTEAD.search(text):
@@ -543,6 +543,9 @@ class Understander:
     def declines_offer(self, r: Reading) -> Understanding | None:
         if not r.view.pending_offer:
             return None
+        if r.view.confirming and r.active is not None and lx.KEEPS_IT.search(r.text) and self._keeps_it(r):
+            # ('On reflection, I withdraw that instruction; the original date shall stand.': what is held stays)
+            return r.result("cancel", flow=r.active.name)
         if lx.DENY.match(r.text):
             return r.result("deny")
         # 'nope, no need now, that's the trip I was thinking of' to 'continue booking ...?': a no, then
@@ -1026,8 +1029,8 @@ class Understander:
     def _keeps_it(self, r: Reading) -> bool:
         """"... Please don't cancel it." to the task's own yes/no question: its verb taken back, with no question
         and no other task asked for ("hmm wait no, don't cancel it. i'd rather move it to the 30th" moves it)."""
-        return self._its_verb_unwanted(r.text, r.active) and not r.is_question \
-            and not (r.strong and r.best not in (None, r.active.name))
+        return (self._its_verb_unwanted(r.text, r.active) or bool(lx.KEEPS_IT.search(r.text))) and not r.is_question \
+            and not (r.strong and r.best not in (None, r.active.name) and not lx.KEEPS_IT.search(r.text))
 
     def _its_verb_unwanted(self, text: str, active: ActiveView) -> bool:
         """'I've changed my mind, I don't want to move it, please cancel the appointment altogether':
@@ -1084,7 +1087,7 @@ class Understander:
         # 'that's all, thanks' with a task open, or 'no thanks' to a value it cannot do without: it is dropped
         declines = lx.DENY.match(r.text) and r.waiting is not None and r.waiting.priority == "required"
         if r.active is not None and (lx.is_closing(r.text) or declines) and not r.own_labels:
-            leaves = lx.DENY.match(r.text) or lx.NO_LEAD.match(r.text) or lx.PARTING.search(r.text)
+            leaves = lx.DENY.match(r.text) or lx.NO_LEAD.match(r.text) or lx.PARTING.search(r.text) or lx.puts_off(r.text)
             if r.view.confirming and not leaves:
                 # 'lovely, that's everything, thanks' to 'shall I go ahead?' says neither yes nor no:
                 # the read-back is asked again (a misread yes books, a misread no loses the task);
@@ -1128,6 +1131,11 @@ class Understander:
     def answers_free_text(self, r: Reading) -> Understanding | None:
         if r.free_answer is not None and not (r.is_question and r.best_score > 0 and r.best_spec is not None
                                               and r.best_spec.metadata.digression):
+            said = str(r.free_answer.value).casefold()
+            if any(k != r.view.waiting_for_slot and s.filled and str(s.value).casefold() == said
+                   for k, s in r.active.slots.items()):
+                # ('Rosemary Quinn' to 'what's the address?' when she is the one named: said again, no address)
+                return r.result("chitchat", digression_type="small_talk")
             return r.result("fill", flow=r.active.name, labels={r.view.waiting_for_slot: r.free_answer})
         return None
 
@@ -1319,7 +1327,8 @@ class Understander:
         """What a question asks: None for a request ('can you book it?', 'Go ahead and get tickets'),
         'lookup' for whether things exist ('are there any buses?'), 'detail' for a detail of the
         task in focus ('is it pet friendly?', 'how much does it cost?')."""
-        if not is_question or lx.REQUEST_ANYWHERE.search(text):
+        # ('Can you tell me when our patient's falls appointment is?': asked to be told, a question)
+        if not is_question or lx.REQUEST_ANYWHERE.search(_TELL_ME_WH.sub(" ", text)):
             return None
         return "lookup" if lx.EXISTENTIAL.search(text) else "detail"
 
@@ -1933,6 +1942,8 @@ def _asks_more(text: str) -> bool:
     m = _ASKS_MORE.search(text)
     return m is not None and not ({*lx.tokens(text[:m.start()])} & ((lx.NEGATORS - {"not"}) | {"nothing"}))
 _GO_AHEAD_AND = re.compile(r"^[\s,.!-]*(?:(?:please|pls|just|go ahead and|go on and|and)[\s,.!-]+)*", re.IGNORECASE)
+_TELL_ME_WH = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u) (?:please |pls )?)?tell (?:me|us)(?= (?:when|what|whats|where|which|who"
+                         r"|how|if|whether)\b)", re.IGNORECASE)
 _MAY_I_DO = re.compile(r"\b(?:can|could|may)\s+(?:i|we)\s+(?:just\s+|please\s+|instead\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
 

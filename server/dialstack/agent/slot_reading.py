@@ -102,7 +102,8 @@ class SlotReader:
                 cands = plural_candidates(slot, text, ctx)  # (a 'no' of its own is not the answer to a yes/no not asked)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
             if slot_spec.name != waiting:  # ('Gosh, it snowed here yesterday': a day told of the past is no value asked for)
-                cands = [c for c in cands if not _TOLD_OF_THE_PAST.search(text, c.start, c.end)]
+                cands = [c for c in cands if not _TOLD_OF_THE_PAST.search(text, c.start, c.end)
+                         and not (_MOMENT_VALUE.match(str(c.value)) and _HAPPENED.search(text, 0, c.start))]
             if isinstance(slot, DateTimeSlot) and slot.time_mode == "none" and slot_spec.name != waiting and any(
                     isinstance(other, DateTimeSlot) and other.time_mode != "none" for other in slots.values()):
                 # ('no, make it thursday at 2pm' is no date of birth: a day said with its time of day
@@ -346,6 +347,10 @@ PLACE_ROLES = frozenset({"place", "origin", "destination"})
 _CUED_AWAY = -2.0  # a value pointed away from a slot this strongly corrects nothing it holds (a cue elsewhere is -1)
 _TOLD_OF_THE_PAST = re.compile(r"\b(?:yesterday|last (?:night|week|month|year|weekend|\w+day)\b(?! of)|"
                                r"(?:\w+ )?(?:days?|weeks?|months?|years?) ago|the other day)\b", re.IGNORECASE)
+# ('I had a tumble in the kitchen on Sunday and ...': the day of what happened, in the sentence that tells it)
+_HAPPENED = re.compile(r"\b(?:i|we|she|he|they|mum|dad|my \w+)\s+(?:had (?:a|an|my|her|his|their)|fell|tripped|slipped|broke"
+                       r"|hurt|injured|went over)\b[^.!?;]*$", re.IGNORECASE)
+_MOMENT_VALUE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _NUMBER_BEFORE = re.compile(r"\b(?P<n>\d{1,2}|" + COUNT_WORDS + r")\s+(?:[a-z]+\s+)?$", re.IGNORECASE)
 _ADDED = re.compile(r"\b(?:add|adding|plus)\s+$", re.IGNORECASE)
 

@@ -17,7 +17,7 @@ _YES = ("yes", "yeah", "yep", "yup", "yea", "ya", "ye", "yah", "yass", "aye", "s
         "absolutely", "definitely", "correct", "confirm", "do it", "sounds good", "y",
         # not objecting is agreeing: these win over the 'don't' / 'no' / 'not' inside them
         "don't mind", "dont mind", "do not mind", "no problem", "not a problem", "why not", "fine by me")
-_NO = ("no", "nope", "nah", "don't", "do not", "dont", "not", "never", "n", "negative", "stop")
+_NO = ("no", "nope", "nah", "naw", "don't", "do not", "dont", "not", "never", "n", "negative", "stop")
 
 
 def option_table(slot: BaseSlot, ctx: SlotContext) -> list[tuple[str, list[str]]] | None:
