@@ -386,3 +386,58 @@ def test_a_name_said_again_to_the_address_question_is_no_address() -> None:
         agent.handle("s", "Oh, and while I think of it, can someone also check her house for trip hazards? The stairs worry me.")
         agent.handle("s", "Rosemary Quinn")
         assert "address" not in slots_of(agent, "request_hazard_check")
+
+
+# -- round 60: a word taken back at once, yes in Irish words ---------------------------------------------------
+@pytest.mark.parametrize("said, meant", [
+    ("Can you cancel - sorry, check - my booking BK-20481?", "Can you check my booking BK-20481?"),
+    ("For two - no, three people, my sister's coming too", "For three people, my sister's coming too"),
+    ("The 15th of January - sorry, December!", "The 15th of December!"),
+    ("Boston - no, wait", "Boston - no, wait"),  # (not a word of the same kind: nothing is taken back)
+])
+def test_a_word_taken_back_at_once_is_replaced_by_the_one_said_after_it(said: str, meant: str) -> None:
+    assert lx.plain_words(said) == meant
+
+
+def test_a_task_taken_back_mid_sentence_is_not_started() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Can you cancel - sorry, check - my booking BK-20481?")
+        assert tools_of(result) == ["get_booking"] and stack_of(agent) == []
+
+
+@pytest.mark.parametrize("answer", ["Go on so", "Go ahead, grand", "Grand so, go ahead", "yse"])
+def test_a_yes_in_irish_words_or_swapped_letters_agrees(answer: str) -> None:
+    assert lx.agrees(answer)
+
+
+def test_a_yes_then_a_question_at_a_read_back_still_books() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        result = agent.handle("s", "Yes, that's correct - will I get an email?")
+        assert "create_booking" in tools_of(result)
+
+
+def test_a_permission_asked_of_someone_else_is_no_question_to_the_faq() -> None:
+    assert not lx.is_question("can my friends drive the car too? it's RNT-48213")
+    assert lx.is_question("oh and can I stay in the room with her? she gets a bit muddled")
+
+
+def test_a_laughing_remark_then_asking_after_the_assistant_is_small_talk() -> None:
+    assert lx.asks_after_you("haha sorry my cat is on the keyboard. hows your day going")
+
+
+SPEECH = PACKS / "speechtherapy"
+
+
+@pytest.mark.parametrize("text", ["actually leave that with me, I'll speak to her mum first and get back to you",
+                                  "top man, cheers, bye",
+                                  "That's everything, thank you so much, you've been really kind."])
+def test_goodbyes_and_putting_off_in_more_words(text: str) -> None:
+    assert lx.is_closing(text)
+
+
+def test_another_task_said_to_be_better_replaces_the_one_in_progress() -> None:
+    with talking("speechtherapy", SPEECH) as agent:
+        agent.handle("s", "Oliver's session on the 14th, ST-1004, I don't think we can make it. Could we move it?")
+        agent.handle("s", "Actually, I think it's better to just cancel it and rebook when he's well again.")
+        assert stack_of(agent) == ["cancel_session"] and slots_of(agent, "cancel_session")["session_ref"] == "ST-1004"

@@ -242,7 +242,7 @@ class ActHandler:
         offered = state.stack.find(offer.flow_id) if offer is not None else None
         replaced = state.active or offered
         # ('oh hold on, can i move BW-1003 to thursday at 5pm instead': a pause first; instead of its time)
-        instead = lx.INSTEAD.search(turn.text) and not lx.HOLDS_ON.search(turn.text)
+        instead = (lx.INSTEAD.search(turn.text) or lx.BETTER_TO.search(turn.text)) and not lx.HOLDS_ON.search(turn.text)
         if replaced is not None and replaced.name != name and instead \
                 and not turn.deps.domain.flow(name).metadata.digression \
                 and (replaced is offered or _alternatives(turn.deps.domain.flow(replaced.name), turn.deps.domain.flow(name))):

@@ -12,7 +12,8 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from ..state.text import KIN
+from ..state.dates import MONTHS, WEEKDAYS
+from ..state.text import KIN, words_to_number
 
 STOPWORDS = frozenset(
     """
@@ -27,7 +28,8 @@ STOPWORDS = frozenset(
 
 # (a task's verb after the yes, 'yes, cancel it', is a yes only to that task's read-back: the agent's
 # understanding knows which task that is, these patterns do not)
-_YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|alright|all right|of course|absolutely|definitely|certainly|"
+_YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|alright|all right|of course|absolutely|definitely|certainly|"
+        r"grand(?: so)?|go on so|"  # (Irish: 'Grand so, go ahead', 'Go on so')
         r"correct|right|indeed|affirmative|please do|go ahead|go ahed|go ahaed|go aheed|do it|go for it|sounds good|sounds great|"
         r"that'?s right|that is right|that'?s correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
@@ -41,7 +43,7 @@ _YES = (r"yes+|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|alri
 _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|thanks|thank you|ta|cheers|why not|go ahead|"
              r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
              # ('Yep chur', 'Yeah sweet', 'yes corect', 'yes please, go ahead, fingers crossed')
-             r"chur|sweet|correct|corect|fingers crossed|dead on|spot on|book|(?:thanks|thank you) very much|"
+             r"chur|sweet|correct|corect|fingers crossed|dead on|spot on|book|(?:thanks|thank you) very much|grand|"
              r"let'?s (?:do it|do that|go|continue|"
              r"keep going|carry on|finish it)|carry on|keep going|continue|that'?s right|that is right|sounds good|"
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
@@ -311,6 +313,8 @@ PICKS_ANOTHER_ITEM = re.compile(
 )
 # 'actually, cancel it instead': the new task replaces the one in progress (not 'X first')
 INSTEAD = re.compile(r"\binstead\b(?!.*\bfirst\b)|\binstead of (?:that|this|it)\b", re.IGNORECASE)
+# "I think it's better to just cancel it and rebook ...": another task preferred to the one in progress
+BETTER_TO = re.compile(r"\b(?:it'?s|it is|it'?d be|it would be) (?:better|best|easier|simpler) (?:to|if)\b", re.IGNORECASE)
 # 'hold on', 'wait', 'one sec': the task in progress is put aside for a moment, not replaced
 HOLDS_ON = re.compile(r"\b(?:hold on|hang on|one sec(?:ond)?|one moment|just a (?:sec|second|moment))\b", re.IGNORECASE)
 # 'from Chicago - no wait, from Boston': what follows takes back what came before
@@ -501,6 +505,7 @@ right moment time again for the a an my me i i'm im am we we're are be been woul
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
 u ya cya x xx xxx verry mutch thnks smashing marvellous marvelous grand dear love hun pet mate laters ttyl ciao tata stuff ever vale adios adiós
+top man legend star you've youve you're youre
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "laters", "ttyl",
                            "tata", "ciao"})
@@ -518,7 +523,7 @@ CONSULTS = re.compile(r"\bconsult (?:my|her|his|their|our|the)\s+\w+|"
 _FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i want to|i shall|i'?ll|we shall|we'?ll)\s+"
           r"(?:talk|speak|check|think|ask|discuss|run it by|see|look|consult)\b[^,.;!?]*?"
           r"(?:[,.;!-]+\s*|\s+and\s+(?=(?:get|come|call|ring|phone|check)\s+back\b|write\s+(?:again|back)\b))")
-_OFF_LEAD = (r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+|on reflection|on second thoughts?|leave it(?: with me)?|"
+_OFF_LEAD = (r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+|on reflection|on second thoughts?|leave (?:it|that)(?: with me)?|"
              r"hold off|hold fire|hang fire|yeah nah|ah wait|wait|"
              r"never ?mind|nvm|forget (?:about )?it|"
              r"don'?t bother|(?:drop|scrap|skip) it)[\s,.!]+(?:and\s+)?")
@@ -683,7 +688,12 @@ def asks_after_you(text: str) -> bool:
     if asked is None:
         return False
     rest = text[: asked.start()] + " " + text[asked.end():]
-    return all(w in _CHAT_WORDS or w in STOPWORDS for w in tokens(rest))
+    if all(w in _CHAT_WORDS or w in STOPWORDS for w in tokens(rest)):
+        return True
+    # ('haha sorry my cat is on the keyboard. hows your day going': a laughing remark first, asking for nothing)
+    before, after = text[: asked.start()], text[asked.end():]
+    return bool(LAUGHS.match(before)) and bool(re.search(r"[.!,]\s*$", before)) and not REQUEST_ANYWHERE.search(before) \
+        and all(w in _CHAT_WORDS or w in STOPWORDS for w in tokens(after))
 
 
 # 'haha you're quick today', 'wow ur a lifesaver': a remark on the assistant, and nothing more
@@ -889,7 +899,7 @@ _ANY_LEFT = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|hiya|hello|
 _ASKED_OF_A_THING = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s,]+)*(?:is|are|was|were|does|do|did|has|have|"
                                r"will|would|should|"  # ('will it come in plain packaging? my neighbours are nosy lol')
                                # ('oh and can I stay in the room with her? she gets a bit muddled'; not 'can you ...')
-                               r"(?:can|could|may) (?=i\b|we\b|she\b|he\b|they\b|my\b|our\b|the\b)|"
+                               r"(?:can|could|may) (?=i\b|we\b)|"
                                r"what|whats|which|where|wheres|when|whens|who|how)\b", re.IGNORECASE)
 # ... after a word that turns aside first ('btw is the water warm?', 'quick question, is parking free?')
 _ASKED_ASIDE = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s,]+)*(?:btw|by the way|also|quick question)[\s,]+"
@@ -1085,7 +1095,7 @@ _BOOKED_ALREADY = re.compile(r"\b(?:i'?m|i am|she'?s|he'?s|she is|he is|we'?re|w
 
 # 'please make sure she can get in': an idiom, no making
 # ('he says he can make it after all': he can come)
-_IDIOMS = re.compile(r"\bmake (?:sure|certain)\b|\b(?:can|could|can'?t|cannot|won'?t|will|might|'ll)\s+(?:still\s+|now\s+)?make it\b",
+_IDIOMS = re.compile(r"\bmake (?:sure|certain)\b|\b(?:can|could|will|might|'ll)\s+(?:still\s+|now\s+)?make it\b",
                      re.IGNORECASE)
 
 
@@ -1336,6 +1346,28 @@ _DRAWN_OUT = re.compile(r"([a-z])\1{2,}", re.IGNORECASE)
 
 # texting that stands for a word of the request around it: 'cn i ...', '4 my mum' (not '4 my usual packs',
 # nor 'B4 6NH', a postcode)
+# a word taken back at once and said again in another ('the 15th of January - sorry, December!'): the second stands
+_SELF_REPAIR = re.compile(r"\b(?P<old>[\w']+)\s*[-–—]+\s*(?:sorry|no|i mean|i meant|oops|er+m*|uh)[,\s]+(?P<new>[\w']+)\b"
+                          r"(?P<end>\s*[-–—]+(?=\s))?", re.IGNORECASE)
+_TASK_VERBS = frozenset("cancel check book change move search find list send set save remind reschedule".split())
+
+
+def _kind(word: str) -> str | None:
+    w = word.lower()
+    if w in MONTHS:
+        return "month"
+    if w in WEEKDAYS:
+        return "weekday"
+    if w.isdigit() or words_to_number(w) is not None:
+        return "number"
+    return "verb" if w in _TASK_VERBS else None
+
+
+def _repaired(m: re.Match[str]) -> str:
+    kind = _kind(m["old"])
+    return m["new"] if kind is not None and kind == _kind(m["new"]) else m.group()
+
+
 # a turn typed in capitals throughout, of more than a few words (not 'BK-12345', 'OK', 'NYC to LA')
 _SHOUTED = re.compile(r"(?=(?:[^a-z]*\b[A-Z]{2,}\b){4})[^a-z]*")
 _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE), "can"),
@@ -1391,6 +1423,7 @@ def plain_words(text: str) -> str:
     the plain verb of being told."""
     if _SHOUTED.fullmatch(text):  # ('HELLO I WOULD LIKE TO BOOK ...': capitals that mark no name)
         text = text.lower()
+    text = _SELF_REPAIR.sub(_repaired, text)  # ('For two - no, three people', 'Can you cancel - sorry, check - my booking')
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)
     text = _YOU_KNOW_WHAT.sub("", text)  # ('actually do you know what, just cancel it instead')

@@ -772,6 +772,7 @@ class Understander:
         waiting_yes_no = r.view.confirming or r.waiting is not None and r.waiting.params.get("confirmation")
         if not waiting_yes_no or self._answers_questions is None or not r.is_question or r.own_labels \
                 or r.active is None or lx.agrees(r.text) or self.names_another_task(r.text, r.active.name) \
+                or _YES_FIRST.match(r.text) and not lx.NO_LEAD.match(r.text) \
                 or r.starts_other and r.strong and r.best in self.scorer.readers:
             return False  # ('wait, before that - what have i already got booked?' asks a look-up)
         return not (lx.REQUEST_START.match(r.text) and self.scorer.verb_flow(r.text) == r.active.name)
@@ -1385,8 +1386,11 @@ class Understander:
                 and not (ctx is not None and self.scorer.reference_spans(text, ctx)):
             return _promoted(ranked, answers, top)
         # 'what time do you close on fridays?': the service's own hours, asked of the side task that answers questions
-        # (even in words its own do not use: 'what time do you shut anyway?' of a side task that speaks of opening)
-        if answers is not None and _SERVICE_HOURS.search(text) and not lx.OWNED.search(text) and not _MINE.search(text):
+        # (even in words its own do not use: 'what time do you shut anyway?' of a side task that speaks of opening,
+        # when no other side task speaks for it: a pack's own opening-hours flow does)
+        if answers is not None and _SERVICE_HOURS.search(text) and not lx.OWNED.search(text) and not _MINE.search(text) \
+                and (dict(ranked).get(answers, 0.0) > 0 or not any(
+                    score > 0 and self.domain.flow(n).metadata.digression for n, score in ranked)):
             return _promoted(ranked, answers, max(top, self.threshold))
         maker = self._takes_the_moment(tied, text, ctx) if len(tied) > 1 and top >= self.threshold else None
         if maker is not None:
