@@ -240,7 +240,8 @@ _NOT_A_KIND = frozenset("""
 STREET_ADDRESS = re.compile(r"(?:\b(?:Flat|Apartment|Apt|Unit|Suite)\s+\d{1,4}[a-zA-Z]?,?\s+(?:\d{1,4}[a-zA-Z]?\s+)?|\b\d{1,4}[a-zA-Z]?\s+)"
                             r"(?:[A-Z][\w'-]*\s+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Lane|Ln|Drive|Dr|"
                             r"Close|Way|Crescent|Court|Ct|Place|Pl|Gardens|Terrace|Grove|Hill|Row|Square|Walk|Mews|Park|View|"
-                            r"Boulevard|Blvd)\b\.?(?:,\s*[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})?"
+                            r"Boulevard|Blvd)\b\.?(?:,?\s*(?:Apt|Apartment|Flat|Unit|Suite)\.?\s*\d+[A-Za-z]?)?"
+                            r"(?:,\s*(?!(?:Apt|Apartment|Flat|Unit|Suite)\b)[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*){0,2})?"
                             # (and its postcode: 'Hexham NE46 3QT', 'Leeds LS6 1AA', 'Boston 02118')
                             r"(?:,?\s+(?:[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{5}(?:-\d{4})?)\b)?")
 _ADDRESS_SLOT = re.compile(r"\b(?:address|street|home)\b|_address\b|\baddress_", re.IGNORECASE)

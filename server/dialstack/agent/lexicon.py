@@ -432,7 +432,7 @@ def put_aside_spans(text: str) -> list[tuple[int, int]]:
 # what is held stays as it is: 'I'll be keeping that flight after all', 'keep it for now', 'I withdraw that instruction;
 # the original date shall stand'
 KEEPS_IT = re.compile(r"\b(?:(?:i'?ll|i will|we'?ll|we will|i'?m|i am|we'?re|we are)\s+(?:be\s+)?(?:just\s+)?keep(?:ing)?\s+"
-                      r"(?:it|that|this|them|the \w+|that \w+|my \w+|our \w+)|^\W*(?:(?:hmm+|um+|no|actually|ok|okay|oh)[\s,.!]+)*"
+                      r"(?!(?:it|that|this|them)\s+(?:in mind|posted|updated|safe)\b)(?:it|that|this|them|the \w+|that \w+|my \w+|our \w+)|^\W*(?:(?:hmm+|um+|no|actually|ok|okay|oh)[\s,.!]+)*"
                       r"keep (?:it|that|them)(?: for now| as it is| as is| then)?\b|\bwithdraw (?:that|my|the|this) (?:instruction|request)"
                       r"|\b(?:the )?original (?:date|time|booking|appointment|one) (?:shall|will|can|should|is to) stand)",
                       re.IGNORECASE)
@@ -505,7 +505,7 @@ right moment time again for the a an my me i i'm im am we we're are be been woul
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
 u ya cya x xx xxx verry mutch thnks smashing marvellous marvelous grand dear love hun pet mate laters ttyl ciao tata stuff ever vale adios adiós
-top man legend star you've youve you're youre
+you've youve you're youre
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "laters", "ttyl",
                            "tata", "ciao"})
@@ -542,7 +542,7 @@ _TAKE_CARE = re.compile(r"\b(?:take care|(?:speak|talk|chat) (?:to you )?soon)\b
                         re.IGNORECASE)  # not 'take care of it'
 
 
-_NICE_ONE = re.compile(r"\bnice one\b", re.IGNORECASE)
+_NICE_ONE = re.compile(r"\b(?:nice one|top (?:man|woman|lad|lass)|legend)\b", re.IGNORECASE)  # ('top man, cheers, bye')
 
 
 def all_sorted(text: str) -> bool:

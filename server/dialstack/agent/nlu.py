@@ -543,7 +543,7 @@ class Understander:
     def declines_offer(self, r: Reading) -> Understanding | None:
         if not r.view.pending_offer:
             return None
-        if r.view.confirming and r.active is not None and lx.KEEPS_IT.search(r.text) and self._keeps_it(r):
+        if r.view.confirming and r.active is not None and lx.KEEPS_IT.search(r.text) and not r.is_question:
             # ('On reflection, I withdraw that instruction; the original date shall stand.': what is held stays)
             return r.result("cancel", flow=r.active.name)
         if lx.DENY.match(r.text):
@@ -1030,8 +1030,10 @@ class Understander:
     def _keeps_it(self, r: Reading) -> bool:
         """"... Please don't cancel it." to the task's own yes/no question: its verb taken back, with no question
         and no other task asked for ("hmm wait no, don't cancel it. i'd rather move it to the 30th" moves it)."""
-        return (self._its_verb_unwanted(r.text, r.active) or bool(lx.KEEPS_IT.search(r.text))) and not r.is_question \
-            and not (r.strong and r.best not in (None, r.active.name) and not lx.KEEPS_IT.search(r.text))
+        # ('I'll be keeping that flight after all', 'keep it for now, they might still fit me in': kept, whatever else scores)
+        kept = lx.KEEPS_IT.search(r.text) is not None
+        return (kept or self._its_verb_unwanted(r.text, r.active)) and not r.is_question \
+            and not (r.strong and r.best not in (None, r.active.name) and not kept)
 
     def _its_verb_unwanted(self, text: str, active: ActiveView) -> bool:
         """'I've changed my mind, I don't want to move it, please cancel the appointment altogether':
