@@ -421,12 +421,17 @@ _DENIED = re.compile(r"\b(?:not|instead of|rather than|better than)\s+(?!(?:sure
                      r"very|at all|bad|great|a problem)\b)(?P<value>[^,.;:!?]+)", re.IGNORECASE)
 
 
-_TASK_PUT_ASIDE = re.compile(r"\b(?:instead of|rather than)\s+(?:just\s+)?(?P<verb>[a-z]+ing)\b", re.IGNORECASE)
+_DOING = re.compile(r"(?:just\s+)?(?P<verb>[a-z]+ing)\b", re.IGNORECASE)
 
 
 def put_aside_spans(text: str) -> list[tuple[int, int]]:
     """'rather than cancelling could I just move it?': the task said only to be put aside names no task."""
-    return [m.span("verb") for m in _TASK_PUT_ASIDE.finditer(text)]
+    spans = []
+    for m in RATHER_THAN.finditer(text):
+        doing = _DOING.match(m["what"])
+        if doing is not None:
+            spans.append((m.start("what") + doing.start("verb"), m.start("what") + doing.end("verb")))
+    return spans
 
 
 # what is held stays as it is: 'I'll be keeping that flight after all', 'keep it for now', 'I withdraw that instruction;
@@ -572,9 +577,12 @@ def puts_off(text: str) -> bool:
     """'no thanks, I'll do it later', 'actually hold off, ... I'll get back to you', "I haven't got the letter with me,
     never mind, I'll phone the clinic": the task put off (not 'book friday. ok I'll call you back', a request first)."""
     m = _PUTS_OFF.match(text)
-    reason = m["reason"] if m is not None else None
-    return m is not None and not (reason is not None and (REQUEST_ANYWHERE.search(reason) or WANTS.search(reason)
-                                                          or ORDER.match(reason) or is_question(reason)))
+    return m is not None and not (m["reason"] is not None and _asks_for_something(m["reason"]))
+
+
+def _asks_for_something(text: str) -> bool:
+    """Whether ``text`` asks a question or asks for a task in any form (a request, a wish, an order)."""
+    return bool(is_question(text) or REQUEST_ANYWHERE.search(text) or WANTS.search(text) or ORDER.match(text))
 
 
 def is_closing(text: str) -> bool:
@@ -585,10 +593,8 @@ def is_closing(text: str) -> bool:
     # 'ok, ill ask my nephew to take me then. thank you, thats all', 'cheers, that puts my mind at rest. bye now':
     # a last sentence that closes, after sentences that ask for nothing
     last = _LAST_SENTENCE.match(text)
-    if last is not None and is_closing(last["last"]) and not is_question(last["before"]) \
-            and not _JUDGES.search(last["before"]) \
-            and not REQUEST_ANYWHERE.search(last["before"]) and not WANTS.search(last["before"]) \
-            and not ORDER.match(last["before"]):
+    if last is not None and is_closing(last["last"]) and not _JUDGES.search(last["before"]) \
+            and not _asks_for_something(last["before"]):
         return True
     words = tokens(_NICE_ONE.sub("nice", text))  # ('nice one, thats all i needed'; not 'no thats the one i want')
     me_sorted = bool(_ME_SORTED.search(text))  # ("brilliant, that's me sorted, cheers"; not 'all sorted' to 'what date?')
@@ -861,6 +867,11 @@ _ASKED_INSIDE = re.compile(r"\b(?:do|does|did|can|could|will|would|is|are|am|sho
                            re.IGNORECASE)
 
 
+def _asks_after(text: str, at: int) -> bool:
+    """Whether ``text`` wants or requests something after position ``at`` ('... also I want to book a session')."""
+    return bool(_WANTS_AFTER.search(text, at) or REQUEST_ANYWHERE.search(text[at:]))
+
+
 def is_question(text: str) -> bool:
     """A question: a question mark, a question word first, a tag question at the end, or one
     asked in a statement ('I'd like to know whether ...')."""
@@ -875,12 +886,10 @@ def is_question(text: str) -> bool:
     # 'before I pick a day... will I be awake for it? the idea of it scares me': a later sentence asks, and
     # nothing after it asks for a task
     later = next((m for m in re.finditer(r"(?<=[.!?])[^?.!]*\?", stripped) if _ASKED_OF_A_THING.match(m.group())), None)
-    if later is not None and not _WANTS_AFTER.search(stripped, later.end()) \
-            and not REQUEST_ANYWHERE.search(stripped[later.end():]):
+    if later is not None and not _asks_after(stripped, later.end()):
         return True
     # 'btw is the water nice and warm? i feel the cold' (not '... also I want to book a session': a request follows)
-    if first and _ASKED_ASIDE.match(first.group()) and not _WANTS_AFTER.search(stripped, first.end()) \
-            and not REQUEST_ANYWHERE.search(stripped[first.end():]):
+    if first and _ASKED_ASIDE.match(first.group()) and not _asks_after(stripped, first.end()):
         return True
     # 'just browsing - what are the fares like', 'ok, how much is it': a later clause asks
     return any(QUESTION_START.match(c) and not _EXCLAIMS.match(c) and not REQUEST_ANYWHERE.search(c)
@@ -1344,11 +1353,9 @@ def names_something(text: str) -> bool:
 _DRAWN_OUT = re.compile(r"([a-z])\1{2,}", re.IGNORECASE)
 
 
-# texting that stands for a word of the request around it: 'cn i ...', '4 my mum' (not '4 my usual packs',
-# nor 'B4 6NH', a postcode)
 # a word taken back at once and said again in another ('the 15th of January - sorry, December!'): the second stands
 _SELF_REPAIR = re.compile(r"\b(?P<old>[\w']+)\s*[-–—]+\s*(?:sorry|no|i mean|i meant|oops|er+m*|uh)[,\s]+(?P<new>[\w']+)\b"
-                          r"(?P<end>\s*[-–—]+(?=\s))?", re.IGNORECASE)
+                          r"(?:\s*[-–—]+(?=\s))?", re.IGNORECASE)
 _TASK_VERBS = frozenset("cancel check book change move search find list send set save remind reschedule".split())
 
 
@@ -1370,6 +1377,8 @@ def _repaired(m: re.Match[str]) -> str:
 
 # a turn typed in capitals throughout, of more than a few words (not 'BK-12345', 'OK', 'NYC to LA')
 _SHOUTED = re.compile(r"(?=(?:[^a-z]*\b[A-Z]{2,}\b){4})[^a-z]*")
+# texting that stands for a word of the request around it: 'cn i ...', '4 my mum' (not '4 my usual packs',
+# nor 'B4 6NH', a postcode)
 _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE), "can"),
                  (re.compile(r"^(\s*)(?:wat|wot|whut)\b", re.IGNORECASE), r"\1what"),  # ('wat flites are their ...')
                  (re.compile(r"\b(are|is) their(?= (?:any|from|to|on|for|in|at|available|left)\b)", re.IGNORECASE), r"\1 there"),

@@ -292,7 +292,7 @@ class Understander:
             own_labels, own_rejected = self.reader.read(
                 active.spec, active.slots, text, ctx, view.waiting_for_slot, active.last_filled
             )
-        if own_labels and (lx.DENY.match(text) or lx.CLOSING.match(text) or lx.puts_off(text)) and lx.is_closing(text):
+        if own_labels and (lx.DENY.match(text) and lx.is_closing(text) or lx.CLOSING.match(text) or lx.puts_off(text)):
             # 'no thanks, that's all for today', 'Thank you; that concludes my business for today.' give no date
             own_labels, own_rejected = {}, {}
         if active and own_labels and lx.INSTEAD.search(text):
@@ -871,19 +871,20 @@ class Understander:
             ranked = self.prefer_reading(self.rank(piece, (), r.ctx, values_alone=False), piece)
             if ranked and ranked[0][0] == self._digression_flow(ranked[:1], "help"):
                 continue  # '..., can you help me set that up?': help with the request, no part of it
-            if ranked and ranked[0][1] >= self.threshold and parts and parts[-1][0] == ranked[0][0] \
-                    and not set(self._read_new(self.domain.flow(ranked[0][0]), piece, r.ctx)[0]) \
-                    & set(self._read_new(self.domain.flow(ranked[0][0]), parts[-1][1], r.ctx)[0]):
-                # ('book my dad onto the online strength and balance class': one task, said in two pieces)
-                parts[-1] = (parts[-1][0], f"{parts[-1][1]} and {piece}")
-            elif ranked and ranked[0][1] >= self.threshold:
-                parts.append((ranked[0][0], piece))
+            if ranked and ranked[0][1] >= self.threshold:
+                name = ranked[0][0]
+                if parts and parts[-1][0] == name and self._completes(
+                        self.domain.flow(name), self._read_new(self.domain.flow(name), piece, r.ctx)[0], parts[-1][1], r.ctx):
+                    # ('book my dad onto the online strength and balance class': one task, said in two pieces)
+                    parts[-1] = (name, f"{parts[-1][1]} and {piece}")
+                else:
+                    parts.append((name, piece))
             elif parts or r.strong and r.best_spec is not None and not r.best_spec.metadata.digression:
                 # 'then Denver to Seattle on Dec 14': the same kind of task again, if it takes the values
                 # ('from New York to London on Jan 8 and then on to Paris': the task the whole asks for)
                 spec = self.domain.flow(parts[-1][0]) if parts else r.best_spec
                 labels, _ = self._read_new(spec, piece, r.ctx)
-                if labels and parts and not set(labels) & set(self._read_new(spec, parts[-1][1], r.ctx)[0]):
+                if labels and parts and self._completes(spec, labels, parts[-1][1], r.ctx):
                     # ('can i book a first appointment then, monday 7th at 9:30': values the part before
                     # lacks complete it; they ask for no second one)
                     parts[-1] = (parts[-1][0], f"{parts[-1][1]}, {piece}")
@@ -903,6 +904,11 @@ class Understander:
                            queue=self.scorer.names_task(w, self.scorer.values_in(w, r.ctx)[1], name))
                       for name, w in parts[1:])
         return r.result("start", flow=first, labels=labels, rejected=rejected, later=later)
+
+    def _completes(self, spec: FlowSpec, labels: Mapping[str, Candidate], before: str, ctx: SlotContext) -> bool:
+        """Whether values ``labels`` of flow ``spec`` name no slot the words ``before`` them already named: they
+        complete that part of the request rather than ask for a second one of the same task."""
+        return not set(labels) & set(self._read_new(spec, before, ctx)[0])
 
     def _two_requests(self, r: Reading) -> list[str]:
         """'cancel BK-31337 and set me up a price alert': two requests joined by 'and', the first

@@ -86,7 +86,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     # '15th not 14th': a day put against the day it replaces
     ("day_not_day", r"(?P<day>\d{1,2}(?:st|nd|rd|th))(?=\s*,?\s*(?:not|instead of)\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b)"),
     # 'move EN-2043 to 16th 11am', '16th at 9:30', 'to 22nd please': a day of this month by its number, with a
-    # time after it or 'to' / 'on' / 'for' before it (not 'the 2nd floor', 'for 2nd time')
+    # time after it or 'to' / 'on' before it (not 'on 3rd floor', 'my 2nd booking')
     ("day_with_time", r"(?P<day>\d{1,2}(?:st|nd|rd|th))(?=\s*,?\s*(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)"
                       r"|\s*,?\s*at\s+\d{1,2}(?:[:.]\d{2})?\b)"),
     ("cued_day", r"(?<=\b(?:to|on) )(?P<day>\d{1,2}(?:st|nd|rd|th))"
@@ -94,6 +94,9 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     # '23rd', 'the 19th pls' as the whole answer to 'what date?'
     ("day_alone", r"^\s*(?:on\s+)?(?:the\s+)?(?P<day>\d{1,2}(?:st|nd|rd|th))(?=[\s,]*(?:please|pls|plz|then|thanks|thx)?[\s.!]*$)"),
 ))
+# a day of the month said by its number alone ('the 19th', '16th 11am'): this month's, or the month said before it
+_DAY_IN_A_SENTENCE_KINDS = frozenset({"day_only", "day_with_time", "cued_day"})
+_DAY_NUMBER_KINDS = _DAY_IN_A_SENTENCE_KINDS | {"day_alone", "day_not_day"}
 HOLIDAYS = (("christmas eve", 12, 24), ("christmas", 12, 25), ("xmas", 12, 25), ("boxing", 12, 26), ("new year", 1, 1),
             ("valentine", 2, 14), ("halloween", 10, 31))
 
@@ -242,7 +245,7 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
                 if candidate.weekday() == weekday:
                     return candidate
         return fallback
-    if kind in ("day_only", "day_alone", "day_not_day", "day_with_time", "cued_day"):
+    if kind in _DAY_NUMBER_KINDS:
         day = _day_number(g["day"])
         for months in (0, 1):
             first = add_months(today.replace(day=1), months)
@@ -290,7 +293,7 @@ def find_dates(text: str, today: date) -> list[tuple[date, int, int]]:
     # ends in the month after, unless the day is taken back ('no, the 7th')
     said: tuple[date, int] | None = None
     for i, (day, start, end, kind) in enumerate(found):
-        if kind in ("day_only", "day_with_time", "cued_day") and said is not None:
+        if kind in _DAY_IN_A_SENTENCE_KINDS and said is not None:
             between = spelled[said[1]:start]
             try:
                 if _LINKED.fullmatch(between):  # not 'my last visit was on jan 8, can I come back on the 20th'
