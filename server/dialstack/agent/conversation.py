@@ -85,7 +85,7 @@ class ConversationFileError(Exception):
     pass
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # libyaml when built with it
     """YAML 1.2 booleans: only true/false. A user turn `yes`, `no`, `on` or `off` stays text."""
 
 

@@ -150,6 +150,20 @@ class Reading:
         return Understanding(act, self.text, confidence=top3, **kw)
 
 
+# what the examples of a loaded pack hold, shared by every agent of that pack in the process
+_EXAMPLE_READINGS: dict[int, tuple[DomainPack, dict[Any, Any]]] = {}
+_PACKS_KEPT = 64
+
+
+def _example_readings(domain: DomainPack) -> dict[Any, Any]:
+    held = _EXAMPLE_READINGS.get(id(domain))
+    if held is None or held[0] is not domain:
+        if len(_EXAMPLE_READINGS) >= _PACKS_KEPT:
+            _EXAMPLE_READINGS.clear()
+        held = _EXAMPLE_READINGS[id(domain)] = (domain, {})
+    return held[1]
+
+
 class Understander:
     """Scores flows from their YAML and reads slot values with the typed parsers."""
 
@@ -160,7 +174,7 @@ class Understander:
         flows = [f for f in domain.ontology.flows if f.intent != "Internal"]
         intents = domain.ontology.intents
         readers = frozenset(f.name for f in flows if f.intent in intents and intents[f.intent].role == "read")
-        self.scorer = FlowScorer(flows, make_slot, readers, load_embedder())
+        self.scorer = FlowScorer(flows, make_slot, readers, load_embedder(), _example_readings(domain))
         self._pick_cache: dict[str, dict[str, frozenset[str]]] = {}
         self._keyword_cache: dict[str, frozenset[str]] = {}
         self.reader = SlotReader(self.scorer, make_slot)
@@ -218,7 +232,8 @@ class Understander:
                 owners: dict[frozenset[str], set[str]] = {}
                 for spec in self.domain.ontology.flows:
                     for example in spec.examples if spec.intent != "Internal" else ():
-                        owners.setdefault(self._plain_words(example, ctx), set()).add(spec.name)
+                        spans = self.scorer.example_spans(example, ctx)
+                        owners.setdefault(self._plain_words(example, ctx, spans), set()).add(spec.name)
                 self._example_words = {w: next(iter(names)) for w, names in owners.items() if w and len(names) == 1}
             said = self._plain_words(text, ctx)
             exact = self._example_words.get(said) if len(said) >= 2 else None
@@ -253,12 +268,12 @@ class Understander:
             cached = self._keyword_cache[name] = frozenset(mine - others)
         return cached
 
-    def _plain_words(self, text: str, ctx: SlotContext) -> frozenset[str]:
+    def _plain_words(self, text: str, ctx: SlotContext, spans: list[tuple[int, int]] | None = None) -> frozenset[str]:
         """The words of ``text`` but for its values and their lead-ins, fillers ('wait', 'oh'), days
         ('on saturdays': every one) and articles and prepositions; texting spelt out ('ur' -> 'your'),
         and 'what time' said as 'when' ('wat time r u open' of 'When are you open?').
         'then', 'and', 'not' stay: 'Book flights to Madrid and then Lisbon' plans a trip of two legs."""
-        spans = self.scorer.values_in(text, ctx)[1]
+        spans = self.scorer.values_in(text, ctx)[1] if spans is None else spans
         plain = mask(text, [*spans, *lx.value_lead_spans(text, spans)]) if spans else text
         words = lx.WHAT_TIME.sub("when", " ".join(_TEXTED.get(w, w) for w in lx.tokens(plain))).split()
         return frozenset(w for w in words if w not in _SMALL_WORDS and w not in lx.OPENING_FILLERS

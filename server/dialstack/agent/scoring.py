@@ -9,6 +9,7 @@ only one flow's slots can hold ('the printer', 'R-1234') points at that flow.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import math
 import re
@@ -33,6 +34,7 @@ UNHELD_VALUE = 0.5  # a question naming values a flow cannot hold is hardly abou
 VERB_BONUS = 0.3  # a request opening with the verb only this flow's name and examples open with
 READ_BONUS = 0.1  # 'what flights are there?': a question asks to read, not to change
 MENDED_KEPT = 4096  # spelling corrections remembered per pack
+EXAMPLE_READINGS_KEPT = 65536  # values found in a pack's own examples, remembered per pack
 
 
 _PARSING_PARAMS = ("options", "vocabulary", "pattern", "min", "max", "integer")
@@ -160,7 +162,7 @@ class FlowScorer:
     """Scores every flow of a domain for an utterance; weights come from the whole domain."""
 
     def __init__(self, flows: Sequence[FlowSpec], make_slot: Any, readers: frozenset[str] = frozenset(),
-                 embedder: Embedder | None = None) -> None:
+                 embedder: Embedder | None = None, example_readings: dict[Any, Any] | None = None) -> None:
         self.profiles = {f.name: FlowProfile(f) for f in flows}
         # the things some flow counts only in the plural ('bookings') and another in the singular
         # ('booking'): said in the singular, they speak against the first ('is my booking still on?')
@@ -228,6 +230,10 @@ class FlowScorer:
         # every flow's verb, shared or not ('reserve' of two reservations), and its request verbs, as said
         self.said_verbs = frozenset(verbs) | self.request_verbs.keys()
         self._last_values: tuple[Any, Any] = (None, None)
+        # where the values are in each example, for every scorer of the same pack (each agent reads
+        # them once its vocabularies load: the same examples, read the same way)
+        self.example_readings = example_readings if example_readings is not None else {}
+        self._vocabularies_read: tuple[Any, int, str] = (None, 0, "")  # (the object, its size, its digest)
         self._triggers: dict[str, frozenset[str]] = {}
         self._declared: dict[str, frozenset[str]] = {}
         self._mended: dict[tuple[str, bool], str] = {}
@@ -260,15 +266,36 @@ class FlowScorer:
     def _values_found(self, text: str, ctx: SlotContext) -> tuple[set[str], list[tuple[int, int]], dict[str, list[tuple[int, int]]]]:
         """The values in ``text`` by kind (read once per turn: every flow's reading asks again)."""
         key = (text, id(ctx))
-        if self._last_values[0] != key:
+        last = self._last_values
+        if last[0] != key:
             by_key: dict[str, list[tuple[int, int]]] = {}
             for kind, slot in self.value_slots.items():
                 if telling(slot):
                     found = [(c.start, c.end) for c in slot.extract(text, ctx) if c.score >= 0.5]
                     if found:
                         by_key[kind] = found
-            self._last_values = (key, (set(by_key), [span for spans in by_key.values() for span in spans], by_key))
-        return self._last_values[1]
+            last = self._last_values = (key, (set(by_key), [span for spans in by_key.values() for span in spans], by_key))
+        return last[1]
+
+    def example_spans(self, text: str, ctx: SlotContext) -> list[tuple[int, int]]:
+        """Where the values are in ``text``, one of the pack's own examples (read once per pack,
+        vocabularies and day)."""
+        key = (text, self._vocabularies_digest(ctx), ctx.now.date())
+        spans = self.example_readings.get(key)
+        if spans is None:
+            if len(self.example_readings) >= EXAMPLE_READINGS_KEPT:
+                self.example_readings.clear()
+            spans = self.example_readings[key] = self.values_in(text, ctx)[1]
+        return spans
+
+    def _vocabularies_digest(self, ctx: SlotContext) -> str:
+        """What ``ctx``'s vocabularies hold, as a digest (worked out again only when they change)."""
+        vocabularies, size, digest = self._vocabularies_read
+        if vocabularies is not ctx.vocabularies or size != len(ctx.vocabularies):
+            text = json.dumps(ctx.vocabularies, sort_keys=True, default=str)
+            digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+            self._vocabularies_read = (ctx.vocabularies, len(ctx.vocabularies), digest)
+        return digest
 
     def mask_example_values(self, ctx: SlotContext) -> None:
         """Blank the slot values inside examples: 'flights from Boston' speaks for 'flights', not 'Boston'."""
@@ -279,7 +306,7 @@ class FlowScorer:
         return None
 
     def _masked_stems(self, text: str, ctx: SlotContext) -> set[str]:
-        spans = [(a, b) for a, b in self.values_in(text, ctx)[1] if not lx.content_stems(text[a:b]) <= self.keywords]
+        spans = [(a, b) for a, b in self.example_spans(text, ctx) if not lx.content_stems(text[a:b]) <= self.keywords]
         return lx.content_stems(mask(text, spans))
 
     @property

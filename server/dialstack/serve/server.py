@@ -50,6 +50,7 @@ Nothing runs without approval. This module must not import ``dialstack.agent``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import uuid
@@ -377,14 +378,17 @@ def _add_skills(server: MCPServer, domain: DomainPack, extra: tuple[SkillSpec, .
             mime_type="text/markdown", text=text,
         ))
 
-        server.add_prompt(Prompt.from_function(_skill_prompt(skill.body), name=name, description=skill.description))
+        server.add_prompt(_skill_prompt(name, skill.description, skill.body))
 
 
-def _skill_prompt(body: str) -> Callable[[], list[UserMessage]]:
+@functools.lru_cache(maxsize=1024)
+def _skill_prompt(name: str, description: str, body: str) -> Prompt:
+    """A skill as an MCP prompt, built once per process (an agent's in-process server serves the
+    same skills as every other agent's: building a prompt builds a pydantic model)."""
     def render() -> list[UserMessage]:
         return [UserMessage(body)]
 
-    return render
+    return Prompt.from_function(render, name=name, description=description)
 
 
 SHUTDOWN_GRACE_S = 10.0  # how long closing waits for timed-out tool calls still running (their late results)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from .slot_base import BaseSlot, Candidate, Check, SlotContext, show
-from .text import Found, find_phrases, join_options, one_edit, split_list
+from .text import Found, close_matches, find_phrases, join_options, one_edit, split_list
 
 # -- options: shared by CategorySlot, ChecklistSlot and GroupSlot ------------------
 
@@ -58,7 +58,7 @@ def match_option(raw: Any, table: list[tuple[str, list[str]]]) -> str | None:
     for value, names in table:
         if any(wanted == _loose(name) for name in names):
             return value
-    return _misspelt(wanted, _typo_index(table)) if len(wanted) >= _TYPO_MIN_LENGTH else None
+    return _misspelt(wanted, _typo_index(_key(table))) if len(wanted) >= _TYPO_MIN_LENGTH else None
 
 
 # a misspelt option ('consultaton'): a long word this close to exactly one option's name
@@ -66,20 +66,35 @@ _TYPO_CUTOFF = 0.9
 _TYPO_MIN_LENGTH = 6
 
 
-_TypoIndex = list[tuple[str, str, frozenset[str]]]  # (the name loosely written, its value, its own words)
+def _key(table: list[tuple[str, list[str]]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple((value, tuple(names)) for value, names in table)
 
 
-def _typo_index(table: list[tuple[str, list[str]]]) -> _TypoIndex:
-    return [(loose, value, frozenset(re.split(r"[\s-]+", name.casefold())))
-            for value, names in table for name in names
-            if len(loose := _loose(name)) >= _TYPO_MIN_LENGTH]
+class _TypoIndex:
+    """An option table's long names, loosely written, with their values and their own words.
+
+    Built once per table (the same options are read every turn) and compared by identity, so a
+    word looked up again costs no more than the lookup."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names: tuple[tuple[str, str, frozenset[str]], ...]) -> None:
+        self.names = names
 
 
+@functools.lru_cache(maxsize=512)
+def _typo_index(table: tuple[tuple[str, tuple[str, ...]], ...]) -> _TypoIndex:
+    return _TypoIndex(tuple((loose, value, frozenset(re.split(r"[\s-]+", name.casefold())))
+                            for value, names in table for name in names
+                            if len(loose := _loose(name)) >= _TYPO_MIN_LENGTH))
+
+
+@functools.lru_cache(maxsize=16384)
 def _misspelt(wanted: str, index: _TypoIndex) -> str | None:
     """The one option ``wanted`` (loosely written, at least ``_TYPO_MIN_LENGTH`` long) misspells."""
     # a word said right that is only part of a name ('appointment' of 'gp appointment') mends nothing
-    names = {loose: value for loose, value, words in index if wanted not in words}
-    close = difflib.get_close_matches(wanted, list(names), n=2, cutoff=_TYPO_CUTOFF) \
+    names = {loose: value for loose, value, words in index.names if wanted not in words}
+    close = close_matches(wanted, tuple(names), 2, _TYPO_CUTOFF) \
         or [n for n in names if n[:1] == wanted[:1] and one_edit(wanted, n)]  # ('smaer test': two letters swapped)
     values = {names[c] for c in close}
     return values.pop() if len(values) == 1 else None
@@ -101,7 +116,7 @@ def _misspelt_in(text: str, table: list[tuple[str, list[str]]]) -> list[Found]:
             wanted = _loose(said)
             if len(wanted) < _TYPO_MIN_LENGTH:
                 continue
-            index = index if index is not None else _typo_index(table)
+            index = index if index is not None else _typo_index(_key(table))
             value = _misspelt(wanted, index)
             if value is not None:
                 found.append(Found(value, said, span[0].start(), span[-1].end()))
@@ -109,6 +124,7 @@ def _misspelt_in(text: str, table: list[tuple[str, list[str]]]) -> list[Found]:
     return sorted(found, key=lambda f: f.start)
 
 
+@functools.lru_cache(maxsize=16384)
 def _loose(name: str) -> str:
     """'Follow-up', 'follow up' and 'followup' name the same option."""
     return re.sub(r"[\s-]+", "", name.strip().casefold())

@@ -5,8 +5,9 @@ Pure functions over strings; nothing here knows about slots or flows.
 
 from __future__ import annotations
 
-import math
+import difflib
 import functools
+import math
 import re
 from dataclasses import dataclass
 from typing import Iterable
@@ -125,6 +126,14 @@ def find_phrases(text: str, names: Iterable[tuple[str, object]]) -> list[Found]:
             taken.append((m.start(), m.end()))
             found.append(Found(value, m.group(), m.start(), m.end()))
     return sorted(found, key=lambda f: f.start)
+
+
+@functools.lru_cache(maxsize=8192)
+def close_matches(word: str, names: tuple[str, ...], n: int, cutoff: float) -> tuple[str, ...]:
+    """``difflib.get_close_matches`` of ``word`` among ``names``, remembered: every turn reads the
+    same words against the same names (a pack's options, a vocabulary's cities), and an agent
+    reads every example of its pack once when it starts."""
+    return tuple(difflib.get_close_matches(word, names, n=n, cutoff=cutoff))
 
 
 def one_edit(typed: str, word: str) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...state.slots import BaseSlot, Candidate, CategorySlot, Check, LevelSlot, SlotContext
-from ...state.text import one_edit, parse_number, people_listed
+from ...state.text import close_matches, one_edit, parse_number, people_listed
 from .cities import CITIES
 from .places import fold as _fold
 from ...state.dates import find_dates, parse_date, spoken
@@ -144,7 +144,7 @@ def _close_names(typed: str, names: list[str]) -> list[str]:
     """The known names ``typed`` may misspell, closest first: alike by ``FUZZY_CUTOFF``, or one edit
     away inside a word of five letters or more, its first and last letters right ('bostin' ->
     'boston', whose ratio is only 0.83; not 'change' -> 'changi')."""
-    close = difflib.get_close_matches(typed, names, n=3, cutoff=0.75)
+    close = close_matches(typed, tuple(names), 3, 0.75)
     return [name for name in close if difflib.SequenceMatcher(None, typed, name).ratio() >= FUZZY_CUTOFF
             or len(typed) >= 5 and typed[0] == name[0] and typed[-1] == name[-1] and one_edit(typed, name)]
 
