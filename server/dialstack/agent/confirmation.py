@@ -135,7 +135,8 @@ def slot_named(turn: Turn, pending: Confirmation | ChangeChoice, u: Understandin
             return changed
     if u.labels and not _names_a_slot_only(flow, u):
         return u
-    if isinstance(pending, Confirmation) and u.act in ("start", "digress", "unknown") and says_yes_first(u.text) \
+    # (a 'fill' with no value: 'Yes - I mean, yes, book it' names the task being read back, and nothing new)
+    if isinstance(pending, Confirmation) and u.act in ("start", "digress", "unknown", "fill") and says_yes_first(u.text) \
             and not turn.deps.understander.names_another_task(u.text, flow.name):  # ('yes, send it' to a booking's)
         # 'Yes, that is correct. Does the restaurant have live music?': the yes answers the read-back
         return Understanding("affirm", u.text, confidence=u.confidence, rule="says_yes_first")

@@ -101,7 +101,7 @@ _QUOTED = re.compile(r"(?<![\w])[\"“”‘’']([^\"“”‘’']{2,80}?)[\"�
 _PARTICLES = frozenset({"de", "la", "le", "del", "da", "di", "du", "van", "von"})
 _NAME_PARTICLES = _PARTICLES | frozenset({"bin", "al", "el", "der", "den", "st"})
 _JOINERS = _PARTICLES | frozenset({"of", "the", "and", "&", "'n", "n", "vs", "vs.", "v"})  # 'Blue Jays vs Royals'
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.&-]*|&|,")
+_WORD = re.compile(r"[^\W_][\w'.&-]*|&|,")  # (letters of any alphabet: 'Tomasz Wiśniewski')
 _STATE = re.compile(r"[A-Z]{2}\b")
 _NOT_A_VALUE = frozenset({"there", "here", "it", "that", "this", "them", "they", "he", "she", "him", "her", "one", "home",
                           "me", "us", "you",
@@ -464,6 +464,8 @@ _SHORT_ANSWER = re.compile(
     r"(?:i'?m |i am )?(?:really )?in the mood for|i'?m craving|i crave|i feel like|i fancy|i'?d love|i'?d prefer|"
     r"i prefer|(?:i'?d like|i want|i need)(?: to (?:go|get|be taken|listen|watch|see|visit)(?: to)?)?|"
     r"i'?m going to|take me to|(?:it'?s |it is |the \w+ is )?called|"
+    # ('My tenancy reference is TN-40217', 'our address is 5 Mill Lane')
+    r"(?:my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}(?:reference|ref|number|id|code|postcode|address|name|email)(?:\s+is|'s)|"
     r"i'?ll take|i'?ll go with|go with|try|some|a good|(?-i:an?(?= [a-z])))[\s,]+)*"
     r"(?P<value>[^\s,.!?][^,.!?]*?)[\s,]*(?:,?\s*(?:please|thanks|thank you|then)[\s.!]*)?[\s.!]*",
     re.IGNORECASE,

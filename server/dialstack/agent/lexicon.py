@@ -6,6 +6,7 @@ yes, no, stop, go back, or to ask a side question, in any task-oriented conversa
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -40,7 +41,7 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         # ('I am quite certain. Please cancel it.' to 'Are you sure ...?')
         r"(?:i'?m|i am|we'?re|we are) (?:quite |absolutely |totally |very |completely |100% )?(?:sure|certain|positive)|"
         r"(?:that'?s|that is|thats) (?:write|rite)")
-_YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|thanks|thank you|ta|cheers|why not|go ahead|"
+_YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank you|ta|cheers|why not|go ahead|"
              r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
              # ('Yep chur', 'Yeah sweet', 'yes corect', 'yes please, go ahead, fingers crossed')
              r"chur|sweet|correct|corect|fingers crossed|dead on|spot on|book|(?:thanks|thank you) very much|grand|"
@@ -49,6 +50,7 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|thanks|thank you|ta|cheers|why no
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
              r"sorry|my bad|"  # 'yes sorry': an apology for the trouble, said with the yes
+             r"finally|at last|about time|"  # ('yes, finally': impatience, said with the yes)
              # 'yes please, thank you for being so patient': thanks for the patience, said with the yes (not 'ok, thanks
              # for your help', a goodbye)
              r"(?:thanks|thank you|thank u|ty)(?: so much)? for (?:being so (?:patient|understanding)|your (?:patience|understanding))|"
@@ -161,6 +163,9 @@ CANCEL = re.compile(
     # 'actually scrap that, leave it as it is', 'nvm dont book it': the stop word, then letting it be
     # ('eh, don't bother with any of it, I'll just take the train': doing it another way oneself)
     + r"|\s*[,;:.!-]+\s*(?:i'?ll|ill|i will|we'?ll|we will) just [a-z' ]+"
+    # ("nvm he says he'll just do it himself lol": someone else does it)
+    + r"|(?:\s*[,;:.!-]+\s*|\s+)(?:(?:he|she|they|my [a-z]+) (?:says?|said) )?(?:he|she|they|i|we)(?:'?ll| will) (?:just )?"
+    r"[a-z' ]*?\b(?:himself|herself|themselves|myself|ourselves)\b[^?]*"
     # ("skip it, I'm not going to Japan after all", '..., we don't need it now'): the reason it is not wanted
     + r"|\s*[,;:.!-]+\s*(?:i'?m|im|i am|we'?re|we are) not (?:going|travell?ing|flying|coming)\b[^?]*"
     + r"|\s*[,;:.!-]+\s*(?:i|we) (?:don'?t|do not|no longer) need (?:it|one|that|them)\b[^?]*"
@@ -290,6 +295,8 @@ def proposes(text: str) -> bool:
 REFERS_BACK = re.compile(
     r"\b(?:that one|this one|the same|same|it|its|them|their|those|there|that|this|"
     r"the (?:cheapest|cheaper|earliest|latest|first|last|quickest|shortest) (?:one|flight|option)|"
+    # ('the cheapst one', 'the 9am one', 'the morning one': one of what was just found, however written)
+    r"the [\w:-]+ one|"
     # ('book cheapest' after a search: its best, short)
     r"(?:the )?(?:cheapest|earliest|quickest|shortest)(?! (?:\w+ )?(?:to|from|for|in|on)\b))\b",
     re.IGNORECASE,
@@ -461,7 +468,8 @@ SMALL_TALK = re.compile(
 # 'Boston to Denver on the 10th, then Denver to Seattle': where one part of a request ends
 PART_BREAK = re.compile(
     # ("what's the baggage allowance then?": a 'then' that ends the sentence joins nothing)
-    r"[,;]?\s*\b(?:and then|and after that|and afterwards|after that|afterwards|then(?!\s*(?:[!?]|\.?\s*$))|and also|"
+    # (nor does a 'then' that gives what follows from it: '..., then at least we're in the system')
+    r"[,;]?\s*\b(?:and then|and after that|and afterwards|after that|afterwards|then(?!\s*(?:[!?]|\.?\s*$|at least\b))|and also|"
     r"and (?:i|we) also(?= (?:need|want|would like|'d like))|followed by|"
     r"and later|as well as)\b\s*",
     re.IGNORECASE,
@@ -656,6 +664,8 @@ REMARK = re.compile(
     r"(?!\s*(?:'m|am|'d|would|want|wanna|need|prefer|will|'ll|'ve|name|address|number|email|wish|plan|planning|"
     r"hope|hoping|think|guess|expect|intend|also|just|only|really|have|got|gotta|must|should|can|could|may|might|"
     r"do|don't|shall|are|re|'re)\b)(?!(?:'s| is| was|s) (?:called|named)\b)"  # ('he's called Tom Hughes' names him)
+    # ('My tenancy reference is TN-40217', 'our postcode is ...': one's own details, given)
+    r"(?!\s+(?:[\w-]+\s+){0,2}(?:reference|ref|number|id|code|postcode|zip|address|name|email|dob|date of birth)\b)"
     r"|^\s*(?:lovely|nice|beautiful|awful|terrible|such|what a)\s+[a-z]",  # 'lovely weather in Paris'
 
     re.IGNORECASE,
@@ -883,6 +893,11 @@ def is_question(text: str) -> bool:
     first = re.match(r"[^?.!]*\?", stripped)
     if first and _ASKED_OF_A_THING.match(first.group()):
         return True
+    # 'Before I say yes, dear, will I get all my money back? My pension ...': a later clause of it asks (not 'ok,
+    # can I book it now? thanks', a favour asked), and nothing after it asks for a task
+    if first and any(_ASKED_OF_A_THING.match(c) and not _FAVOUR.match(c) for c in first.group().split(",")[1:]) \
+            and not _asks_after(stripped, first.end()):
+        return True
     # 'before I pick a day... will I be awake for it? the idea of it scares me': a later sentence asks, and
     # nothing after it asks for a task
     later = next((m for m in re.finditer(r"(?<=[.!?])[^?.!]*\?", stripped) if _ASKED_OF_A_THING.match(m.group())), None)
@@ -892,7 +907,7 @@ def is_question(text: str) -> bool:
     if first and _ASKED_ASIDE.match(first.group()) and not _asks_after(stripped, first.end()):
         return True
     # 'just browsing - what are the fares like', 'ok, how much is it': a later clause asks
-    return any(QUESTION_START.match(c) and not _EXCLAIMS.match(c) and not REQUEST_ANYWHERE.search(c)
+    return any(QUESTION_START.match(c) and not _EXCLAIMS.match(c) and not REQUEST_ANYWHERE.search(c) and not _RELATIVE.match(c)
                for c in _CLAUSE.split(stripped)[1:])
 
 
@@ -910,11 +925,14 @@ _ASKED_OF_A_THING = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s
                                # ('oh and can I stay in the room with her? she gets a bit muddled'; not 'can you ...')
                                r"(?:can|could|may) (?=i\b|we\b)|"
                                r"what|whats|which|where|wheres|when|whens|who|how)\b", re.IGNORECASE)
+_FAVOUR = re.compile(r"\s*(?:can|could|may)\b", re.IGNORECASE)
 # ... after a word that turns aside first ('btw is the water warm?', 'quick question, is parking free?')
 _ASKED_ASIDE = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s,]+)*(?:btw|by the way|also|quick question)[\s,]+"
                           r"(?:is|are|was|were|does|do|did|has|have)\b", re.IGNORECASE)
 _WANTS_AFTER = re.compile(r"\b(?:i|we)(?:'d| would)? (?:want|need|like|wanna)\b|\b(?:book|reserve|cancel|rent)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.!;:]+\s*|\s[-–—]+\s*|,\s*")
+# 'BK-20481, which you'd know if you were any good': a clause about the thing before it, asking nothing
+_RELATIVE = re.compile(r"(?:which|who|whom)\s+(?:i|you|we|he|she|they)(?:'d|'ll|'ve|'re|'m)?\s+\w", re.IGNORECASE)
 _EXCLAIMS = re.compile(r"(?:what an?|how (?:nice|lovely|great|kind|cool|awesome))\b", re.IGNORECASE)  # 'what a day'
 
 
@@ -980,6 +998,26 @@ def requested_verbs(text: str) -> set[str]:
         found.add(m["verb"].lower())
         if m["particle"]:
             found.add(f"{m['verb']} {m['particle']}".lower())
+    return found
+
+
+_DONE_TO = re.compile(r"\s+(?:(?:the|a|an|my|our|his|her|their|this|that|another|new|first)\s+){0,2}(?P<things>[a-z]+(?:\s+[a-z]+)?)",
+                     re.IGNORECASE)
+
+
+def requested_things(text: str, heads: bool = False) -> set[tuple[str, str]]:
+    """The verbs the turn asks for with the words of the thing each is done to ('I'd like to book the
+    assessment': ('book', 'assessment')); the thing's first two words, each, or with ``heads`` the
+    word that names it ('my flight details': 'details', 'my bp check': 'check')."""
+    found = set()
+    for m in _REQUESTED.finditer(text):
+        things = _DONE_TO.match(text, m.end())
+        if things is None:
+            continue
+        words = [w.lower() for w in things["things"].split()]
+        if heads:
+            words = [w for w in words if w not in STOPWORDS][-1:]
+        found |= {(m["verb"].lower(), w) for w in words}
     return found
 
 
@@ -1180,7 +1218,7 @@ CUE_SYNONYMS: dict[str, frozenset[str]] = {
 }
 
 
-TOKEN = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*", re.IGNORECASE)
+TOKEN = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")  # (letters of any alphabet: 'Wiśniewski', 'José' are one word)
 # the pronoun 'I' in its forms: written with a capital, it names nothing
 I_FORMS = frozenset({"i", "i'm", "i'd", "i'll", "i've", "im", "id"})
 # lead-ins before the request itself ("I'd like to book ..."), beside the stopwords
@@ -1425,6 +1463,52 @@ _NOTIFY_ON = re.compile(r"\b(?:let me know|let us know|lmk|ping me|text me|email
 _YOU_KNOW_WHAT = re.compile(r"\b(?:do )?you know what\s*[,.!-]+\s*", re.IGNORECASE)  # an idiom, no question
 
 
+# 'Move*, not mice, sorry', 'And sorry, booking, not boo king', 'flights* obviously': a word of the last turn put
+# right (autocorrect), the word meant starred or said against the word typed
+_PIECES = re.compile(r"(?<=[.!?])\s+|,\s*(?=but\b)", re.IGNORECASE)
+_PUT_RIGHT_FILLER = re.compile(r"^(?:(?:and|oh|ah|oops|sorry|soz|sry|i meant|meant|obviously|lol|haha|ugh|my bad|"
+                               r"(?:stupid |damn )?autocorrect|typo)\b[\s,.!;:-]*)+|(?:[\s,.!;:-]*\b(?:obviously|lol|sorry|soz|"
+                               r"sry|oops|haha|ugh|my bad|(?:stupid |damn )?autocorrect|typo)\b)+[\s,.!;:-]*$", re.IGNORECASE)
+_NOT_TYPED = re.compile(r"(?:^|[\s,;.-])(?:not|instead of)\s+(?P<typed>[a-z][a-z'-]*(?:\s[a-z][a-z'-]*)?)[\s,.!;:-]*$", re.IGNORECASE)
+_STARRED_WORD = re.compile(r"(?P<word>[A-Za-z][\w'-]*)\*|\*(?P<after>[A-Za-z][\w'-]*)")
+
+
+def word_put_right(text: str, before: str) -> tuple[str, str, str] | None:
+    """(what else ``text`` says, ``before`` as meant, the word typed) when ``text`` puts right a word the user typed in
+    ``before``, the last turn ('Move*, not mice', 'booking, not boo king', 'Two* people. Not tow.'),
+    else None. A word said against one ``before`` does not hold is no such repair."""
+    pieces = [p for p in _PIECES.split(text) if p.strip()]
+    meant = typed = None
+    used = []
+    for i, piece in enumerate(pieces):
+        core = _PUT_RIGHT_FILLER.sub("", piece.strip()).strip(" ,.!;:-")
+        star = _STARRED_WORD.search(core)
+        against = _NOT_TYPED.search(core)
+        if star is None and against is None:
+            continue
+        if star is not None and meant is None:
+            meant = star["word"] or star["after"]
+        if against is not None:
+            typed = against["typed"]
+            meant = meant or core[:against.start()].strip(" ,;.-*") or None
+        left = _STARRED_WORD.sub("", core[:against.start()] if against else core).replace(meant or "", " ", 1)
+        if not set(tokens(left)) <= set(tokens(before)):
+            return None  # ('I want to fly* to Paris now': more said than the repair)
+        used.append(i)
+    if not meant or not used or re.search(rf"\b{re.escape(meant)}\b", before, re.IGNORECASE):
+        return None
+    if typed is None:
+        close = difflib.get_close_matches(meant.lower(), [w for w in tokens(before) if w != meant.lower()], n=1, cutoff=0.6)
+        typed = close[0] if close else None
+    if typed is None or not re.search(rf"\b{re.escape(typed)}\b", before, re.IGNORECASE):
+        return None
+    rest = re.sub(r"^(?:but|and|so)\b[\s,]*", "", " ".join(p for i, p in enumerate(pieces) if i not in used).strip(), flags=re.IGNORECASE)
+    return rest, re.sub(rf"\b{re.escape(typed)}\b", meant, before, count=1, flags=re.IGNORECASE), typed
+
+
+_STARRED = re.compile(r"(?<=\w)\*+(?=[\s,.!?;:]|$)|(?:^|(?<=\s))\*+(?=\w)")
+
+
 def plain_words(text: str) -> str:
     """'hiii can i book a flght?', 'heyyy', 'hellooo': a greeting drawn out to open the turn, said plainly
     (so the request after it is read as one); 'cn i', '4 my mum' texted, said in words; 'pull up my
@@ -1432,6 +1516,7 @@ def plain_words(text: str) -> str:
     the plain verb of being told."""
     if _SHOUTED.fullmatch(text):  # ('HELLO I WOULD LIKE TO BOOK ...': capitals that mark no name)
         text = text.lower()
+    text = _STARRED.sub("", text)  # ('Two* people. Not tow.': the word meant, marked as a correction)
     text = _SELF_REPAIR.sub(_repaired, text)  # ('For two - no, three people', 'Can you cancel - sorry, check - my booking')
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)

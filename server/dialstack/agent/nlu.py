@@ -1354,6 +1354,10 @@ class Understander:
         # ('Can you tell me when our patient's falls appointment is?': asked to be told, a question)
         if not is_question or lx.REQUEST_ANYWHERE.search(_TELL_ME_WH.sub(" ", text)):
             return None
+        # ('is it possible to change the day of my booking BK-20481?': a request for one's own, put politely;
+        # not 'is it possible to change the date after i've paid?', what the service allows)
+        if _POSSIBLE_TO.search(text) and _MINE.search(text):
+            return None
         return "lookup" if lx.EXISTENTIAL.search(text) else "detail"
 
     def prefer_reading(self, ranked: list[tuple[str, float]], text: str = "",
@@ -1516,11 +1520,17 @@ class Understander:
             asked = {opening}  # (not 'hmm actually dont book anything yet, i just wanna see whats available')
         margin = NEW_ONE_MARGIN
         if not asked:
-            # 'Need 1 pax JFK to LAX on 12/18, aisle. Book it.', 'Cheapest one, I suppose. Book it.': a later
-            # sentence that is an order in a task's own verb, the rest its details
-            asked = {n for part in _SENTENCES.split(text)[1:] if not _NOT_FIRST.match(part)
+            # 'Need 1 pax JFK to LAX on 12/18, aisle. Book it.', 'Cheapest one, I suppose. Book it.', 'fine the
+            # 15th it is then, book me the cheapest seat': a later sentence or clause that is an order in a
+            # task's own verb, the rest its details
+            asked = {n for part in _CLAUSES.split(text)[1:] if not _NOT_FIRST.match(part)
                      and (n := self.scorer.verb_flow(part)) is not None}
             margin = 2 * NEW_ONE_MARGIN
+        if not asked:
+            # 'I think I'd like to book the assessment anyway': a verb several tasks share, and the thing it is
+            # done to, that one task's name holds both of
+            asked = {f.name for verb, thing in lx.requested_things(text) for f in self.domain.ontology.flows
+                     if f.intent != "Internal" and {lx.stem(verb), lx.stem(thing)} <= {lx.stem(w) for w in f.name.split("_")}}
         if len(asked) != 1:
             return None
         name = next(iter(asked))
@@ -1662,6 +1672,12 @@ class Understander:
         takes = {name: bool(found & {s.name for s in self.domain.flow(name).slots}) for name in (first, second)}
         if takes[second] and not takes[first]:
             return [(second, top), (first, score), *ranked[2:]]
+        # ('cn i move it 2 fri 11th' after a check of an appointment: the move of an appointment, not of an infusion)
+        thing = {lx.stem(w) for w in recent.split("_")} - self.scorer.said_verbs - lx.STOPWORDS
+        if takes[first] == takes[second] and thing:
+            owns = {name: bool(thing & {lx.stem(w) for w in name.split("_")}) for name in (first, second)}
+            if owns[second] and not owns[first]:
+                return [(second, top), (first, score), *ranked[2:]]
         return ranked
 
     def _asks_about_own(self, ranked: list[tuple[str, float]], text: str,
@@ -1935,6 +1951,7 @@ _ASKS_OR_ORDERS = re.compile(r"\b(?:what|whats|what's|where|when|which|who|how|s
                              re.IGNORECASE)
 _PAUSE_WORDS = frozenset({"wait", "hang on", "hold on", "let me", "one sec", "one second", "just a sec", "just a second"})
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_CLAUSES = re.compile(r"(?<=[.!?,;])\s+(?=\S)")
 _CHANGING = re.compile(r"\b(?:update|change|add|modify|amend)\b", re.IGNORECASE)
 _SEATS_WANTED = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:seats|tickets|tix|places)\b",
                            re.IGNORECASE)
@@ -1971,6 +1988,7 @@ def _asks_more(text: str) -> bool:
 _GO_AHEAD_AND = re.compile(r"^[\s,.!-]*(?:(?:please|pls|just|go ahead and|go on and|and)[\s,.!-]+)*", re.IGNORECASE)
 _TELL_ME_WH = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u) (?:please |pls )?)?tell (?:me|us)(?= (?:when|what|whats|where|which|who"
                          r"|how|if|whether)\b)", re.IGNORECASE)
+_POSSIBLE_TO = re.compile(r"\b(?:is|would)\s+(?:it\s+)?(?:be\s+)?possible\s+(?:for\s+(?:me|us)\s+)?to\s+[a-z]+", re.IGNORECASE)
 _MAY_I_DO = re.compile(r"\b(?:can|could|may)\s+(?:i|we)\s+(?:just\s+|please\s+|instead\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
 

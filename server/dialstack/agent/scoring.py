@@ -346,6 +346,8 @@ class FlowScorer:
         semantic = self.semantic(left_text)
         numbers = lx.grammatical_numbers(left_text, definite=True)
         verb_of = self.verb_flow(text)
+        # the things the turn's verbs are done to ('I want to move my appointment': not an infusion)
+        things = {lx.stem(thing) for _, thing in lx.requested_things(text, heads=True)} - lx.STOPWORDS
         asked_for = self.requested_flows(text)
         named = keys if question else keys & self.rare_keys  # values that say which flows a turn is about
         referenced = keys & self.reference_keys  # a reference said: the turn is about what it names
@@ -379,13 +381,21 @@ class FlowScorer:
                 words *= UNHELD_VALUE
             elif name in self.readers and done_readers and name not in done_readers:
                 words *= UNHELD_VALUE  # ... by a look-up of what was booked, not a search for new flights
-            if name == verb_of:
+            if things and self._done_to_another(things, name):
+                words *= UNHELD_VALUE  # (a thing another flow's name holds, and this flow never mentions)
+            elif name == verb_of:
                 words += VERB_BONUS  # 'i need to bok a flite': the verb alone, mended, names the task
             # 'did BK-12345 go through ok?': a question about the one thing it names needs no other word
             about = question and bool(profile.value_keys & named & self.rare_or_identifying_keys)
             scores.append((name, unheld * (words + evidence) if words > 0 or values_alone or about else 0.0))
         scores.sort(key=lambda pair: pair[1], reverse=True)
         return scores
+
+    def _done_to_another(self, things: set[str], name: str) -> bool:
+        """Whether ``things``, what the turn's verbs are done to, hold one another flow's name holds and
+        flow ``name`` never mentions ('move my appointment' of move_infusion, beside reschedule_appointment)."""
+        foreign = things - self.profiles[name].vocabulary - self.said_verbs  # (not 'check' of 'my bp check')
+        return any(foreign & p.name for other, p in self.profiles.items() if other != name)
 
     def requested_flows(self, text: str) -> set[str]:
         """The flows a request anywhere in ``text`` names by their own verb ('can you cancel it', 'can u

@@ -102,6 +102,8 @@ class SlotReader:
                 cands = plural_candidates(slot, text, ctx)  # (a 'no' of its own is not the answer to a yes/no not asked)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
             if slot_spec.name != waiting:  # ('Gosh, it snowed here yesterday': a day told of the past is no value asked for)
+                # ('Good morning. ... my bathroom cabinet has come loose': a greeting, no time of day asked for)
+                cands = [c for c in cands if not any(g.start() <= c.start and c.end <= g.end() for g in _GREETS.finditer(text))]
                 cands = [c for c in cands if not _TOLD_OF_THE_PAST.search(text, c.start, c.end)
                          and not (_MOMENT_VALUE.match(str(c.value)) and _HAPPENED.search(text, 0, c.start))]
             if isinstance(slot, DateTimeSlot) and slot.time_mode == "none" and slot_spec.name != waiting and any(
@@ -203,6 +205,11 @@ class SlotReader:
             # the answer to the question asked: what it says besides other values and its lead-in
             # ('Dune, at Harbor'; 'I'd like Hotel Iris please' -> 'Hotel Iris')
             waited = spec.slot(waiting) or slots[waiting]
+            # ('My tenancy reference is TN-40217' to 'What's the address, or your tenancy reference?')
+            by_reference = bool(references) and bool(_TAKES_A_REFERENCE.search(
+                f"{getattr(waited, 'description', '')} {getattr(waited, 'prompt', '')}"))
+            if by_reference:
+                taken = [span for span in taken if span not in references]
             whole = holds_whole_request(spec, waited)
             roles = set(roles_of(waited).roles)
             # 'Something in San Francisco' to 'which cuisine?': what a place cue points at is a place
@@ -226,7 +233,7 @@ class SlotReader:
                 if run is not None and run.value[:1].isupper() and (run.start, run.end) != (answer.start, answer.end) \
                         and (run.start > 0 or len(run.value.split()) > 1):
                     answer = Candidate(run.value, run.display, run.start, run.end, answer.score)
-            if answer is not None and roles & PLACE_ROLES \
+            if answer is not None and roles & PLACE_ROLES and not by_reference \
                     and not any(w.isalpha() and w.lower() not in lx.STOPWORDS for w in lx.tokens(str(answer.value))):
                 answer = None  # 'Yes for 2 at 17:45' to 'which city?' names no place
             if answer is not None:
@@ -242,7 +249,8 @@ class SlotReader:
                 # message tells more than the task's words and its values, so it is the details)
                 tells = waiting is None and (rest := remainder(text, [*taken, *lx.requested_verb_spans(text)],
                                                                self.scorer.trigger_words(spec.name))) is not None \
-                    and len(lx.tokens(rest.value)) >= _TELLS_MORE and not names_nothing(rest.value)
+                    and len(lx.tokens(rest.value)) >= _TELLS_MORE and not names_nothing(rest.value) \
+                    or waiting is None and self._describes(spec, text, taken)
                 if slot_spec.name in WHOLE_REQUEST or _sole_required(spec, slot_spec.name) or tells:
                     labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
             elif waiting is None and _sole_required(spec, slot_spec.name):
@@ -273,6 +281,15 @@ class SlotReader:
                 labels[name] = without_possessive(cand, text)
         return labels, {}
 
+
+    def _describes(self, spec: FlowSpec, text: str, taken: Sequence[tuple[int, int]]) -> bool:
+        """Whether ``text`` tells what is the matter in words of its own, besides the words that name the
+        task ('the tiles are coming off the wall in the kitchen, want to report it', though the pack's
+        examples speak of tiles and walls too)."""
+        rest = remainder(mask(text, [*taken, *lx.requested_verb_spans(text)]), [], frozenset())
+        named = {lx.stem(w) for w in spec.name.split("_")} | self.scorer.said_verbs
+        told = [w for w in lx.tokens(rest.value)] if rest is not None else []
+        return len([w for w in told if w not in lx.STOPWORDS and lx.stem(w) not in named]) >= _TELLS_MORE
 
     def works_on_a_held_thing(self, spec: FlowSpec) -> bool:
         """Whether flow ``spec`` works on a thing held, named by its reference (a change of a booking)."""
@@ -347,9 +364,16 @@ PLACE_ROLES = frozenset({"place", "origin", "destination"})
 _CUED_AWAY = -2.0  # a value pointed away from a slot this strongly corrects nothing it holds (a cue elsewhere is -1)
 _TOLD_OF_THE_PAST = re.compile(r"\b(?:yesterday|last (?:night|week|month|year|weekend|\w+day)\b(?! of)|"
                                r"(?:\w+ )?(?:days?|weeks?|months?|years?) ago|the other day)\b", re.IGNORECASE)
+_STATE = (r"(?:(?:so|very|really|a bit|quite|too|that|pretty)\s+)?(?:bad|sore|poorly|unwell|ill|sick|worse|painful|swollen|"
+          r"awful|terrible|rough|tired|exhausted|stiff|achy|aching|hurting|flaring|playing up|not (?:great|good|well|so good))")
 # ('I had a tumble in the kitchen on Sunday and ...': the day of what happened, in the sentence that tells it)
-_HAPPENED = re.compile(r"\b(?:i|we|she|he|they|mum|dad|my \w+)\s+(?:had (?:a|an|my|her|his|their)|fell|tripped|slipped|broke"
-                       r"|hurt|injured|went over)\b[^.!?;]*$", re.IGNORECASE)
+# ... or of how things are ('my hands are bad today so typing slow': not a day asked for; 'I'm free today' is one)
+_HAPPENED = re.compile(r"(?:\b(?:i|we|she|he|they|mum|dad|my \w+)\s+(?:had (?:a|an|my|her|his|their)|fell|tripped|slipped|broke"
+                       r"|hurt|injured|went over|(?:is|are|am|feels?|feeling)\s+" + _STATE + r")"
+                       r"|\b(?:i'?m|we'?re|she'?s|he'?s|they'?re)\s+" + _STATE + r")\b[^.!?;]*$", re.IGNORECASE)
+_GREETS = re.compile(r"\bgood\s+(?:morning|afternoon|evening|day|night)\b|^\s*(?:morning|afternoon|evening)\b(?=[\s,!.]*(?:$|[A-Za-z]))",
+                     re.IGNORECASE)
+_TAKES_A_REFERENCE = re.compile(r"\b(?:reference|ref)\b", re.IGNORECASE)
 _MOMENT_VALUE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _NUMBER_BEFORE = re.compile(r"\b(?P<n>\d{1,2}|" + COUNT_WORDS + r")\s+(?:[a-z]+\s+)?$", re.IGNORECASE)
 _ADDED = re.compile(r"\b(?:add|adding|plus)\s+$", re.IGNORECASE)

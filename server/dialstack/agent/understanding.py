@@ -55,12 +55,34 @@ class Interpreter:
             offered=_offered(state),
             queued=[(f.flow_id, f.name) for f in state.stack.waiting_parts],
         )
-        understanding = turn.deps.understander.understand(turn.text, view, turn.slot_ctx)
+        understanding = self._put_right(turn, view) or turn.deps.understander.understand(turn.text, view, turn.slot_ctx)
         understanding = self.pending_choice(turn, understanding)
         understanding = confirmation.no_with_values(turn, understanding)
         if not understanding.confident and turn.deps.reasoner is not None:
             understanding = await self.contemplate(turn, understanding)
         return understanding
+
+    @staticmethod
+    def _put_right(turn: Turn, view: NLUView) -> Understanding | None:
+        """A turn that puts right a word typed in the last one ('Move*, not mice, sorry'): what else it says
+        is understood ('Yes please. And sorry, booking, not boo king' says yes); said alone, the last turn is
+        read again as meant, and a task that turn started on the misread word gives way to the one meant.
+        A value said against another ('I meant Paris, not London') is a correction of a slot, not this."""
+        before = next((m["text"] for m in reversed(turn.history) if m["role"] == "user"), None)
+        fixed = lx.word_put_right(turn.text, before) if before else None
+        understander = turn.deps.understander
+        if fixed is None or understander.scorer.values_in(fixed[2], turn.slot_ctx)[0] or any(
+                fixed[2].lower() in str(slot.value).lower() for flow in turn.state.stack.flows if flow.live
+                for slot in flow.slots.values() if slot.value is not None):
+            return None  # (a value said against another: 'sorry I mean Joan Mcallister, not Jean')
+        rest, meant, _ = fixed
+        if lx.tokens(rest):
+            return understander.understand(rest, view, turn.slot_ctx)
+        u = understander.understand(meant, view, turn.slot_ctx)
+        active = turn.state.active
+        if u.act == "start" and active is not None and u.flow != active.name and active.turn_ids == [turn.state.turn - 1]:
+            u.replaces = active.flow_id
+        return u
 
     def pending_choice(self, turn: Turn, u: Understanding) -> Understanding:
         """Answers to 'which one?' questions asked on the previous turn."""

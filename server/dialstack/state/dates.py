@@ -66,7 +66,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("numeric", r"(?P<a>\d{1,2})(?P<sep>[/.])(?P<b>\d{1,2})(?:(?P=sep)(?P<year>\d{4}|\d{2}))?(?P<dot>(?<=\d)\.(?!\d))?"),
     ("nth_weekday", rf"(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+{_WEEKDAY}\s+(?:of|in)\s+{_MONTH}"),
     ("day_next_month", rf"(?:the\s+)?{_DAY}\s+of\s+next\s+month"),
-    ("month_day", rf"{_MONTH}\s+(?:the\s+)?{_DAY}{_YEAR}"),
+    ("month_day", rf"{_MONTH}\s+(?:the\s+)?{_DAY}(?![:.]\d){_YEAR}"),  # (not '7 December 9:30': a time after the month)
     ("day_month", rf"(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}"),
     ("holiday", r"(?P<holiday>christmas\s+eve|christmas(?:\s+day)?|xmas|boxing\s+day|new\s+year(?:['’]?s(?:\s+(?:eve|day))?|\s+(?:eve|day))"
                 r"|valentine(?:['’]?s)?(?:\s+day)?|halloween)"),
@@ -259,7 +259,8 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
     return None  # pragma: no cover - every pattern kind is handled above
 
 
-_SINCE = re.compile(r"\bsince\s+(?:last\s+|this\s+(?:past\s+)?)?$", re.IGNORECASE)
+_OCCASION = re.compile(r"\b(?:for|over|at)\s+(?:the\s+)?$", re.IGNORECASE)
+_SINCE = re.compile(r"\bsince\s+(?:last\s+|this\s+(?:past\s+)?|the\s+)?$", re.IGNORECASE)
 _MONTH_KINDS = frozenset({"iso", "numeric", "month_day", "day_month"})
 # words that take back what was just said ('jan 8, no wait, the 9th'; 'at 3pm, no wait, 4pm')
 REPAIR = re.compile(r"\b(?:no|wait|sorry|actually|meant|mean|make (?:it|that)|rather|oops)\b", re.IGNORECASE)
@@ -268,10 +269,13 @@ _LINKED = re.compile(r"(?:[\s,.!-]|\b(?:no|oh|wait|sorry|i|meant|mean|actually|r
                      r"or|and|back|return(?:ing)?|on|the)\b)*", re.IGNORECASE)
 
 
-def find_dates(text: str, today: date) -> list[tuple[date, int, int]]:
+def find_dates(text: str, today: date, month_of: date | None = None) -> list[tuple[date, int, int]]:
     """Every date in ``text`` as ``(date, start, end)``, in order; overlapping matches keep the first pattern.
 
     A weekday said just before a calendar date names that date ("Friday the 11th", "Fri Dec 11").
+    ``month_of``: the date a bare day of the month is said against (the one a slot holds: 'no wait,
+    the 21st' of January 20th is January 21st), when the text names no month before it and that
+    day is still to come.
     """
     spelled, to_original = respell(text)
     found: list[tuple[date, int, int, str]] = []
@@ -288,11 +292,20 @@ def find_dates(text: str, today: date) -> list[tuple[date, int, int]]:
             if day is not None:
                 found.append((day, m.start(), m.end(), kind))
     found.sort(key=lambda f: f[1])
+    if any(kind in CALENDAR_KINDS for *_, kind in found):
+        # 'for Christmas, on the 22nd of December': the holiday is the occasion, the date the day
+        found = [f for f in found if f[3] != "holiday" or not _OCCASION.search(spelled, 0, f[1])]
     merged: list[tuple[date, int, int]] = []
     # 'jan 8.. oh wait no the 9th': a bare day keeps the month said before it; 'Dec 20 to the 3rd'
     # ends in the month after, unless the day is taken back ('no, the 7th')
     said: tuple[date, int] | None = None
     for i, (day, start, end, kind) in enumerate(found):
+        if kind in _DAY_NUMBER_KINDS and said is None and month_of is not None:
+            try:
+                held = month_of.replace(day=day.day)
+            except ValueError:
+                held = None
+            day = held if held is not None and held >= today else day
         if kind in _DAY_IN_A_SENTENCE_KINDS and said is not None:
             between = spelled[said[1]:start]
             try:

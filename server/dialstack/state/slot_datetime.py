@@ -150,7 +150,7 @@ class DateTimeSlot(BaseSlot):
             checked = self._accept(known_day, times[0][0], ctx)
             return [Candidate(checked.value, checked.display, times[0][1], times[0][2], 0.9)] if checked.ok else []
         out = []
-        days = find_dates(text, today)
+        days = find_dates(text, today, known_day)  # ('no wait, the 21st' of the day held)
         nearest = {i: min(range(len(days)), key=lambda d: _gap(days[d][1:], times[i][1:])) for i in range(len(times))} if days else {}
         for index, (day, start, end) in enumerate(days):
             near = next((times[i] for i, d in nearest.items() if d == index), None)  # each time goes with its nearest day

@@ -40,8 +40,9 @@ class DateSlot(BaseSlot):
 
     def extract(self, text: str, ctx: SlotContext) -> list[Candidate]:
         today = ctx.now.date()
+        held = parse_date(str(self.value), today) if self.value else None  # ('no wait, the 21st' of the date held)
         return [Candidate(day.isoformat(), spoken(day, today), start, end, 0.9 if day >= today else 0.4)
-                for day, start, end in find_dates(text, today)]
+                for day, start, end in find_dates(text, today, held)]
 
 
 # ---------------------------------------------------------------- locations
