@@ -244,3 +244,121 @@ def test_a_report_that_tells_what_is_wrong_keeps_it_as_the_details() -> None:
     with talking("tenantrepairs", REPAIRS) as agent:
         agent.handle("s", "the tiles are coming off the wall in the kitchen, want to report it")
         assert "tiles" in slots_of(agent, "report_repair")["details"]
+
+
+# -- round 62: literal, formal and texted words ----------------------------------------------------------------
+HANDS = PACKS / "handtherapy"
+WASTE = PACKS / "councilwaste"
+
+
+@pytest.mark.parametrize(("text", "flow"), [
+    ("Is it possible to displace my flight BK-12345 to another day?", "modify_booking"),
+    ("I would like to verify the state of my reservation BK-31337.", "check_booking"),
+])
+def test_verbs_said_literally_from_french_name_their_task(text: str, flow: str) -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", text)
+        assert flow in stack_of(agent) or flow == "check_booking" and tools_of(result) == ["get_booking"]
+
+
+@pytest.mark.parametrize("answer", ["Affirmative. Proceed.", "Acknowledged. Proceed with the booking."])
+def test_a_yes_in_formal_words_books(answer: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 17")
+        result = agent.handle("s", answer)
+        assert "create_booking" in tools_of(result) and stack_of(agent) == []
+
+
+def test_end_of_session_is_a_goodbye() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "search flights from boston to chicago on dec 17")
+        agent.handle("s", "Thank you. End of session.")
+        assert stack_of(agent) == []
+
+
+@pytest.mark.parametrize("turn", ["Finally no, I renounce. Forget this demand."])
+def test_letting_go_in_words_said_literally_drops_the_task(turn: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want to book a ticket from Boston to Chicago.")
+        agent.handle("s", turn)
+        assert stack_of(agent) == []
+
+
+def test_i_dont_think_i_need_it_after_all_to_the_offer_to_go_back_drops_the_task() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want to book Los Angeles to New York, I think on the 29th of December")
+        agent.handle("s", "Hold on, before I decide, can you look up my booking BK-12345?")
+        agent.handle("s", "No, I don't think I need the new one after all.")
+        assert stack_of(agent) == []
+
+
+def test_a_day_put_forward_unsure_at_the_read_back_changes_the_date() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Could you book me London to Paris on January 5th?")
+        agent.handle("s", "Wait, hmm, maybe January 6th would be better?")
+        assert slots_of(agent, "book_flight")["date"] == "2027-01-06"
+
+
+def test_back_to_two_sets_the_count_again() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Book Paris to London for two of us on January 20th.")
+        agent.handle("s", "Hmm, actually my sister might come too... make it three.")
+        agent.handle("s", "No, she just texted, she can't. Back to two.")
+        assert stack_of(agent) == ["book_flight"] and slots_of(agent, "book_flight")["passengers"] == 2
+
+
+def test_the_day_held_said_again_in_a_correction_is_what_is_taken_back() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Book me a flight tae Paris fae Boston on the 10th of December")
+        agent.handle("s", "Naw hang on, no the 10th, the 11th")
+        assert slots_of(agent, "book_flight")["date"] == "2026-12-11"
+
+
+def test_hours_and_before_texted_set_the_reminder() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "set a reminder 4 bk-31337 like 12 hrs b4")
+        assert slots_of(agent, "checkin_reminder")["hours_before"] == 12
+
+
+def test_a_day_one_is_out_is_ruled_out() -> None:
+    with talking("councilwaste", WASTE) as agent:
+        result = agent.handle("s", "I need to move my bulky collection BW-20311, I won't be in on Thursday")
+        assert "new_date" not in slots_of(agent, "reschedule_collection") and "Which day" in result.reply
+
+
+def test_rather_than_cancelling_put_as_a_question_moves_it_instead() -> None:
+    with talking("handtherapy", HANDS) as agent:
+        agent.handle("s", "please cancel HT-20421")
+        agent.handle("s", "oh wait, rather than cancelling could you just move it to Friday the 15th at 3pm?")
+        assert stack_of(agent) == ["reschedule_appointment"]
+
+
+def test_a_dotted_time_said_against_the_hour_it_replaces_is_a_time() -> None:
+    from dialstack.state.times import find_times
+    assert [t.strftime("%H:%M") for t, *_ in find_times("wait no 9.30 not 9")] == ["09:30"]
+    assert find_times("it costs 9.30 not 9") == []
+
+
+def test_sorry_misspelt_is_no_name() -> None:
+    with talking("bloodclinic", PACKS / "bloodclinic") as agent:
+        agent.handle("s", "need to bok an INR chek for wensday")
+        agent.handle("s", "2pm")
+        agent.handle("s", "no sory 2:30 not 2")
+        assert "patient_name" not in slots_of(agent, "book_appointment")
+
+
+def test_a_short_name_in_capitals_keeps_its_last_word() -> None:
+    with talking("speechtherapy", SPEECH) as agent:
+        agent.handle("s", "Hi, I'm a key worker at a nursery. Could a therapist come and see one of our children?")
+        agent.handle("s", "Monday 14th")
+        agent.handle("s", "Little Acorns Nursery")
+        assert slots_of(agent, "request_school_visit")["school"] == "Little Acorns Nursery"
+
+
+def test_a_name_spelt_again_with_a_letter_replaces_the_one_held() -> None:
+    with talking("speechtherapy", SPEECH) as agent:
+        agent.handle("s", "hey wanna book an assessmnt 4 my son, hes 2 n not really talkin yet")
+        agent.handle("s", "tmrw at 11?")
+        agent.handle("s", "ok gr8. hes called Alfie Dunn")
+        agent.handle("s", "oh wait its Alfie Dunne with an e")
+        assert slots_of(agent, "book_assessment")["child_name"] == "Alfie Dunne"

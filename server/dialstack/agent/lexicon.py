@@ -31,7 +31,7 @@ STOPWORDS = frozenset(
 # understanding knows which task that is, these patterns do not)
 _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|alright|all right|of course|absolutely|definitely|certainly|"
         r"grand(?: so)?|go on so|"  # (Irish: 'Grand so, go ahead', 'Go on so')
-        r"correct|right|indeed|affirmative|please do|go ahead|go ahed|go ahaed|go aheed|do it|go for it|sounds good|sounds great|"
+        r"correct|right|indeed|affirmative|acknowledged|proceed|confirmed|roger|please do|go ahead|go ahed|go ahaed|go aheed|do it|go for it|sounds good|sounds great|"
         r"that'?s right|that is right|that'?s correct|perfect|great|lovely|excellent|let'?s do it|let'?s do that|"
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
@@ -51,6 +51,7 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
              r"sorry|my bad|"  # 'yes sorry': an apology for the trouble, said with the yes
              r"finally|at last|about time|"  # ('yes, finally': impatience, said with the yes)
+             r"proceed(?: with (?:the|my|it|that)(?: \w+)?)?|affirmative|acknowledged|confirmed|"  # ('Affirmative. Proceed.')
              # 'yes please, thank you for being so patient': thanks for the patience, said with the yes (not 'ok, thanks
              # for your help', a goodbye)
              r"(?:thanks|thank you|thank u|ty)(?: so much)? for (?:being so (?:patient|understanding)|your (?:patience|understanding))|"
@@ -150,11 +151,13 @@ LET_IT_BE = re.compile(
     re.IGNORECASE,
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
-_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|nah|nope|naw|well|you know what|on second thoughts?|nvm|dear|"
+_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|nah|nope|naw|well|you know what|on second thoughts?|nvm|dear|finally|"
                 r"ah+|sorry|oops|wait|hold on|hang on|it'?s (?:fine|ok|okay|alright)(?: (?:actually|now))?)[\s,.!-]+)*")
 CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:just\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
+    # ('Finally no, I renounce. Forget this demand.': letting go in words said literally from French)
+    r"(?:i )?renounce|i give up|forget (?:this|that|the|my) (?:demand|request|order|reservation)|"
     r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother(?: with (?:it|that|this|any of (?:it|this|that)))?|"
     r"no longer needed|not needed any ?more|"
     r"don'?t worry(?: about (?:it|that|this))?|leave it(?= for (?:now|the moment|today))"
@@ -173,6 +176,7 @@ CANCEL = re.compile(
     + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))|ignore me))?[\s.!,]*$"
     # 'hmm i dont have the number on me. nevermind': a last sentence that lets it all go
     r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so|sorry|just|in that case|then)[\s,]+)*(?:never ?mind|nvm|forget it|forget about it|leave it"
+    r"|forget (?:this|that|the|my) (?:demand|request|order|reservation)"
     r"|(?:we|i) won'?t bother"  # ('right, in that case we won't bother, thanks')
     r"|don'?t worry(?: about it)?|cancel this(?= for now| then|[\s.!]*$)"  # (not '..., cancel it': after a look-up, the thing looked up)
     # ("... Let's not carry on with this for now, thank you.")
@@ -207,7 +211,8 @@ ABANDON = re.compile(
     # ("I've changed my mind, no booking today", '..., not today', '..., I'll leave it')
     r"(?P<after>[\s,.;!-]+(?:no [a-z]+ (?:today|now|after all|for now)|not (?:today|now|anymore|any more)|"
     r"(?:i'?ll|ill|we'?ll) (?:leave|skip|drop) (?:it|that)(?: for now)?))?[\s.!]*$"
-    r"|^\s*" + _FILLER_LEAD + r"(?:i|we)\s+(?:don'?t|do not|no longer|won'?t|will not)\s+(?:really\s+)?(?:want|need|wish)(?:\s+to)?"
+    r"|^\s*" + _FILLER_LEAD + r"(?:i|we)\s+(?:don'?t|do not|no longer|won'?t|will not)\s+(?:really\s+)?"
+    r"(?:think\s+(?:i|we)\s+(?:really\s+)?)?(?:want|need|wish)(?:\s+to)?"  # ("No, I don't think I need the new one after all.")
     r"(?P<what>(?:\s+.+?)?)\s*(?P<tail>any ?more|any longer|after all)?[\s.!]*$"
     r"|^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:forget|scratch|scrap|drop|ditch|abandon|never ?mind|nvm|don'?t worry)\s+(?:about\s+)?"
     r"(?P<task>.+?)[\s.!]*$",
@@ -267,6 +272,8 @@ SHIFT = re.compile(
 CORRECTION = re.compile(
     r"\b(actually|make it|(?:change|switch|swap) (?:it|that)|(?:switch|swap)(?: the \w+)? to|i meant|i mean|sorry|"
     r"correction|not .+ but|instead)\b|^\s*no,"
+    # ('Naw hang on, no the 10th, the 11th', 'no wait, ...')
+    r"|\bno wait\b|\bwait,? no\b|(?:^|[,.]\s*)(?:no|naw|nah|nope)\s+(?=the\s+\d)"
     # 'leaving from Boston, not Chicago' (not 'for two, not too late', 'not sure when')
     r"|,\s*(?:and\s+)?not\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|very|at all|bad|great)\b)"
     r"(?:the\s+)?\w+(?:\s+\w+)?\s*[.!]*$",
@@ -280,7 +287,9 @@ ORDER = re.compile(r"^\s*(?:(?:please|pls|ok|okay|now|and|also|so|then|just|actu
                    r"can you|could you)[\s,]+)*(?:" + ORDER_VERBS + r")\b", re.IGNORECASE)
 # 'how about Dec 26', 'ok what about the 12th?': a value put forward, not a question about one
 # ('actually can it be from new york?', 'could we do friday at 10 instead?')
-_PROPOSAL = r"(?:(?:how|what) about|(?:can|could) (?:it|that|we|you) (?:be|do|make it|make that))\b"
+_PROPOSAL = (r"(?:(?:how|what) about|(?:can|could) (?:it|that|we|you) (?:be|do|make it|make that)"
+             # ('Wait, hmm, maybe January 6th would be better?': a value put forward, unsure)
+             r"|(?:maybe|perhaps)\s+(?=[\w\s,:]{1,40}?\b(?:would|might|could) (?:be|work) (?:better|best|easier|good|ok|okay)\b))\b")
 _PROPOSES = re.compile(r"^\s*(?:(?:ok|okay|so|and|hmm+|well|oh|um+|then|actually|sorry|wait|no)[\s,]+)*" + _PROPOSAL,
                        re.IGNORECASE)
 # '..., can we do friday at 10 instead': a value put forward anywhere in the turn, in the words of a request
@@ -416,7 +425,11 @@ NEGATED_BEFORE = re.compile(r"(?:\b(?:not|instead of|rather than|better than|exc
                             r"|\b(?:rather|sooner|prefer|prefers)\b[^,.;!?]{1,40}?\bthan)\s+(?:the\s+|a\s+|an\s+)?$",
                             re.IGNORECASE)
 # 'i cant make my scan on monday': the moment given up, not a new one (not 'cant make it before 3pm on friday')
-GIVEN_UP_BEFORE = re.compile(r"\b(?:can'?t|cannot|can not|won'?t|couldn'?t)\s+(?:make|do|come|attend|manage|go)\b"
+GIVEN_UP_BEFORE = re.compile(r"\b(?:(?:can'?t|cannot|can not|won'?t|couldn'?t)\s+(?:make|do|come|attend|manage|go)"
+                             # ("I won't be in on Thursday", "we're not home on the 3rd", "I'll be away on Friday")
+                             r"|(?:won'?t|will not|can'?t|cannot)\s+be\s+(?:in|home|there|around|about|available)"
+                             r"|(?:i'?m|we'?re|i am|we are)\s+(?:not\s+(?:in|home|around|available)|away|out)"
+                             r"|(?:i'?ll|we'?ll|i will|we will)\s+be\s+(?:away|out))\b"
                              r"(?:\s+(?!(?:but|and|so|can|could|how|what|before|till|until|after|by|from)\b)[\w'-]+){0,3}?"
                              r"(?:\s+(?:on|at|for|this|next))?\s+$", re.IGNORECASE)
 # ... or after it: 'thursday is no good anymore', 'friday doesn't work for me'
@@ -498,6 +511,7 @@ CLOSING = re.compile(
     r"that'?s me sorted|(?:i'?m|we'?re) (?:all )?sorted|that'?s me(?: done| finished)?|"
     # ('Thank you; that concludes my business for today.')
     r"that (?:concludes|completes) (?:my|our|the) (?:business|enquiry|enquiries|inquiry|query|queries)|"
+    r"end of (?:session|conversation|chat|transmission)|(?:session|conversation|chat) (?:ended|over|closed)|"  # ('Thank you. End of session.')
     r"all good|see you(?: later| soon)?)"
     r"(?:[\s,.!]+(?:thanks|thank you|thanks again|thanks anyway|thank you anyway|bye|goodbye|cheers|for now|"
     r"for today|for the day))*[\s.!]*$",
@@ -1270,7 +1284,8 @@ _VERB_GROUPS = (
     "cancel drop scrap ditch abort annul revoke",  # (not 'scratch': 'bleeds when he scratches it'; 'scratch that' is a stop word)
     "buy purchase",
     "rent hire lease",
-    "reschedule postpone push prepone move",  # ('prepone': bring forward, in Indian English)
+    "reschedule postpone push prepone move displace",  # ('prepone': bring forward, in Indian English; 'displace', French)
+    "check verify",  # ('I would like to verify the state of my reservation'; not 'consult', the stem of 'consultation')
     "change switch swap",
     "delete remove erase",
     "transfer wire",
@@ -1436,7 +1451,11 @@ _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE
                  (re.compile(r"\bgie\b", re.IGNORECASE), "give"),
                  (re.compile(r"\b(can|could|will|would|do|did|are|have) ye\b", re.IGNORECASE), r"\1 you"),
                  (re.compile(r"\b(?:ma|my) wee dug\b", re.IGNORECASE), "my little dog"),
-                 (re.compile(r"\bwi'(?=\s)", re.IGNORECASE), "with"))
+                 (re.compile(r"\bwi'(?=\s)", re.IGNORECASE), "with"),
+                 (re.compile(r"\b(?:sory|srry|sorr+y+|soory|sowwy|sry|sorrie)\b", re.IGNORECASE), "sorry"),  # ('no sory 2:30 not 2')
+                 # ('like 12 hrs b4': hours, before; not the seat 'B4')
+                 (re.compile(r"\b(\d+)\s*hrs?\b", re.IGNORECASE), r"\1 hours"),
+                 (re.compile(r"(?-i:\bb4\b)(?=\s*(?:$|[,.!?]|that\b|the\b|then\b|i\b|we\b|u\b|you\b|my\b))"), "before"))
 
 
 # a look-up in a phrasal verb the assistant is asked for: 'can u pull up my reservation', 'bring up my booking', 'dig

@@ -1352,7 +1352,8 @@ class Understander:
         'lookup' for whether things exist ('are there any buses?'), 'detail' for a detail of the
         task in focus ('is it pet friendly?', 'how much does it cost?')."""
         # ('Can you tell me when our patient's falls appointment is?': asked to be told, a question)
-        if not is_question or lx.REQUEST_ANYWHERE.search(_TELL_ME_WH.sub(" ", text)):
+        # ('oh wait, rather than cancelling could you just move it ...?': the task put aside said first)
+        if not is_question or lx.REQUEST_ANYWHERE.search(_TELL_ME_WH.sub(" ", lx.RATHER_THAN.sub(",", text))):
             return None
         # ('is it possible to change the day of my booking BK-20481?': a request for one's own, put politely;
         # not 'is it possible to change the date after i've paid?', what the service allows)
@@ -1718,8 +1719,9 @@ class Understander:
         triggers = self.scorer.trigger_words(flow)
         text = answer.value
         words = str(text).split()
+        # (a short turn all in capitals is a name said alone too: 'Little Acorns Nursery')
         if len(words) > 1 and all(w[:1].isupper() for w in words) \
-                and not all(w[:1].isupper() for w in said.split() if w.isalpha()):
+                and (not all(w[:1].isupper() for w in said.split() if w.isalpha()) or len(said.split()) <= _NAME_ALONE):
             return answer
         rest = remainder(text, [], triggers)
         if rest is None or names_nothing(rest.value):
@@ -1989,6 +1991,7 @@ _GO_AHEAD_AND = re.compile(r"^[\s,.!-]*(?:(?:please|pls|just|go ahead and|go on 
 _TELL_ME_WH = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u) (?:please |pls )?)?tell (?:me|us)(?= (?:when|what|whats|where|which|who"
                          r"|how|if|whether)\b)", re.IGNORECASE)
 _POSSIBLE_TO = re.compile(r"\b(?:is|would)\s+(?:it\s+)?(?:be\s+)?possible\s+(?:for\s+(?:me|us)\s+)?to\s+[a-z]+", re.IGNORECASE)
+_NAME_ALONE = 4  # words a turn that is only a name in capitals may have ('Little Acorns Day Nursery')
 _MAY_I_DO = re.compile(r"\b(?:can|could|may)\s+(?:i|we)\s+(?:just\s+|please\s+|instead\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
 

@@ -132,6 +132,13 @@ class SlotReader:
         typed = [(c.start, c.end) for _, n, c in found if not isinstance(slots.get(n), FreeTextSlot)]
         found = [f for f in found if f[2].score != YIELDING or not any(f[2].start < e and s < f[2].end for s, e in typed)]
         found = repaired(found, ruled_out, text, denied, correcting if correcting != waiting else None)
+        if changing:  # ('Naw hang on, no the 10th, the 11th' of the 10th held: the value held, said again, is taken back;
+            # only of a kind one slot alone holds: 'from boston to chicago' names both cities of a route again)
+            kinds = [value_key(s) for s in spec.slots]
+            found = [f for f in found if not (slots[f[1]].filled and _hashable(f[2].value) == _hashable(slots[f[1]].value)
+                                              and (own := spec.slot(f[1])) is not None and kinds.count(value_key(own)) == 1
+                                              and any(o[1] == f[1] and _hashable(o[2].value) != _hashable(f[2].value)
+                                                      for o in found))]
         # best (cue score, span length, parser score) first; each span and each slot used once
         # best cue first; among equally cued values the one said first ("Rome London": Rome is the
         # origin), and at one position the longer reading ("New York" over "York")
@@ -422,7 +429,8 @@ def hour_repairs(slots: Mapping[str, BaseSlot], text: str, ctx: SlotContext) -> 
 
 # 'make that 3', 'sorry, I meant four': a bare number that repairs a count already given
 _COUNT_REPAIR = re.compile(
-    r"\b(?:make (?:it|that)|change (?:it|that) to|(?:i )?meant|(?:i )?mean)\s+(?P<n>\d{1,3}|" + COUNT_WORDS + r")"
+    r"\b(?:make (?:it|that)|change (?:it|that) to|(?:i )?meant|(?:i )?mean|(?:it'?s )?back to|(?:go|going) back to)\s+"
+    r"(?P<n>\d{1,3}|" + COUNT_WORDS + r")"  # ('No, she just texted, she can't. Back to two.')
     r"(?:\s+(?:then|instead|now|please|of us|actually|sorry|thanks))*"
     # ('make that 3, my son is coming too': a reason after it, with no number of its own)
     r"(?:(?:\s*[,;-]\s*|\s+(?:as|because|since|cos|coz|cause)\s+)[^\d,;]*)?[\s.!]*$", re.IGNORECASE)
@@ -487,7 +495,7 @@ _SPELT_AGAIN = 0.75  # how alike a name said again must be to the one it correct
 def name_repairs(spec: FlowSpec, slots: Mapping[str, BaseSlot], text: str) -> dict[str, Candidate]:
     """'oops i meant Tom Okafor': a correction naming a name close in spelling to the one a
     name slot holds ('Tom Okafer') replaces it."""
-    if not lx.SELF_REPAIR.search(text):
+    if not lx.SELF_REPAIR.search(text) and not _SPELT.search(text):
         return {}
     run = name_run(text)
     if run is None or len(lx.tokens(run.value)) < 2:
@@ -499,6 +507,8 @@ def name_repairs(spec: FlowSpec, slots: Mapping[str, BaseSlot], text: str) -> di
     return {best[1]: run} if best[0] >= _SPELT_AGAIN else {}
 
 
+# ('oh wait its Alfie Dunne with an e', 'Smyth, spelt with a y'): how a name is written, said again
+_SPELT = re.compile(r"\bwith (?:an?|two|double|one) [a-z]{1,2}'?s?\b|\bspel(?:t|led)\b|\bwait,? it'?s\b", re.IGNORECASE)
 _TRAILING = re.compile(r"\s*(?:[,;.!?]|$)")
 
 
