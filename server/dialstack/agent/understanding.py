@@ -76,12 +76,12 @@ class Interpreter:
                 for slot in flow.slots.values() if slot.value is not None):
             return None  # (a value said against another: 'sorry I mean Joan Mcallister, not Jean')
         rest, meant, _ = fixed
-        if lx.tokens(rest):
-            return understander.understand(rest, view, turn.slot_ctx)
-        u = understander.understand(meant, view, turn.slot_ctx)
+        u = understander.understand(rest if lx.tokens(rest) else meant, view, turn.slot_ctx)
         active = turn.state.active
-        if u.act == "start" and active is not None and u.flow != active.name and active.turn_ids == [turn.state.turn - 1]:
+        if not lx.tokens(rest) and u.act == "start" and active is not None and u.flow != active.name \
+                and active.turn_ids == [turn.state.turn - 1]:
             u.replaces = active.flow_id
+        u.rule = f"puts_a_word_right, then {u.rule}"  # (TurnResult.understanding names both)
         return u
 
     def pending_choice(self, turn: Turn, u: Understanding) -> Understanding:
