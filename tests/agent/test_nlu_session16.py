@@ -362,3 +362,17 @@ def test_a_name_spelt_again_with_a_letter_replaces_the_one_held() -> None:
         agent.handle("s", "ok gr8. hes called Alfie Dunn")
         agent.handle("s", "oh wait its Alfie Dunne with an e")
         assert slots_of(agent, "book_assessment")["child_name"] == "Alfie Dunne"
+
+
+def test_a_question_about_ones_own_booking_after_a_greeting_looks_it_up() -> None:
+    with talking("councilwaste", WASTE) as agent:
+        result = agent.handle("s", "hiya did my booking for the fridge go through? ref is BW-20312")
+        assert tools_of(result) == ["get_collection"] and stack_of(agent) == []
+
+
+def test_a_place_let_go_is_not_searched_again() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "What flights are there from New York to Los Angeles on December 17?")
+        agent.handle("s", "Hmm. Do you also go to Denver? Just curious.")
+        result = agent.handle("s", "No, forget Denver. Book the cheapest one from that search.")
+        assert "Denver" not in result.reply

@@ -420,7 +420,8 @@ STATUS = re.compile(
 )
 # before a value: the user rules it out ("not Chicago", "instead of the printer")
 NEGATED_BEFORE = re.compile(r"(?:\b(?:not|instead of|rather than|better than|except|but not|no longer|"
-                            r"i (?:said|typed|wrote|put|told you))"
+                            r"i (?:said|typed|wrote|put|told you)|"
+                            r"(?:^|[.,;!]\s*|\b(?:no|so|ok|okay|oh)[\s,]+)(?:forget|scrap|never ?mind|nvm|drop)(?: about)?)"  # ('No, forget Denver.')
                             # ('he'd rather do los angeles than miami')
                             r"|\b(?:rather|sooner|prefer|prefers)\b[^,.;!?]{1,40}?\bthan)\s+(?:the\s+|a\s+|an\s+)?$",
                             re.IGNORECASE)
@@ -934,7 +935,8 @@ _ANY_LEFT = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|hiya|hello|
                        re.IGNORECASE)
 # (a first sentence asking about a thing, not a favour: 'can my friends drive the car too? it's RNT-48213',
 # nor whether there is more: 'Any other dates? I heard about ...')
-_ASKED_OF_A_THING = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey)[\s,]+)*(?:is|are|was|were|does|do|did|has|have|"
+_ASKED_OF_A_THING = re.compile(r"^\s*(?:(?:hmm+|um+|oh|ok|okay|so|and|hi|hey|hiya|hello|morning|afternoon|evening)[\s,!.]+)*"
+                               r"(?:is|are|was|were|does|do|did|has|have|"
                                r"will|would|should|"  # ('will it come in plain packaging? my neighbours are nosy lol')
                                # ('oh and can I stay in the room with her? she gets a bit muddled'; not 'can you ...')
                                r"(?:can|could|may) (?=i\b|we\b)|"
