@@ -1674,9 +1674,10 @@ class Understander:
         if takes[second] and not takes[first]:
             return [(second, top), (first, score), *ranked[2:]]
         # ('cn i move it 2 fri 11th' after a check of an appointment: the move of an appointment, not of an infusion)
-        thing = {lx.stem(w) for w in recent.split("_")} - self.scorer.said_verbs - lx.STOPWORDS
+        profiles = self.scorer.profiles
+        thing = profiles[recent].name - self.scorer.said_verbs if recent in profiles else set()
         if takes[first] == takes[second] and thing:
-            owns = {name: bool(thing & {lx.stem(w) for w in name.split("_")}) for name in (first, second)}
+            owns = {name: bool(thing & profiles[name].name) for name in (first, second)}
             if owns[second] and not owns[first]:
                 return [(second, top), (first, score), *ranked[2:]]
         return ranked

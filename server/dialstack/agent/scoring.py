@@ -394,8 +394,9 @@ class FlowScorer:
     def _done_to_another(self, things: set[str], name: str) -> bool:
         """Whether ``things``, what the turn's verbs are done to, hold one another flow's name holds and
         flow ``name`` never mentions ('move my appointment' of move_infusion, beside reschedule_appointment)."""
-        foreign = things - self.profiles[name].vocabulary - self.said_verbs  # (not 'check' of 'my bp check')
-        return any(foreign & p.name for other, p in self.profiles.items() if other != name)
+        # (not 'check' of 'my bp check'; the names first: the flow's whole vocabulary is built only when one is named)
+        elsewhere = {t for t in things - self.said_verbs if any(t in p.name for other, p in self.profiles.items() if other != name)}
+        return bool(elsewhere - self.profiles[name].vocabulary) if elsewhere else False
 
     def requested_flows(self, text: str) -> set[str]:
         """The flows a request anywhere in ``text`` names by their own verb ('can you cancel it', 'can u

@@ -295,7 +295,7 @@ class SlotReader:
         examples speak of tiles and walls too)."""
         rest = remainder(mask(text, [*taken, *lx.requested_verb_spans(text)]), [], frozenset())
         named = {lx.stem(w) for w in spec.name.split("_")} | self.scorer.said_verbs
-        told = [w for w in lx.tokens(rest.value)] if rest is not None else []
+        told = lx.tokens(rest.value) if rest is not None else []
         return len([w for w in told if w not in lx.STOPWORDS and lx.stem(w) not in named]) >= _TELLS_MORE
 
     def works_on_a_held_thing(self, spec: FlowSpec) -> bool:
