@@ -170,8 +170,8 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
             span, weight, parsed = lower, 1.0, YIELDING  # 'whats booked for tom becker': a name to the end, in lower case
         elif span is None or person and not text[span[0]:span[0] + 1].isupper():
             continue
-        if person and in_capitals_only(text[span[0]:span[1]]):
-            continue  # ('a fitting for his new AFOs', 'for an MRI': a thing in capitals, no one's name)
+        if person and (in_capitals_only(text[span[0]:span[1]]) or any(c.isdigit() for c in text[span[0]:span[1]])):
+            continue  # ('a fitting for his new AFOs', 'for an MRI', 'an MOT for CU57 DWE': a thing, no one's name)
         start, end = span
         if cue in _TITLE_ONLY and text[m.end():start] == "The ":
             start = m.end()  # 'watch The Man Who Knew Too Much': a title keeps its article

@@ -19,10 +19,10 @@ from ..state.text import KIN, words_to_number
 STOPWORDS = frozenset(
     """
     a an the i im i'm me my mine to of for and or is are am be been it its it's this that these those
-    please would like want wnat watn wanna need ned can could you your yours u ur do does did what which who whom with on in at
+    please would like want wants wanted wnat watn wanna need needs needed ned require requires can could you your yours u ur do does did what which who whom with on in at
     by from some any let lets let's just now so up will we us our there here get got have has had
     should shall may might must go going gonna also too very really about into out over as if then than
-    when where why how all one ok okay yes no hi hello hey thanks thank chance again
+    when where why whether how all one after ok okay yes no hi hello hey thanks thank chance again
     not don't dont won't wont can't cant isn't doesn't didn't
     """.split()
 )
@@ -36,13 +36,14 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         r"let'?s go|go on|carry on|keep going|continue|let'?s continue|let'?s carry on|let'?s keep going|let'?s finish(?: it)?|"
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
         r"s[ií]|claro|dale|vale|perfecto|de acuerdo|"  # ('sí, perfecto', 'yes dale, book it': a yes in Spanish)
-        r"sweet as|bonza|ripper|too easy|no worries|"  # ('yep, sweet as', 'yep bonza')
+        r"sweet as|bonza|ripper|too easy|no worries|no dramas?|"  # ('yep, sweet as', 'yep bonza', 'yep no dramas')
+        r"(?:book|lock|pencil) (?:it|that|them) in|"  # ('too easy, book it in', 'lock it in')
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine|"
         # ('I am quite certain. Please cancel it.' to 'Are you sure ...?')
         r"(?:i'?m|i am|we'?re|we are) (?:quite |absolutely |totally |very |completely |100% )?(?:sure|certain|positive)|"
         r"(?:that'?s|that is|thats) (?:write|rite)")
 _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank you|ta|cheers|why not|go ahead|"
-             r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
+             r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|no dramas?|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
              # ('Yep chur', 'Yeah sweet', 'yes corect', 'yes please, go ahead, fingers crossed')
              r"chur|sweet|correct|corect|fingers crossed|dead on|spot on|book|(?:thanks|thank you) very much|grand|"
              r"let'?s (?:do it|do that|go|continue|"
@@ -63,7 +64,7 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"spot on|satisfactory|acceptable|in order)|"
              r"all good|works for me|thank you so much|thanks so much|thanks a lot|cheers|ok|okay|alright|sure|book (?:it|that)|go ahead and book (?:it|that)|"
              r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)|"
-             r"(?:do|book) (?:it|that|them)|do so|book (?:me|her|him|us|them) in")
+             r"(?:do|book) (?:it|that|them)|do so|(?:book|lock|pencil) (?:me|her|him|us|them|it|that) in")
 AFFIRM = re.compile(  # ('Oh wonderful, yes, go ahead dear.': a word of delight before the yes)
     r"^\s*(?:(?:oh|well|um+|hmm+|ah|wonderful|brilliant|marvell?ous|splendid|fabulous|fab)[\s,!.]+)*(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
@@ -157,7 +158,8 @@ CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:just\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
     r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
     # ('Finally no, I renounce. Forget this demand.': letting go in words said literally from French)
-    r"(?:i )?renounce|i give up|forget (?:this|that|the|my) (?:demand|request|order|reservation)|"
+    r"(?:i )?renounce|i give up|(?:forget|disregard) (?:this|that|the|my) (?:demand|request|order|reservation)|"
+    r"(?:kindly |please )?disregard (?:it|that|this|my (?:last )?(?:message|request))|"  # ('kindly disregard my request altogether')
     r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother(?: with (?:it|that|this|any of (?:it|this|that)))?|"
     r"no longer needed|not needed any ?more|"
     r"don'?t worry(?: about (?:it|that|this))?|leave it(?= for (?:now|the moment|today))"
@@ -176,11 +178,14 @@ CANCEL = re.compile(
     + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))|ignore me))?[\s.!,]*$"
     # 'hmm i dont have the number on me. nevermind': a last sentence that lets it all go
     r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so|sorry|just|in that case|then)[\s,]+)*(?:never ?mind|nvm|forget it|forget about it|leave it"
-    r"|forget (?:this|that|the|my) (?:demand|request|order|reservation)"
+    r"|(?:forget|disregard) (?:this|that|the|my) (?:demand|request|order|reservation)(?: altogether| entirely)?"
+    r"|(?:kindly |please )?disregard (?:it|that|this|my (?:last )?(?:message|request))(?: altogether| entirely)?"
     r"|(?:we|i) won'?t bother"  # ('right, in that case we won't bother, thanks')
     r"|don'?t worry(?: about it)?|cancel this(?= for now| then|[\s.!]*$)"  # (not '..., cancel it': after a look-up, the thing looked up)
     # ("... Let's not carry on with this for now, thank you.")
-    r"|let'?s not (?:carry on|continue|go ahead|go on|bother|do (?:this|it|that))(?: with (?:this|it|that))?)"
+    r"|let'?s not (?:carry on|continue|go ahead|go on|bother|do (?:this|it|that))(?: with (?:this|it|that))?"
+    # ("actually I'm not sure I'm ready for this. can we stop? sorry")
+    r"|(?:can|could|shall) we (?:just )?stop(?: (?:this|it|here|now|there))?\??|let'?s (?:just )?stop(?: (?:this|it|here|now|there))?)"
     r"(?:\s+(?:then|for now|for the moment|for today|as it is|as is|now|right now|today|yet))?(?:[\s,]+(?:thanks|thank you|cheers|ta))?"
     r"(?:[\s,.!]+(?:lol|lmao|haha+|sorry|oops))?"  # ('ugh actually my mom said no. never mind lol')
     # ("oh, it's in my other email account... don't worry, I'll do it later")
@@ -264,7 +269,7 @@ SHIFT = re.compile(
     r"(?:just|give me|wait|hold on|hang on)\s+(?:a|one) (?:moment|min|minute|mo|tick)\b|^\s*(?:a|one) (?:moment|min|minute)\b(?! ago)|"
     r"\bone moment\b|"
     r"before (?:i|we|you) do|"
-    r"rather|switch(?=\s+(?:over\s+)?to\s+\w+ing\b|\s+(?:gears|topics?|tasks?)\b|\s*[,.!?]*$)|before that|let me|"
+    r"rather|switch(?=\s+(?:over\s+)?to\s+\w+ing\b|\s+(?:gears|topics?|tasks?)\b|\s*[,.!?]*$)|before (?:that|this)|let me|"
     r"change of plans?|on second thought|"
     r"while (?:i'?m|i am|we'?re|we are) (?:here|at it|on)|while i(?:'ve| have) (?:got )?you)\b",  # ('oh and while I'm here, ...')
     re.IGNORECASE,
@@ -283,11 +288,14 @@ CORRECTION = re.compile(
 SETTLES_ON = re.compile(r"\bthen\s*[.!]*$", re.IGNORECASE)
 # the verbs that open a request to the assistant ('show me flights', 'give me the number')
 ORDER_VERBS = r"give|tell|show|send|find|search|look|check|book|reserve|rent|begin|start|cancel|hold"
-ORDER = re.compile(r"^\s*(?:(?:please|pls|ok|okay|now|and|also|so|then|just|actually|first|hmm+|oh|no|wait|"
+ORDER = re.compile(r"^\s*(?:(?:please|pls|ok|okay|now|and|also|so|then|just|actually|first|hmm+|oh|no|wait|maybe|perhaps|"
                    r"can you|could you)[\s,]+)*(?:" + ORDER_VERBS + r")\b", re.IGNORECASE)
 # 'how about Dec 26', 'ok what about the 12th?': a value put forward, not a question about one
 # ('actually can it be from new york?', 'could we do friday at 10 instead?')
 _PROPOSAL = (r"(?:(?:how|what) about|(?:can|could) (?:it|that|we|you) (?:be|do|make it|make that)"
+             # ("Could I come Wednesday the 9th?", 'can we drop it off at 8?': a moment put forward for coming)
+             r"|(?:can|could|may) (?:i|we) (?:come(?: in| over| round| by)?|drop (?:it|her|him|them|the \w+) off|"
+             r"bring (?:it|her|him|them|the \w+)(?: in)?)(?= (?:on|at|this|next|the|tomorrow|today|\w+day)\b| \d)"
              # ('Wait, hmm, maybe January 6th would be better?': a value put forward, unsure)
              r"|(?:maybe|perhaps)\s+(?=[\w\s,:]{1,40}?\b(?:would|might|could) (?:be|work) (?:better|best|easier|good|ok|okay)\b))\b")
 _PROPOSES = re.compile(r"^\s*(?:(?:ok|okay|so|and|hmm+|well|oh|um+|then|actually|sorry|wait|no)[\s,]+)*" + _PROPOSAL,
@@ -310,6 +318,8 @@ REFERS_BACK = re.compile(
     r"(?:the )?(?:cheapest|earliest|quickest|shortest)(?! (?:\w+ )?(?:to|from|for|in|on)\b))\b",
     re.IGNORECASE,
 )
+# 'from that search', 'the last search': a task done before, named as a thing (its word asks for nothing new)
+TASK_DONE = re.compile(r"\b(?:that|this|your|the (?:last|previous)|(?:from|in|of|on) the)\s+([a-z]+)", re.IGNORECASE)
 # 'can you do the same for friday', 'same again on the 12th', 'the same but for two': the task just
 # done, again, changed where the turn says
 SAME_AGAIN = re.compile(r"\b(?:do|book|make)\s+(?:the\s+)?same(?:\s+(?:thing|again))?(?=\s+(?:for|on|but|with)\b|[\s.!,]*$)"
@@ -359,7 +369,7 @@ QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold
 WE = r"(?:i|we|me and (?:my|the) \w+|my \w+ and (?:i|me))"
 # 'want' and 'need', and the ways they are mistyped ('i wnat to bok a flight', 'i ned to ...')
 WANT = r"(?:want|wnat|watn)"
-NEED = r"(?:need|ned)"
+NEED = r"(?:need|ned|require)"  # ("I require a flight ...": need, said formally)
 REQUEST_START = re.compile(r"^\s*(can you|could you|would you|will you|can i get|could i get)\b", re.IGNORECASE)
 # 'Ok, that works. Can you book it?': a request in any sentence of the turn, not only its first
 REQUEST_ANYWHERE = re.compile(
@@ -455,6 +465,16 @@ def put_aside_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# 'Quick question before I confirm: ...': the yes a read-back waits for, named (no task of its own)
+_BEFORE_THE_YES = re.compile(r"\bbefore\s+(?:i|we)\s+(?:confirm|say yes|commit|go ahead|book(?: it| that)?)\b|"
+                            r"\bbefore (?:confirming|booking it|going ahead)\b", re.IGNORECASE)
+
+
+def before_the_yes_spans(text: str) -> list[tuple[int, int]]:
+    """'Quick question before I confirm: will they be seated together?': the yes awaited names no task."""
+    return [m.span() for m in _BEFORE_THE_YES.finditer(text)]
+
+
 # what is held stays as it is: 'I'll be keeping that flight after all', 'keep it for now', 'I withdraw that instruction;
 # the original date shall stand'
 KEEPS_IT = re.compile(r"\b(?:(?:i'?ll|i will|we'?ll|we will|i'?m|i am|we'?re|we are)\s+(?:be\s+)?(?:just\s+)?keep(?:ing)?\s+"
@@ -533,7 +553,7 @@ right moment time again for the a an my me i i'm im am we we're are be been woul
 need needed want wanted require anything else more further other asking though maybe later perhaps just
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
 u ya cya x xx xxx verry mutch thnks smashing marvellous marvelous grand dear love hun pet mate laters ttyl ciao tata stuff ever vale adios adiós
-you've youve you're youre
+you've youve you're youre catch as
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "laters", "ttyl",
                            "tata", "ciao"})
@@ -552,14 +572,18 @@ _FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i
           r"(?:talk|speak|check|think|ask|discuss|run it by|see|look|consult)\b[^,.;!?]*?"
           r"(?:[,.;!-]+\s*|\s+and\s+(?=(?:get|come|call|ring|phone|check)\s+back\b|write\s+(?:again|back)\b))")
 _OFF_LEAD = (r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+|on reflection|on second thoughts?|leave (?:it|that)(?: with me)?|"
-             r"hold off|hold fire|hang fire|yeah nah|ah wait|wait|"
+             r"hold off|hold fire|hang fire|yeah nah|ah wait|wait|cool|alright|fair enough|no worries|"
              r"never ?mind|nvm|forget (?:about )?it|"
              r"don'?t bother|(?:drop|scrap|skip) it)[\s,.!]+(?:and\s+)?")
 # (a reason told first: "I haven't got the letter with me, never mind, I'll phone the clinic")
 _REASON_FIRST = r"(?P<reason>(?![^,.;!?]*\?)(?:[^\s,.;!?]+\s+){1,16}?[^\s,.;!?]+[,.;]\s*(?=" + _OFF_LEAD + r"))?"
 _PUTS_OFF = re.compile(r"^\s*(?:" + _OFF_LEAD + r")*" + _REASON_FIRST + r"(?:(?:" + _OFF_LEAD + r")+|(?:" + _OFF_LEAD + r")*" + _FIRST + r")" + LATER_TAIL
-                       + r"[\s,.!]*(?:(?:bye|goodbye|thanks|thank you|yours (?:faithfully|sincerely|truly)|(?:kind |best )?regards)"
+                       + r"[\s,.!]*(?:(?:bye|goodbye|thanks|thank you|ta|cheers|yours (?:faithfully|sincerely|truly)|(?:kind |best )?regards)"
                        r"[\s,.!]*)*$"
+                       # ('ugh i dont have my card on me, ill sort it another time': what is missing, then later)
+                       + r"|^\s*(?:(?:ugh|argh|oh|ah|hmm+|sorry|um+)[\s,.!]+)*[^.?!,;]*?\b(?:don'?t|dont|do not|haven'?t|have not|"
+                       r"can'?t|cant|cannot)\s+(?:have|got|find|know|remember|see)\b[^,.;!?]*[,.;]\s*" + LATER_TAIL
+                       + r"[\s,.!]*(?:(?:bye|goodbye|thanks|thank you|ta|cheers)[\s,.!]*)*$"
                        # 'hmm maybe later', 'another time then': later, and nothing else
                        + r"|^\s*(?:(?:hmm+|um+|ok|okay|well|ah|oh)[\s,.!]+)*(?:maybe|perhaps|probably)?\s*"
                        + r"(?:later(?: on)?|another time|some other time)(?:\s+then)?[\s,.!]*"
@@ -626,7 +650,8 @@ def is_closing(text: str) -> bool:
         return False  # 'is that all you have?' asks for more
     said = set(words)
     # 'appreciate it, see you later', 'thanks, take care': a parting phrase ends the talk too
-    parting = "see" in said and bool(said & {"you", "ya", "u"}) or bool(_TAKE_CARE.search(text))
+    # ('sweet as, catch ya later')
+    parting = bool(said & {"see", "catch"}) and bool(said & {"you", "ya", "u"}) or bool(_TAKE_CARE.search(text))
     return bool(said & _CLOSING_ENDS) or parting or bool(said & _DECLINING and said & _GRATEFUL) or me_sorted
 
 
@@ -759,11 +784,16 @@ YES_NO_LEAD = re.compile(
 LED_NO = re.compile(r"^\s*(?:actually|oh|ah|well|um+|hmm+|wait)[\s,]+(?:no|nope|nah)\b[\s,.!-]*(?P<rest>.*)$", re.IGNORECASE)
 # 'are there any buses to Boston?': asking whether things exist is asking to look them up
 # 'do you fly to Honolulu?', 'does your airline go to Lima?': whether the service covers something
+_SERVICE_LEAD = (r"^\s*(?:(?:hmm+|um+|so|and|oh|wait|also|quick question|out of curiosity|just wondering|by the way|btw|cheers|hey|"
+                 r"before i (?:answer|reply|go on))[\s,.!]+)*")
 SERVICE_QUESTION = re.compile(
-    r"^\s*(?:(?:hmm+|um+|so|and|oh|wait|also|quick question|out of curiosity|just wondering|by the way|btw|cheers|hey)"
-    r"[\s,.!]+)*(?:do|does) (?:you|u|y'all|your \w+|the \w+)(?: lot| guys| all| folks)?\s+"
+    _SERVICE_LEAD + r"(?:do|does) (?:you|u|y'all|your \w+|the \w+)(?: lot| guys| all| folks)?\s+"
     r"(?![^?]*\b(?:my|our)\b)"  # ('ok, do you have my booking?' asks about one's own)
     r"(?!know\b|remember\b|think\b|mind\b|want\b|need\b)\w+"
+    # 'might I ask whether you fly to Edinburgh at all?': the same question, asked the long way round
+    r"|" + _SERVICE_LEAD + r"(?:(?:might|may|can|could) i ask(?: you)?|i (?:was |am |'m )?wonder(?:ing)?|(?:can|could) you tell me)"
+    r"\s+(?:whether|if)\s+(?:you|u|y'all)(?: lot| guys| all| folks)?\s+(?![^?]*\b(?:my|our)\b)"
+    r"(?!could\b|would\b|can\b|will\b|might\b|may\b|have\b|know\b|remember\b|mind\b)\w+"
     # 'is Sydney somewhere you fly?', 'is Lima a place you go to?'
     r"|^\s*(?:is|are)\b.*\b(?:somewhere|anywhere|a (?:place|city|destination)|one of the (?:places|cities))\s+"
     r"(?:that\s+)?(?:you|u|y'all)\s+(?:fly|go|travel|serve|cover|operate)\b"
@@ -798,6 +828,9 @@ WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" 
                    r"(?:'ll |will |'m going to |am going to )?(?:" + NEED + r"|" + WANT + r")|"  # ('so i'll need a flight ...')
                    r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to|"
                    r"gotta|(?:'ve |have )?got to|have to)\b"  # ('i gotta get to chicago')
+                   # ('My boss needs to get from New York to Los Angeles on the 19th': wanted for someone else)
+                   r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*(?:my|our) (?:" + KIN + r")\s+"
+                   r"(?:needs|wants|has to|has got to|'d like|would like)\b"
                    # ('can you get me to chicago', 'have to get to LA asap'): getting there asked for
                    r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*(?:(?:can|could|would|will) (?:you|u) "
                    r"(?:get|take|fly) (?:me|us)|(?:have to|gotta|got to|need to) get)\b", re.IGNORECASE)
@@ -808,7 +841,7 @@ STATES_A_WISH = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|oh|also|
                            r"|^\s*(?:my|our) (?:usual )?(?:\w+ )?preference\b", re.IGNORECASE)
 # 'what flights have I got coming up?', 'which appointments do we have': asking about one's own things
 OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s+(?:already\s+|currently\s+)?have\b(?!\s+to\b)|"
-                   r"\b(?:i|we)(?:'ve|\s+have)\s+got\b(?!\s+to\b)|"
+                   r"\b(?:i|we)(?:'ve|\s+have)\s+got\b(?!\s+(?:to|you|u|ya)\b)|"  # (not 'while I've got you')
                    r"\b(?:booked|reserved|scheduled)\s+(?:under|in)\s+(?:my|our)\s+name\b"  # 'whats booked under my name'
                    # 'which classes am i down for?', 'what am i booked onto', 'what are we signed up for'
                    r"|\b(?:am\s+i|are\s+we|is\s+(?:my|our)\s+\w+)\s+(?:(?:currently|already|still)\s+)?(?:down|booked|signed\s+up|"
@@ -968,6 +1001,7 @@ ACT_PHRASES = re.compile(
     r"|(?:(?:i|we)(?:'ve| have)? )?changed? (?:my|our) minds?|on second thought|never ?mind|no wait|hold on"
     r"|thanks?(?: you| u| ya)?(?: (?:so|very) much| a lot| a bunch)?(?: for (?:your|the|all (?:your|the)) (?:help|assistance|time))?"
     r"|(?:i )?appreciate (?:it|that|your help)|no problem|you'?re welcome|have a (?:good|great|nice) (?:day|one|night)"
+    r"|(?:that|it|this)(?:'s| is| was)? (?:really |very |so )?(?:helps?(?: (?:a lot|a bunch|loads|heaps))?|helped|helpful)"  # ('that helps a lot')
     r"|good ?bye|bye|cheers|(?:yes|yeah|yep|yup|sure|no|nope|nah|ok|okay|alright|great|perfect|cool|awesome|excellent)(?=[\s,.!?]|$)"
     r"|(?:please )?go ahead|let'?s do (?:it|that)|do it|i'?m (?:good|fine|all set)|not (?:now|yet|right now)"
     # 'could you help me book a flight': help as a way of asking, when a task follows it
@@ -1158,7 +1192,10 @@ _BOOKED_ALREADY = re.compile(r"\b(?:i'?m|i am|she'?s|he'?s|she is|he is|we'?re|w
 
 # 'please make sure she can get in': an idiom, no making
 # ('he says he can make it after all': he can come)
-_IDIOMS = re.compile(r"\bmake (?:sure|certain)\b|\b(?:can|could|will|might|'ll)\s+(?:still\s+|now\s+)?make it\b",
+# ("I've never flown before": ever, in one's life, no time before anything; 'he reminded me': he told me, no reminder)
+_IDIOMS = re.compile(r"\bmake (?:sure|certain)\b|\b(?:can|could|will|might|'ll)\s+(?:still\s+|now\s+)?make it\b"
+                     r"|\b(?:never|ever)\b[^,.;!?]{0,30}?\b(?:before|in my life)(?=\s*(?:[,.;!?]|and\b|but\b|so\b|$))"
+                     r"|\breminded (?:me|us|him|her|them)\b",  # ('Harold has just reminded me we're still going': told)
                      re.IGNORECASE)
 
 
@@ -1367,7 +1404,7 @@ _NAMES_NOTHING = frozenset(stem(w) for w in """
     i'd i'm i'll i've you're you'd you'll we'd we're we'll it's that's
     actually just really so well oh um uh ok okay anyway today now
     think thinking guess suppose reckon leave leaving travel travelling traveling fly flying
-    they them he she him her until till possible put try trying
+    they them he she him her until till possible put try trying kindly entirely perfectly wholly satisfactory lot lots
     yes yeah yep yup ya yah yh yeh sure u rite
     """.split()) | frozenset(stem(w) for w in THANKS - {"ty"})  # ('Ty' may be a name)
 # a yes that cannot mean anything else (not 'ok', 'right', 'sure': 'right, how much is it?')
@@ -1377,7 +1414,7 @@ _SAYS_YES = frozenset(stem(w) for w in CLEAR_YES) | frozenset(stem(w) for w in "
     yes yeah yep yup ya yeh sure ok okay alright good great fine perfect nice wonderful awesome excellent
     correct right cool lovely terrific fantastic superb splendid amazing brilliant marvelous super
     absolutely definitely certainly indeed agree agreed confirm confirmed proceed ahead works suits
-    exactly yh rite
+    exactly yh rite satisfactory acceptable
     """.split())
 _AGREES = _SAYS_YES | frozenset(stem(w) for w in (*THANKS, "sound", "sounds", "thank"))
 
@@ -1457,7 +1494,11 @@ _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE
                  (re.compile(r"\b(?:sory|srry|sorr+y+|soory|sowwy|sry|sorrie)\b", re.IGNORECASE), "sorry"),  # ('no sory 2:30 not 2')
                  # ('like 12 hrs b4': hours, before; not the seat 'B4')
                  (re.compile(r"\b(\d+)\s*hrs?\b", re.IGNORECASE), r"\1 hours"),
-                 (re.compile(r"(?-i:\bb4\b)(?=\s*(?:$|[,.!?]|that\b|the\b|then\b|i\b|we\b|u\b|you\b|my\b))"), "before"))
+                 (re.compile(r"(?-i:\bb4\b)(?=\s*(?:$|[,.!?]|that\b|the\b|then\b|i\b|we\b|u\b|you\b|my\b))"), "before"),
+                 # 'please remember me to the check-in of BK-12345', 'can you say me when ...': remind, tell, as German
+                 # and Spanish speakers say them
+                 (re.compile(r"\bsay (me|us)\b(?= (?:when|if|whether|what|how|which|where|the)\b)", re.IGNORECASE), r"tell \1"),
+                 (re.compile(r"\bremember (me|us) (?=(?:to|of|about) (?:the|my|our|it|that|this)\b)", re.IGNORECASE), r"remind \1 "))
 
 
 # a look-up in a phrasal verb the assistant is asked for: 'can u pull up my reservation', 'bring up my booking', 'dig
@@ -1482,6 +1523,13 @@ _NOTIFY_ON = re.compile(r"\b(?:let me know|let us know|lmk|ping me|text me|email
 
 
 _YOU_KNOW_WHAT = re.compile(r"\b(?:do )?you know what\s*[,.!-]+\s*", re.IGNORECASE)  # an idiom, no question
+# a turn written as a letter ('Dear Sir, that is entirely satisfactory; kindly proceed. Yours faithfully, M. Ellison'):
+# its salutation and its close frame what it says
+_SALUTATION = re.compile(r"^\s*(?:dear\s+(?!me\b)(?:sir or madam|sir/madam|sirs?|madam|team|all|colleagues|[A-Z][\w.'-]*"
+                         r"(?:\s+[A-Z][\w.'-]*){0,2})|to whom it may concern)\s*[,:;!.-]+\s*", re.IGNORECASE)
+_VALEDICTION = re.compile(r"(?<=[.!?,;])\s*(?:yours\s+(?:faithfully|sincerely|truly|respectfully)|(?:with\s+)?(?:kind|best|warm|warmest)\s+"
+                          r"regards|regards|respectfully(?:\s+yours)?)\s*[,.]?(?:\s*[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})?[\s.!]*$",
+                          re.IGNORECASE)
 
 
 # 'Move*, not mice, sorry', 'And sorry, booking, not boo king', 'flights* obviously': a word of the last turn put
@@ -1534,7 +1582,7 @@ def plain_words(text: str) -> str:
     """'hiii can i book a flght?', 'heyyy', 'hellooo': a greeting drawn out to open the turn, said plainly
     (so the request after it is read as one); 'cn i', '4 my mum' texted, said in words; 'pull up my
     booking' in the plain verb of looking it up ('bring up my bookings' of listing them), 'lmk if ... goes under' in
-    the plain verb of being told."""
+    the plain verb of being told; a turn written as a letter without its 'Dear Sir,' and 'Yours faithfully, ...'."""
     if _SHOUTED.fullmatch(text):  # ('HELLO I WOULD LIKE TO BOOK ...': capitals that mark no name)
         text = text.lower()
     text = _STARRED.sub("", text)  # ('Two* people. Not tow.': the word meant, marked as a correction)
@@ -1542,6 +1590,7 @@ def plain_words(text: str) -> str:
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)
     text = _YOU_KNOW_WHAT.sub("", text)  # ('actually do you know what, just cancel it instead')
+    text = _VALEDICTION.sub("", _SALUTATION.sub("", text)) or text  # (a letter's opening and close)
     return _NOTIFY_ON.sub("notify me ", _LOOK_UP.sub(_looked_up, text))
 
 

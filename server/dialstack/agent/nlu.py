@@ -66,6 +66,7 @@ class NLUView:
     recent: str | None = None  # the flow that ended last, when none is active: the conversation's focus
     offered: ActiveView | None = None  # the paused flow a resume offer names
     queued: list[tuple[str, str]] = field(default_factory=list)  # (flow_id, name): later parts of a request, next first
+    done: Sequence[str] = ()  # the flows that ended lately (names), last last
 
 
 @dataclass
@@ -236,7 +237,8 @@ class Understander:
                         owners.setdefault(self._plain_words(example, ctx, spans), set()).add(spec.name)
                 self._example_words = {w: next(iter(names)) for w, names in owners.items() if w and len(names) == 1}
             said = self._plain_words(text, ctx)
-            exact = self._example_words.get(said) if len(said) >= 2 else None
+            # ('I need to cancel my yoga on saturday', 'cancel' an option of another task: 'i need' alone is no example)
+            exact = self._example_words.get(said) if len(said) >= 2 and said - lx.STOPWORDS else None
             if exact is None and len(said) >= 3:
                 exact = self._example_but_a_keyword(said)
             asked = _ASKED_THEN_TOLD.match(text)
@@ -244,7 +246,7 @@ class Understander:
                     and not lx.REQUEST_ANYWHERE.search(asked["told"]):
                 # "when's my mammogram again? I've lost the letter": an example asked, then a remark
                 said = self._plain_words(asked["asked"], ctx)
-                exact = self._example_words.get(said) if len(said) >= 2 else None
+                exact = self._example_words.get(said) if len(said) >= 2 and said - lx.STOPWORDS else None
         return exact
 
     def _example_but_a_keyword(self, said: frozenset[str]) -> str | None:
@@ -340,7 +342,8 @@ class Understander:
             asks = None  # 'Ha, anyway, where was I. Los Angeles!': the question was to oneself, the answer follows
         # the active flow's values speak for no other flow, even those a question does not give it
         spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text) + lx.shift_spans(text) \
-            + lx.idle_spans(text) + lx.put_aside_spans(text)
+            + lx.idle_spans(text) + lx.put_aside_spans(text) \
+            + lx.before_the_yes_spans(text) + self._task_done_named(text, view.done)
         undone = lx.CANCEL_LEAD.match(text) if own_labels else None
         if undone is not None and undone["rest"] and _only_values(undone["rest"], [
                 (c.start - undone.start("rest"), c.end - undone.start("rest")) for c in own_labels.values()]):
@@ -368,6 +371,8 @@ class Understander:
         # the flow in focus keeps it unless another is clearly better, not merely a little
         incumbent = active.name if active else view.recent
         held = dict(ranked).get(incumbent, 0.0) if incumbent else None
+        if active is not None and self._not_doing_it(text, active):
+            held = 0.0  # ('show me what flights there are ..., not booking anything' while booking: that task holds nothing)
         # two other tasks named equally and weakly mid-task: the words said tell neither ('hang on, let me ask my wife')
         tied = active is not None and best_score < 2 * self.threshold and len(ranked) > 1 and ranked[1][0] != incumbent \
             and ranked[1][1] >= best_score - 1e-9
@@ -620,6 +625,8 @@ class Understander:
         if not lead or not r.active and r.view.recent:
             return None  # ('nvm, cancel it' right after a check may mean the booking checked)
         rest = lead["rest"]
+        if _FIRST_THIS.match(rest):
+            return None  # ('Stop, before this please remember me to the check-in of BK-12345': wait, another thing first)
         if lx.CANCEL.match(rest):
             return r.result("cancel", flow=r.active.name if r.active else None)
         if not r.active:
@@ -788,8 +795,12 @@ class Understander:
         if not waiting_yes_no or self._answers_questions is None or not r.is_question or r.own_labels \
                 or r.active is None or lx.agrees(r.text) or self.names_another_task(r.text, r.active.name) \
                 or _YES_FIRST.match(r.text) and not lx.NO_LEAD.match(r.text) \
-                or r.starts_other and r.strong and r.best in self.scorer.readers:
-            return False  # ('wait, before that - what have i already got booked?' asks a look-up)
+                or r.starts_other and r.strong and r.best in self.scorer.readers \
+                or r.starts_other and r.best_score >= OTHER_TASK_MARGIN and bool(lx.REQUEST_ANYWHERE.search(r.text)) \
+                and self.scorer.names_task(r.text, [], r.best):
+            # ('wait, before that - what have i already got booked?' asks a look-up; 'Before you confirm that, can
+            # you set a check-in reminder for ...?' asks another task)
+            return False
         return not (lx.REQUEST_START.match(r.text) and self.scorer.verb_flow(r.text) == r.active.name)
 
     def _asks_what_is_allowed(self, r: Reading) -> bool:
@@ -965,9 +976,13 @@ class Understander:
 
     def asks_the_same_again(self, r: Reading) -> Understanding | None:
         """'same for savings', 'what about Oakland?' right after a task ended: that task again with
-        the value said, the rest carried over; unless the words name another task."""
+        the value said, the rest carried over; unless the words name another task. So is a look-up
+        put right ('Sorry, my mistake, she meant the 10th, not the 9th.'): it only reads, so it is
+        done again as meant (a booking put right is a change of it, asked for as one)."""
         recent = r.view.recent
         ellipsis = lx.ELLIPSIS.match(r.text)
+        if ellipsis is None and recent in self.scorer.readers and lx.CORRECTION.search(r.text) and not r.is_question:
+            ellipsis = lx.CORRECTION.search(r.text)
         if r.active is not None or recent is None or ellipsis is None:
             return None
         spec = self.domain.flow(recent)
@@ -1002,6 +1017,10 @@ class Understander:
         fills_waiting = r.view.waiting_for_slot in r.own_labels or r.free_answer is not None
         # values for the task in progress keep the turn in it unless another is asked for clearly
         answers = fills_waiting or (bool(r.own_labels) and r.best_score < r.held + ANSWER_MARGIN)
+        # ("She'd prefer an aisle seat if there's one" while booking for one's boss: what someone else prefers,
+        # in values the task in progress takes, is a detail of it, not a preference of one's own to keep)
+        answers = answers or bool(r.own_labels) and bool(_THEIR_PREFERENCE.match(r.text)) \
+            and not self.scorer.requested_flows(r.text)
         # 'oh and cancel AP-20417 while you're at it' to 'the patient's name?': a request opening
         # with the other task's own verb is no answer
         # ('let me find my glasses... it says BK-31337' to 'which booking?': the answer, after the user's own
@@ -1022,7 +1041,7 @@ class Understander:
         asks_of_others = r.asks is not None and active is not None and r.best in self.scorer.readers \
             and not (lx.CORRECTION.search(r.text) or lx.INSTEAD.search(r.text) or lx.proposes(r.text)) \
             and self._asks_of_other_values(r.text, r.best, active.slots, r.ctx)
-        shifting = turns_away or asks_of_others or not active or not answers or (
+        shifting = turns_away or asks_of_others or not active or not answers or self._not_doing_it(r.text, active) or (
             r.best_score >= 2 * self.threshold and (bool(lx.REQUEST_ANYWHERE.search(r.text))
                                                     or self.scorer.verb_flow(r.text) == r.best
                                                     # 'also set alert: london to paris under $150' while
@@ -1031,8 +1050,8 @@ class Understander:
                                                     and self.scorer.names_flow(r.text, r.best, active.name)))
         if cancel_other or not shifting:
             return None
-        if active is not None and (self._rather_than_it(r.text, active) or self._its_verb_unwanted(r.text, active)
-                                   and r.best in self.scorer.requested_flows(r.text)):
+        if active is not None and (self._rather_than_it(r.text, active) or self._not_doing_it(r.text, active)
+                                   or self._its_verb_unwanted(r.text, active) and r.best in self.scorer.requested_flows(r.text)):
             return self._starts(r, r.best, replaces=active.flow_id)
         return self._starts(r, r.best, **_refines(r))
 
@@ -1061,6 +1080,10 @@ class Understander:
         the task in progress, named by its own verb, said not to be wanted (beside a request for another, in
         its own verb: not "don't book it, is there an earlier flight?")."""
         return any(self.scorer.flow_of_verb(m["verb"].lower()) == active.name for m in _UNWANTED_VERB.finditer(text))
+
+    def _not_doing_it(self, text: str, active: ActiveView) -> bool:
+        """'..., not booking anything', 'without booking it': the task in progress, by its own verb, said not to be done."""
+        return any(self.scorer.flow_of_verb(lx.stem(m["verb"])) == active.name for m in _NOT_DOING.finditer(text))
 
     def _takes_values_said(self, r: Reading) -> bool:
         """Whether the best flow takes a kind of value the turn gives the task in progress."""
@@ -1359,6 +1382,9 @@ class Understander:
         # not 'is it possible to change the date after i've paid?', what the service allows)
         if _POSSIBLE_TO.search(text) and _MINE.search(text):
             return None
+        # ('I ... need to do the gym induction ... Any chance of Thursday morning around 10?': a wish, then a moment asked for)
+        if _ANY_CHANCE_OF.search(text) and _WANTS_THINGS.search(text):
+            return None
         return "lookup" if lx.EXISTENTIAL.search(text) else "detail"
 
     def prefer_reading(self, ranked: list[tuple[str, float]], text: str = "",
@@ -1377,7 +1403,7 @@ class Understander:
         added = self._adds_to_what_is_held(ranked, text, ctx)
         if added is not None:
             return added
-        requested = self._requested_by_its_verb(ranked, text)
+        requested = self._requested_by_its_verb(ranked, text, ctx)
         if requested is not None:
             return requested
         new = self._asks_for_a_new_one(ranked, text, ctx)
@@ -1394,16 +1420,20 @@ class Understander:
             return party
         top = ranked[0][1]
         tied = [pair for pair in ranked if top - pair[1] < TIE_MARGIN]
-        spans = self.scorer.values_in(text, ctx)[1] if ctx is not None else []
-        if len(tied) > 1 and (lx.WANTS.match(text) or len(spans) >= 2 and not lx.is_question(text)) \
-                and not lx.content_stems(mask(text, [*spans, *lx.act_spans(text)])) - _COURTESY - _GETTING_THERE:
+        # ("I've never flown before and I'm a bit terrified, but I have to get from Boston to Chicago on the 21st":
+        # the wish in a later clause, the story before it)
+        later = _LATER_WISH.search(text) if len(tied) > 1 and not lx.WANTS.match(text) else None
+        said = text[later.end():] if later is not None else text
+        spans = self.scorer.values_in(said, ctx)[1] if ctx is not None else []
+        if len(tied) > 1 and (lx.WANTS.match(said) or len(spans) >= 2 and not lx.is_question(said)) \
+                and not lx.content_stems(_KIN_SAID.sub(" ", mask(said, [*spans, *lx.act_spans(said)]))) - _COURTESY - _GETTING_THERE:
             # 'i need chicago to boston on the 13th', 'dallas to houston on dec 4 please': wanting a
             # thing, said with values alone, asks for the task that gets it (a booking is read back
             # before it is made); two values or more are enough to start it
             maker = next((n for n, _ in tied if n not in self.scorer.readers and not self.domain.flow(n).metadata.digression
                           and self.domain.flow(n).intent not in ("Plan", "Internal", "Converse")), None)
             if maker is not None:
-                wanted = len(spans) >= 2 or bool(spans) and lx.WANTS.match(text)
+                wanted = len(spans) >= 2 or bool(spans) and lx.WANTS.match(said)
                 return _promoted(ranked, maker, max(top, self.threshold) if wanted else top)
 
         # 'wat time do u shut on fridays': a question about the service itself, tied with a look-up of one's own
@@ -1432,6 +1462,8 @@ class Understander:
             (first, top), (second, score) = ranked[0], ranked[1]
             if second in self.scorer.readers and top - score < TIE_MARGIN and not self._required(second) \
                     and self._required(first):
+                return [(second, top), (first, score), *ranked[2:]]
+            if second in self.scorer.readers and top - score < NAMED_MARGIN and self._named_not_owned(text, second, first, ctx):
                 return [(second, top), (first, score), *ranked[2:]]
             return ranked
         reader = next((pair for pair in tied if pair[0] in self.scorer.readers), None)
@@ -1511,7 +1543,8 @@ class Understander:
         self._pick_cache[maker] = found
         return found
 
-    def _requested_by_its_verb(self, ranked: list[tuple[str, float]], text: str) -> list[tuple[str, float]] | None:
+    def _requested_by_its_verb(self, ranked: list[tuple[str, float]], text: str,
+                               ctx: SlotContext | None = None) -> list[tuple[str, float]] | None:
         """'... my conference got moved, so ... Could you please cancel my reservation BK-20481?': the
         one task a request names by its own verb goes first when it nearly ties with the best (the
         story around a request names other tasks' words); so does an order that opens with it ('Book NYC to
@@ -1537,8 +1570,15 @@ class Understander:
         name = next(iter(asked))
         first, top = ranked[0]
         score = dict(ranked).get(name, 0.0)
+        if first not in self.scorer.readers and not self.reader.works_on_a_held_thing(self.domain.flow(first)) \
+                and _DONE_TO_ONES_OWN.search(text) and self.scorer.requested_flows(text) == {name}:
+            # ('I need to cancel my yoga on saturday': one's own thing, done to by another task's verb, is no new one to
+            # make, however strongly its words speak for making one)
+            margin = ANSWER_MARGIN
         if name == first or score < self.threshold or top - score >= margin:
             return None
+        if first in self.scorer.readers and name in self.scorer.readers and self._named_not_owned(text, first, name, ctx):
+            return None  # ('can you look up flights london to paris': the look-up of what the turn names)
         return _promoted(ranked, name, top)
 
     def _adds_to_what_is_held(self, ranked: list[tuple[str, float]], text: str,
@@ -1613,6 +1653,17 @@ class Understander:
                 return _promoted(ranked, name, top)
         return None
 
+    def _named_not_owned(self, text: str, named: str, other: str, ctx: SlotContext | None) -> bool:
+        """'can you look up flights london to paris': of two look-ups near each other, the turn names the thing
+        one is named after ('flights'), not one's own ('my flight'), and not the other's thing; the other looks
+        up one's own things by a value the turn does not give (a booking by its reference)."""
+        if lx.OWNED.search(text) or _MINE.search(text) or not self._of_own_things(other) or not self._required(other) \
+                or ctx is not None and self._names_its_value(text, [], other, ctx):
+            return False
+        profiles, said = self.scorer.profiles, self.scorer.stems(text)
+        return bool(said & (profiles[named].name - profiles[other].name)) \
+            and not said & (profiles[other].name - profiles[named].name)
+
     def _asks_for_a_new_one(self, ranked: list[tuple[str, float]], text: str,
                             ctx: SlotContext | None = None) -> list[tuple[str, float]] | None:
         """'I'd like an appointment', 'need a GP appointment saturday at 10': a task's noun said
@@ -1656,6 +1707,15 @@ class Understander:
                 return _promoted(ranked, name, top)
         return None
 
+    def _task_done_named(self, text: str, done: Sequence[str]) -> list[tuple[int, int]]:
+        """'Book the cheapest one from that search': the verb of a task done lately, named as a thing done
+        ('that search', 'the last search'), asks for that task no more."""
+        profiles = self.scorer.profiles
+        verbs = {v for name in done if name in profiles for v in profiles[name].name & self.scorer.said_verbs}
+        if not verbs:
+            return []
+        return [m.span(1) for m in lx.TASK_DONE.finditer(text) if lx.stem(m[1]) in verbs]
+
     def _takes_what_was_found(self, ranked: list[tuple[str, float]], recent: str,
                               text: str) -> list[tuple[str, float]]:
         """'email that to me at lou@example.com' right after a check: of two near readings, the task
@@ -1689,6 +1749,8 @@ class Understander:
         if not text or not lx.OWNED.search(text):
             return None
         first, top = ranked[0]
+        if first not in self.scorer.readers and first in self.scorer.requested_flows(text):
+            return None  # ("I've got my MOT booked thursday but ..., can I move it?": a task asked for by its own verb)
         if first in self.scorer.readers and self._of_own_things(first):
             # 'what bookings do I already have?': a look-up that needs a value not said gives way to
             # the one that needs nothing ('which one?' would be asked of someone who asks what they have)
@@ -1802,6 +1864,7 @@ class Understander:
     # -- slot reading ---------------------------------------------------------
 SWITCH_MARGIN = 0.15  # how much better another flow must score to take the focus
 TIE_MARGIN = 0.05  # closer than this, two flows are a tie
+NAMED_MARGIN = 0.15  # 'look up flights': within this, a look-up the turn names goes before one of one's own things
 NEW_ONE_MARGIN = 0.25  # 'an appointment': within this, the flow that makes one goes before a look-up
 LOOK_MARGIN = 0.5  # 'I need a bus for Thursday': within this, the look-up goes before a booking that needs a pick
 ANSWER_MARGIN = 1.0  # a turn that gives the task in progress values leaves it only for a flow this much better
@@ -1916,6 +1979,7 @@ def _things(spec: FlowSpec) -> frozenset[str]:
     return frozenset(lx.content_stems(spec.label) - _MAKES - _LOOKS - _DOES)
 
 
+_KIN_SAID = re.compile(rf"\b{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)  # ('my boss needs to get ...': who, no task)
 _FOR_KIN = re.compile(rf"\bfor\s+{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
 # wanting, asked for ('need flights', 'I'd like', 'can I get', 'could we get'), and how many people it is for
@@ -1941,6 +2005,7 @@ _SETS_UP = re.compile(r"^\s*(?:(?:also|and|oh|ok|okay|now|then|plus|please|pls|c
 # the verb of a task said not to be wanted, anywhere in a turn ('..., I don't want to move it, ...')
 _UNWANTED_VERB = re.compile(r"\b(?:(?:i|we) (?:don'?t|do not|no longer) (?:want|need|wish) to|(?:i|we) (?:don'?t|dont) wanna|"
                             r"don'?t|do not) (?P<verb>[a-z]+) (?:it|that|this|them)\b(?! yet\b)", re.IGNORECASE)
+_NOT_DOING = re.compile(r"\b(?:not|without|no) (?P<verb>[a-z]+ing) (?:anything|it|that|them|yet|anything yet)\b", re.IGNORECASE)
 # 'is my nurse review still happening?', 'are our tickets still ok?': whether one's own thing still stands
 _STILL_ON = re.compile(r"^\W*(?:(?:hi|hey|hello|so|and|oh|um+|hmm+)[\s,]+)*(?:is|are|r) (?:my|our|his|her|their)\b[^?]{1,50}?"
                        r"\bstill\b", re.IGNORECASE)
@@ -1980,6 +2045,14 @@ _ASKED_THEN_TOLD = re.compile(r"^(?P<asked>[^?.!]+\?)\s+(?P<told>[^?]+)$")
 _ASKS_THE_SERVICE = re.compile(r"\b(?:do|does|are|r) (?:you|u|ya|you guys|y'all)\b(?! (?:want|need|think|mind)\b)",
                                re.IGNORECASE)
 _NOT_FIRST = re.compile(r"^\W*(?:[\w']+\W+){0,3}?(?:don'?t|dont|do not|never|not)\s", re.IGNORECASE)
+_LATER_WISH = re.compile(r"[,;.]\s*(?:but|so|and)?\s*(?=" + lx.WE + r"\s*(?:'d like|would like|'ll need|will need|need|want|"
+                         r"have to|'ve got to|gotta)\b)", re.IGNORECASE)
+_DONE_TO_ONES_OWN = re.compile(r"\b(?:cancel|move|change|reschedule|rearrange|check|amend|modify|postpone)\s+(?:my|our|his|her|their)\b",
+                               re.IGNORECASE)
+_ANY_CHANCE_OF = re.compile(r"(?:^|[.!?;,]\s*)(?:any chance of|is there any chance of|could i have|can i have)\b", re.IGNORECASE)
+_FIRST_THIS = re.compile(r"\s*(?:before (?:this|that)|first(?:ly)?|but first)\b", re.IGNORECASE)
+_THEIR_PREFERENCE = re.compile(r"^\W*(?:she|he|they|my (?:boss|manager|client|husband|wife|partner))(?:'d| would)?\s+"
+                               r"(?:prefer|prefers|like|likes|want|wants|rather)\b", re.IGNORECASE)
 _MINE = re.compile(r"\b(?:my|our|mine)\b", re.IGNORECASE)  # ('ok, do you have my booking?' asks about one's own)
 # 'nope, try again', 'no, something else': a no that asks for more (not 'no, I don't need anything else')
 _ASKS_MORE = re.compile(r"\b(?:again|another|else|other|different|more)\b", re.IGNORECASE)

@@ -32,11 +32,14 @@ _COUNT = r"\d{{1,4}}|" + COUNT_WORDS + r"|a couple of|a couple|couple of|a pair 
 _NUMBER = r"(?P<{}>" + _COUNT + r")"  # a format string: the group's name goes in the braces
 _GROUP = re.compile(
     r"\b(?:(?:a |our |my )?(?:group|party|family|team) of\s+" + _NUMBER.format("n1")
-    + r"|(?:we are|we're|there are|there's|there will be)\s+" + _NUMBER.format("n2")
+    + r"|(?:we are|we're)\s+" + _NUMBER.format("n2")
+    # ('there are 4 of us'; not 'an aisle seat if there's one')
+    + r"|(?:there are|there's|there will be)\s+" + _NUMBER.format("n5")
+    + r"(?=\s+(?:of us|people|persons|adults|guests|travell?ers|passengers)\b)"
     + r"|(?:(?P<n3>" + _COUNT.format() + r"|a|an|one)\s+(?:of us|(?P<unit>[a-z]+)))"
     + r"|for\s+" + _NUMBER.format("n4") + r"(?!\s*(?:am|pm|a\.m|p\.m|o'clock|:|\d|(?:days?|nights?|hours?|weeks?|months?|years?|minutes?|dollars?"
     + r"|bucks|usd|euros?|percent|stars?|miles?|km|kilometers?)\b))"
-    + r")\b|\b(?P<alone>just me|only me|myself|solo|by myself|(?:i'?m|i am|i'?ll be|i will be)\s+(?:\w+\s+)?alone)\b"
+    + r")\b|\b(?P<alone>just me|only me|(?:(?<=for )|(?<=just )|(?<=only )|(?<=by )|^\s*)myself|solo|(?:i'?m|i am|i'?ll be|i will be)\s+(?:\w+\s+)?alone)\b"
     # ('could you book us both on a flight', 'the pair of us')
     + r"|\b(?P<both>us both|both of us|the two of us|us two|the pair of us|the both of us)\b",
     re.IGNORECASE,
@@ -143,7 +146,7 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
         if any(p.start <= m.start() < p.end for p in parties):
             continue  # '2 adults and 3 children': a part of a list of people, counted with it below
         unit = (m["unit"] or "").lower()
-        said = (m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["alone"] or m["both"] and "2" or "").lower()
+        said = (m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["n5"] or m["alone"] or m["both"] and "2" or "").lower()
         if m["unit"] is not None and not _counts(unit, units):
             continue
         if m["unit"] is None and not (units & PEOPLE_STEMS):

@@ -90,7 +90,7 @@ class FlowProfile:
         negated_only = frozenset(k for k in self.keywords if f"not-{k}" in said and k not in said)
         self.keywords = {f"not-{k}" if k in negated_only else k for k in self.keywords}
         self.name = {lx.stem(t) for t in spec.name.split("_")} - lx.STOPWORDS
-        self.description = lx.content_stems(spec.description)
+        self.description = lx.content_stems(spec.description) - DESCRIBING
         self.value_keys = {value_key(s) for s in spec.slots if scorable(s)}
         # 'book ... with a max price of $500': words naming the flow's own slots, not its topic
         self.slot_words = {lx.stem(t) for s in spec.slots for t in s.name.split("_")} - lx.STOPWORDS \
@@ -126,6 +126,11 @@ def _phrase(keyword: str) -> bool:
     return len(words) > 1 and any(w in lx.STOPWORDS for w in words)
 
 
+# the words a description uses of the conversation itself ('Use when the user asks whether ...'), not of the task:
+# 'might I ask whether you fly to Edinburgh?' asks nothing of a flow described so
+DESCRIBING = frozenset(lx.stem(w) for w in "use used user users ask asks asked say says said".split())
+
+
 def flow_text(spec: FlowSpec, negated_keywords: frozenset[str] = frozenset()) -> dict[str, float]:
     """The flow's words (stemmed) with how prominently its YAML uses them; ``negated_keywords``
     count as their negation ('not-make') where the keywords list them."""
@@ -143,7 +148,7 @@ def flow_text(spec: FlowSpec, negated_keywords: frozenset[str] = frozenset()) ->
     weights: dict[str, float] = {}
     for field, factor in TEXT_FIELDS:
         for text in fields[field]:
-            for word in lx.content_stems(text):
+            for word in lx.content_stems(text) - (DESCRIBING if field.endswith("description") else frozenset()):
                 word = f"not-{word}" if field == "keywords" and word in negated_keywords else word
                 weights[word] = weights.get(word, 0.0) + factor
     return weights

@@ -17,7 +17,7 @@ from typing import Any
 from ..domain.models import FlowSpec, SlotSpec
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, LevelSlot, SlotContext
 from ..state.slot_datetime import DateTimeSlot
-from ..state.text import parse_number
+from ..state.text import KIN, parse_number
 from ..state.times import find_times
 from . import lexicon as lx
 from .freetext import (ROLE_CUES, YIELDING, bare_answer, could_be_a_name, cued_values, has_name, in_capitals_only, name_run,
@@ -105,7 +105,8 @@ class SlotReader:
                 # ('Good morning. ... my bathroom cabinet has come loose': a greeting, no time of day asked for)
                 cands = [c for c in cands if not any(g.start() <= c.start and c.end <= g.end() for g in _GREETS.finditer(text))]
                 cands = [c for c in cands if not _TOLD_OF_THE_PAST.search(text, c.start, c.end)
-                         and not (_MOMENT_VALUE.match(str(c.value)) and _HAPPENED.search(text, 0, c.start))]
+                         and not (_MOMENT_VALUE.match(str(c.value)) and (_HAPPENED.search(text, 0, c.start)
+                                                                          or _HELD_FOR.search(text, 0, c.start)))]
             if isinstance(slot, DateTimeSlot) and slot.time_mode == "none" and slot_spec.name != waiting and any(
                     isinstance(other, DateTimeSlot) and other.time_mode != "none" for other in slots.values()):
                 # ('no, make it thursday at 2pm' is no date of birth: a day said with its time of day
@@ -341,9 +342,23 @@ class SlotReader:
         if run is None or {lx.stem(w) for w in lx.tokens(run.value)} <= self.scorer.declared_task_words(spec.name):
             return None  # 'Find Restaurants': the task's own words, written with capitals
         if "person" in roles_of(spec.slot(open_slots[0]) or slots[open_slots[0]]).roles \
-                and (in_capitals_only(run.value) or any(c.isdigit() for c in run.value)):
-            return None  # ('a fitting for his new AFOs', 'one of those 24hr heart monitors' name no patient)
+                and (in_capitals_only(run.value) or any(c.isdigit() for c in run.value) or _a_thing_before(text, run.start)):
+            # ('a fitting for his new AFOs', 'one of those 24hr heart monitors', 'book my Astra in' name no one)
+            return None
         return open_slots[0], Candidate(run.value, run.display, run.start, run.end, 0.5)
+
+
+# 'my Astra', "it's the blue Micra", 'a little red Fiesta': a thing, by its make or name (not 'my son Tom': a relative,
+# then the name)
+_THING_LEAD = re.compile(r"\b(?i:my|our|his|her|their|the|a|an)\s+(?P<between>(?:[a-z]+\s+){0,2})$")
+_KIN_WORDS = frozenset(KIN.split("|"))
+
+
+def _a_thing_before(text: str, start: int) -> bool:
+    """Whether the capitalised word at ``start`` follows 'my', 'the' or 'a' (and words in lower case), not a relative."""
+    m = _THING_LEAD.search(text, 0, start)
+    return m is not None and not any(w.lower().rstrip("s") in _KIN_WORDS or w.lower() in _KIN_WORDS
+                                     for w in m["between"].split())
 
 
 def _of_age(spec: SlotSpec) -> bool:
@@ -376,12 +391,18 @@ _STATE = (r"(?:(?:so|very|really|a bit|quite|too|that|pretty)\s+)?(?:bad|sore|po
 # ('I had a tumble in the kitchen on Sunday and ...': the day of what happened, in the sentence that tells it)
 # ... or of how things are ('my hands are bad today so typing slow': not a day asked for; 'I'm free today' is one)
 _HAPPENED = re.compile(r"(?:\b(?:i|we|she|he|they|mum|dad|my \w+)\s+(?:had (?:a|an|my|her|his|their)|fell|tripped|slipped|broke"
+                       r"|left|lost|dropped|forgot|mislaid|misplaced"  # ('my daughter left her water bottle ... on saturday')
                        r"|hurt|injured|went over|(?:is|are|am|feels?|feeling)\s+" + _STATE + r")"
                        r"|\b(?:i'?m|we'?re|she'?s|he'?s|they'?re)\s+" + _STATE + r")\b[^.!?;]*$", re.IGNORECASE)
 _GREETS = re.compile(r"\bgood\s+(?:morning|afternoon|evening|day|night)\b|^\s*(?:morning|afternoon|evening)\b(?=[\s,!.]*(?:$|[A-Za-z]))",
                      re.IGNORECASE)
 _TAKES_A_REFERENCE = re.compile(r"\b(?:reference|ref)\b", re.IGNORECASE)
 _MOMENT_VALUE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# "I've got my MOT booked thursday but ..., can I move it?", 'my appointment is booked for the 3rd': when the thing held
+# is, not a moment wanted
+_HELD_FOR = re.compile(r"(?:\b(?:got|have|had|'ve)\s+(?:my|our|the|an?)\s+(?:[\w-]+\s+){0,2}?(?:booked|scheduled)(?:\s+in)?"
+                       r"|\b(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:is|was|'s)\s+(?:booked|scheduled)(?:\s+in)?)(?:\s+(?:on|for))?\s*$",
+                       re.IGNORECASE)
 _NUMBER_BEFORE = re.compile(r"\b(?P<n>\d{1,2}|" + COUNT_WORDS + r")\s+(?:[a-z]+\s+)?$", re.IGNORECASE)
 _ADDED = re.compile(r"\b(?:add|adding|plus)\s+$", re.IGNORECASE)
 

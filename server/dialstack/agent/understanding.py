@@ -54,6 +54,7 @@ class Interpreter:
             recent=state.stack.archive[-1].name if active is None and state.stack.archive else None,
             offered=_offered(state),
             queued=[(f.flow_id, f.name) for f in state.stack.waiting_parts],
+            done=[f.name for f in state.stack.archive[-3:]],
         )
         understanding = self._put_right(turn, view) or turn.deps.understander.understand(turn.text, view, turn.slot_ctx)
         understanding = self.pending_choice(turn, understanding)

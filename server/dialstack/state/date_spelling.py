@@ -5,7 +5,9 @@ function that maps a position in the new text back to the original, so a date fo
 respelt text is reported where the user wrote it. A word is corrected only when it is not a
 date word already, starts with the same letter as the word it stands for, is not that word's
 plural, and is one edit away (a letter missing, extra, wrong, or two letters swapped), or two
-for the long words people most often misspell (Wednesday, Thursday, Saturday, tomorrow).
+for the long words people most often misspell (Wednesday, Thursday, Saturday, tomorrow). Long
+ordinals are corrected the same way ("fourtenth"), and an ordinal made the regular way from a number
+whose ordinal is not ("twentyth", "nineth") reads as that ordinal.
 """
 
 from __future__ import annotations
@@ -17,10 +19,15 @@ from collections.abc import Callable
 
 # shorthand people type, and words a correction would otherwise turn into a date ("sundae")
 SHORTHAND = {"2moro": "tomorrow", "2morrow": "tomorrow", "2mrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow",
-             "tomm": "tomorrow", "nxt": "next"}
+             "tomm": "tomorrow", "nxt": "next",
+             # an ordinal made the regular way from a number whose ordinal is not ("the twentyth")
+             "fiveth": "fifth", "eightth": "eighth", "nineth": "ninth", "twelveth": "twelfth",
+             "twentyth": "twentieth", "thirtyth": "thirtieth"}
 NOT_TYPOS = frozenset({"sundae", "sundry", "mondo", "augusta", "auguste", "junes", "julys", "marches", "mayday"})
+# long ordinals too ("fourtenth"); a shorter one is a word away from another word ('seventy', 'forth')
 _TARGETS = tuple(name.lower() for name in (*calendar.day_name, *calendar.month_name[1:], "tomorrow", "yesterday")
-                 if len(name) >= 6)
+                 if len(name) >= 6) + ("thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+                                       "eighteenth", "nineteenth", "twentieth", "thirtieth")
 _TWO_EDITS = frozenset({"wednesday", "thursday", "saturday", "tomorrow", "yesterday"})
 _WORD = re.compile(r"[A-Za-z0-9]+")
 

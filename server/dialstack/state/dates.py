@@ -67,7 +67,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("nth_weekday", rf"(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+{_WEEKDAY}\s+(?:of|in)\s+{_MONTH}"),
     ("day_next_month", rf"(?:the\s+)?{_DAY}\s+of\s+next\s+month"),
     ("month_day", rf"{_MONTH}\s+(?:the\s+)?{_DAY}(?![:.]\d){_YEAR}"),  # (not '7 December 9:30': a time after the month)
-    ("day_month", rf"(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}"),
+    ("day_month", rf"(?:the\s+)?{_DAY}\.?\s+(?:of\s+)?{_MONTH}{_YEAR}"),  # (and '13. December', written German-style)
     ("holiday", r"(?P<holiday>christmas\s+eve|christmas(?:\s+day)?|xmas|boxing\s+day|new\s+year(?:['’]?s(?:\s+(?:eve|day))?|\s+(?:eve|day))"
                 r"|valentine(?:['’]?s)?(?:\s+day)?|halloween)"),
     ("in_n", rf"in\s+{_NUMBER}\s+{_UNIT}"),

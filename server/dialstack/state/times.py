@@ -45,6 +45,8 @@ _DAY_HOUR = re.compile(
     rf"(?!\s*(?:st|nd|rd|th)\b|\s*[/.-]\d|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b){_NOT_AFTER}",
     re.IGNORECASE)
 _OCLOCK = re.compile(rf"(?<![\w:])(?P<hour>{_H})\s*o'?clock\b", re.IGNORECASE)
+_ISH = re.compile(rf"(?<![\w:])(?P<hour>{_H})\s*-?ish\b(?!\s+{_COUNTED}|\s+(?:minute|hour|day|week|month|year|mile|person)s?\b)",
+                  re.IGNORECASE)  # 'sat morning, 9ish', 'ten-ish': about that hour
 _HOUR_DAYPART = re.compile(rf"(?<![\w:.])(?<!for\s)(?<!of\s)(?P<hour>{_H})\s+{_DAYPART}\b", re.IGNORECASE)
 _DAYPART_HOUR = re.compile(rf"\b(?:morning|afternoon|evening|night|tonight)\s+(?:at\s+|around\s+|about\s+)?(?P<hour>{_H}){_NOT_AFTER}",
                            re.IGNORECASE)
@@ -122,20 +124,23 @@ _DOTTED = re.compile(r"(?<![$£€])\b(\d{1,2})\.([0-5]\d)(?=\s*[ap]\.?m\b)"
                      r"|(?<=\b(?:at|by) )(\d{1,2})\.([0-5]\d)\b(?!\.\d)"
                      # ('wait no 9.30 not 9': a time put against the hour it replaces)
                      r"|(?<![$£€])(?<!\btake )(?<!\btakes )(?<!\bcost )(?<!\bcosts )(?<!\bdose of )"
-                     r"\b(\d{1,2})\.([0-5]\d)(?=\s*,?\s*(?:not|instead of)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\b)?\s*[.!]*$)",
+                     r"\b(\d{1,2})\.([0-5]\d)(?=\s*,?\s*(?:not|instead of)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\b)?\s*[.!]*$)"
+                     # ('12.30 please' to 'what time?': a time said alone)
+                     r"|^\s*(?:(?:about|around|say|maybe)\s+)?(\d{1,2})\.([0-5]\d)"
+                     r"(?=\s*,?\s*(?:please|pls|plz|thanks|thank you|then|if possible|ideally)?[\s.!?]*$)",
                      re.IGNORECASE)
 
 
 def find_times(text: str) -> list[tuple[time, int, int]]:
     """Every time of day in ``text`` as ``(time, start, end)``: 15:30, 3:30 pm, 3pm, seven pm, noon,
-    half past 4, quarter to 8, 8 o'clock, 6 in the evening, at 11 (office hours), evening 6, 9.30am."""
+    half past 4, quarter to 8, 8 o'clock, 6 in the evening, at 11 (office hours), evening 6, 9.30am, 9ish."""
     text = _DOTTED.sub(lambda m: m.group().replace(".", ":"), text)  # same length: spans stay
     found: list[tuple[time, int, int]] = []
     for m in _TIME.finditer(text):
         moment = _read_time(m, text)
         if moment is not None:
             found.append((moment, m.start(), m.end()))
-    for pattern in (_HOUR_DAYPART, _DAYPART_HOUR, _OCLOCK, _BARE_HOUR, _DAY_HOUR):
+    for pattern in (_HOUR_DAYPART, _DAYPART_HOUR, _OCLOCK, _ISH, _BARE_HOUR, _DAY_HOUR):
         for m in pattern.finditer(text):
             if any(start <= m.start("hour") < end for _, start, end in found):
                 continue
@@ -144,6 +149,6 @@ def find_times(text: str) -> list[tuple[time, int, int]]:
             hour = _hour(m.group("hour"))
             part = _part_of_day(text, m.start(), m.end())
             moment = _with_part(hour, 0, part) if part else time(_office_hour(hour) % 24, 0)
-            start = m.start("hour") if pattern in (_BARE_HOUR, _OCLOCK, _HOUR_DAYPART, _DAY_HOUR) else m.start()
+            start = m.start("hour") if pattern in (_BARE_HOUR, _OCLOCK, _ISH, _HOUR_DAYPART, _DAY_HOUR) else m.start()
             found.append((moment, start, m.end()))
     return sorted(found, key=lambda item: item[1])

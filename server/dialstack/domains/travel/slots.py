@@ -324,7 +324,7 @@ class MoneySlot(LevelSlot):
 
 # ---------------------------------------------------------------- passengers
 
-_ALONE = re.compile(r"\b(just me|only me|myself|by myself|solo|on my own|"
+_ALONE = re.compile(r"\b(just me|only me|(?:(?<=for )|(?<=just )|(?<=only )|(?<=by )|^\s*)myself|solo|on my own|"  # (not 'I have confused myself')
                     # ('travelling alone, boston to chicago', "I'm flying alone"; not 'will the kids be able to fly alone?')
                     r"(?:(?:i'?m|i am|i'?ll be|i will be)\s+(?:\w+\s+)?|^\s*(?:travell?ing|flying|going)\s+)alone)\b", re.IGNORECASE)
 _PAIR = re.compile(r"\b(couple|me and my (?:wife|husband|partner|friend|son|daughter|mother|father|mom|dad)|two of us)\b",
