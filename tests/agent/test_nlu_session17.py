@@ -257,3 +257,164 @@ def test_confused_myself_counts_no_passenger() -> None:
         agent.handle("s", "The date. It must be the 13. December, I have confused myself.")
         slots = slots_of(agent, "book_flight")
         assert slots["date"] == "2026-12-13" and slots["passengers"] == 2
+
+
+# -- round 64: dialects, waiting, several things in one message ------------------------------------------------
+VET = PACKS / "vetpractice"
+BROADBAND = PACKS / "broadband"
+
+
+@pytest.mark.parametrize("yes", ["Lekker, yes please", "Sharp sharp, yes book it", "Yes abeg, do it", "back. yes book it"])
+def test_a_yes_in_south_african_or_nigerian_english_or_on_coming_back_books(yes: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "need flight. boston to chicago. dec 15")
+        result = agent.handle("s", yes)
+        assert tools_of(result) == ["search_flights", "create_booking"]
+
+
+def test_no_o_is_a_no_at_the_read_back() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "need flight. boston to chicago. dec 15")
+        result = agent.handle("s", "No o")
+        assert result.understanding["command"] == "deny" and stack_of(agent) == ["book_flight"]
+
+
+@pytest.mark.parametrize("wait", ["paged. brb", "one sec", "hold on, let me look at my calendar",
+                                  "I'm coming, let me look at my calendar"])
+def test_asking_to_wait_keeps_the_read_back_and_runs_nothing(wait: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "need flight. boston to chicago. dec 15")
+        result = agent.handle("s", wait)
+        assert stack_of(agent) == ["book_flight"] and tools_of(result) == []
+        assert result.reply.startswith("Sure, take your time.") and "go ahead" in result.reply
+
+
+def test_a_yes_the_user_will_give_later_confirms_nothing() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "cancel BK-20481")
+        result = agent.handle("s", "I'm coming, let me confirm from my wife first")
+        assert stack_of(agent) == ["cancel_booking"] and tools_of(result) == []
+
+
+def test_a_status_asked_with_letters_swapped_checks_the_booking() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "stauts BK-20481")
+        assert tools_of(result) == ["get_booking"]
+
+
+@pytest.mark.parametrize(("said", "slot", "value"), [
+    ("Make that 2 passengers, and can I bring my cat in the cabin?", "passengers", 2),
+    ("Wait, how much can I carry on, and switch it to the 15th please", "date", "2026-12-15"),
+])
+def test_a_change_said_beside_a_side_question_is_made_and_the_question_answered(said: str, slot: str, value: object) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book boston to chicago dec 31")
+        result = agent.handle("s", said)
+        assert tools_of(result) == ["answer_faq"] and slots_of(agent, "book_flight")[slot] == value
+        assert "go ahead" in result.reply
+
+
+def test_an_answer_said_beside_a_look_up_of_another_booking_is_kept() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want to book a flight")
+        result = agent.handle("s", "New York to Los Angeles, and is BK-20481 still confirmed?")
+        assert tools_of(result) == ["get_booking"]
+        assert {"origin": "New York", "destination": "Los Angeles"}.items() <= slots_of(agent, "book_flight").items()
+
+
+@pytest.mark.parametrize("text", ["Please cancel BK-31337 for me. How much of the fare will I get back?",
+                                  "Please cancel BK-31337 for me, and also how much of the fare will I get back?"])
+def test_a_request_then_a_question_about_it_answers_and_asks_are_you_sure(text: str) -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", text)
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == ["cancel_booking"]
+        assert "Are you sure" in result.reply
+
+
+def test_a_change_and_an_alert_in_one_message_do_both_in_turn() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Change BK-20481 to Dec 15 and set me a price alert for London to Paris under $120, thanks")
+        assert stack_of(agent) == ["price_alert", "modify_booking"]
+
+
+@pytest.mark.parametrize(("text", "origin"), [("I want to fly from New York... no, Boston, to Chicgo", "Boston"),
+                                              ("I want to fly from New York - no, Boston, to Chicago", "Boston")])
+def test_a_place_taken_back_after_a_pause_gives_way_to_the_next(text: str, origin: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", text)
+        assert slots_of(agent, "book_flight")["origin"] == origin
+
+
+def test_a_value_held_said_again_keeps_its_slot() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want to fly from Boston to Chicago")
+        agent.handle("s", "Actually was it New York I said? No no, Boston is right")
+        assert {"origin": "Boston", "destination": "Chicago"}.items() <= slots_of(agent, "book_flight").items()
+
+
+def test_the_last_of_two_repairs_in_one_turn_stands() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "set a price alert boston to chicago")
+        result = agent.handle("s", "Hmm, actually is $100 too low? Make it $130. No, $120.")
+        assert "$120" in result.reply
+
+
+def test_scrapping_the_task_as_an_idea_then_asking_a_question_answers_it() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "set a price alert boston to chicago under 120 dollars")
+        result = agent.handle("s", "Meh, scrap the alert idea. What's flying Boston to Chicago on Dec 15?")
+        assert tools_of(result) == ["search_flights"] and stack_of(agent) == []
+
+
+def test_an_option_named_is_no_pets_name_and_a_pet_is_named_like_a_person() -> None:
+    with talking("vetpractice", VET) as agent:
+        agent.handle("s", "could you book my dog in to see Dr Patel on Thursday at 10am?")
+        slots = slots_of(agent, "book_appointment")
+        assert slots["vet"] == "Dr Patel" and slots.get("pet_name") is None
+    with talking("vetpractice", VET) as agent:
+        agent.handle("s", "Hi there, our rabbit Clover hasn't been eating her hay properly, could I get her seen on "
+                          "Friday morning, say 9:30?")
+        assert slots_of(agent, "book_appointment")["pet_name"] == "Clover"
+    with talking("vetpractice", VET) as agent:
+        agent.handle("s", "can i get a repeat of apoquel for Bella pls, shes nearly out")
+        assert slots_of(agent, "repeat_prescription")["pet_name"] == "Bella"
+
+
+def test_a_name_slot_takes_the_name_not_the_rest_of_the_message() -> None:
+    with talking("vetpractice", VET) as agent:
+        result = agent.handle("s", "have Bella's blood results come back yet? the vet said 2-3 days and I'm going out of my mind")
+        assert tools_of(result) == ["get_test_results"]
+
+
+def test_an_emergency_told_mid_booking_of_the_same_pet_is_reported() -> None:
+    with talking("vetpractice", VET) as agent:
+        agent.handle("s", "can I book my cat in for a checkup")
+        result = agent.handle("s", "omg hang on the cat's just collapsed in the hallway and she's breathing really weird")
+        assert tools_of(result) == ["emergency_line"] and stack_of(agent) == ["book_appointment"]
+
+
+def test_same_time_on_another_day_keeps_the_time_checked() -> None:
+    with talking("vetpractice", VET) as agent:
+        agent.handle("s", "hiya cud u chek my apointment VA-1001 pls x")
+        agent.handle("s", "can we move it to fri same time")
+        assert slots_of(agent, "move_appointment")["new_when"] == "2026-12-04T10:00"
+
+
+@pytest.mark.parametrize(("text", "day"), [("started on sunday i think", date(2026, 11, 29)),
+                                           ("cutting out since yesterday", date(2026, 11, 30)),
+                                           ("about 2 hours ago", date(2026, 12, 1))])
+def test_a_day_asked_of_the_past_is_the_day_gone_by(text: str, day: date) -> None:
+    assert [d for d, *_ in find_dates(text, TODAY, past=True)] == [day]
+
+
+def test_answers_to_a_details_or_notes_question_are_kept_whole() -> None:
+    with talking("broadband", BROADBAND) as agent:
+        agent.handle("s", "hi need to report a fualt")
+        agent.handle("s", "bb-330921")
+        agent.handle("s", "this morning")
+        agent.handle("s", "router is flashing orange and nothing will load, tried turning it off and on already")
+        assert slots_of(agent, "report_fault")["details"].startswith("router is flashing orange")
+
+
+def test_what_are_you_able_to_sort_out_asks_for_help() -> None:
+    assert lx.HELP.match("is this automated? what are you able to sort out for me")

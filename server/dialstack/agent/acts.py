@@ -15,6 +15,7 @@ from ..state.dialogue import FilledSlot
 from ..state.flows import BaseFlow, FlowState, StackError
 from ..state.pending import (Approval, CancelChoice, ChangeChoice, Confirmation, PlanReview, ResumeChoice,
                              ResumeOffer, RetryOffer)
+from ..state.slot_datetime import DateTimeSlot
 from ..state.stack import StackFullError
 from . import confirmation, res
 from . import lexicon as lx
@@ -35,7 +36,7 @@ from .commands import (
     Values,
 )
 from .nlu import Understanding
-from .reference import implied_place, referred_values, reversed_trip
+from .reference import implied_place, referred, referred_values, returned_moments, reversed_trip
 
 from .turn import Turn, grant_key
 
@@ -92,6 +93,20 @@ def _fill_carried(turn: Turn, flow: BaseFlow, labels: dict[str, Any]) -> None:
                 completed[name] = found[0].value
     if completed:
         flow.fill_slots_by_label(completed, turn.slot_ctx, source="user")
+
+
+def carry_same_time(turn: Turn, flow: BaseFlow) -> None:
+    """'can we move it to fri same time' after a check of a Thursday 10:00 appointment: the day said, completed
+    with the time of day a task before returned."""
+    if "time" not in referred(turn.text):
+        return
+    for name, slot in flow.slots.items():
+        if not isinstance(slot, DateTimeSlot) or slot.filled or not isinstance(slot.value, str) or "T" in slot.value:
+            continue
+        moments = next((m for f in _recent(turn, flow) if "time" in (m := returned_moments(f.outputs))), None)
+        if moments is not None:
+            flow.fill_slots_by_label({name: f"{slot.value}T{moments['time']}"}, turn.slot_ctx, source="carried")
+        return
 
 
 def carry_place(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
@@ -207,8 +222,8 @@ class ActHandler:
                 return await self.on_approve(turn)
             case Digress():
                 return await self.on_digress(turn, command, u)
-            case ChitChat():
-                return await self.on_chitchat(turn)
+            case ChitChat(waits=waits):
+                return await self.on_chitchat(turn, waits)
             case Close():
                 if state.active is None:
                     self.drop_waiting_parts(turn)  # ('thats all thanks': nothing more of that request either)
@@ -230,6 +245,8 @@ class ActHandler:
     async def on_start(self, turn: Turn, u: StartFlow) -> bool:
         state = turn.state
         name = u.flow
+        if u.beside and state.active is not None and state.active.name != name:
+            self.fill(turn, state.active, dict(u.beside), {})  # (the answer said beside the request is kept)
         making_room = state.stack.find(u.replaces) if u.replaces else None
         if making_room is not None and making_room.live:  # 'cancel the price alert' to 'which one?'
             turn.cancel(making_room, "cancelled to make room")
@@ -348,6 +365,7 @@ class ActHandler:
             # ('i wanna go to rome from london', then 'paris instead': of two places said together, the
             # order they were said in tells nothing; the one a flow asks later, the destination, changes)
             turn.state.last_filled = FilledSlot(flow_id=flow.flow_id, slot=last) if len(alike) == 1 else None
+        carry_same_time(turn, flow)
 
     async def on_fill(self, turn: Turn, u: SetSlots | CorrectSlot) -> bool:
         active = turn.state.active
@@ -525,6 +543,9 @@ class ActHandler:
         state = turn.state
         state.digression_depth += 1
         state.last_digression_type = command.topic
+        goes_on = bool(command.values) and state.active is not None
+        if goes_on:  # ('make that 2 passengers, and can I bring my cat?'): the values first, then the answer
+            self.fill(turn, state.active, dict(command.values), {})
         if command.flow:
             answer = await turn.deps.pex.run_detached(turn, command.flow, u)
         elif command.topic == "status":
@@ -534,6 +555,8 @@ class ActHandler:
         else:
             answer = turn.template("fallback")
         turn.replies.append(answer)
+        if goes_on:
+            return True  # the task goes on with its new values: its policy asks on, or reads them back
         prompt = res.reprompt(turn)
         if prompt:
             turn.replies.append("\n" + prompt)
@@ -566,10 +589,12 @@ class ActHandler:
         why = spec.description if spec and spec.description else f"I need the {slot.label} to finish {active.label}."
         return why
 
-    async def on_chitchat(self, turn: Turn) -> bool:
+    async def on_chitchat(self, turn: Turn, waits: bool = False) -> bool:
         greets = lx.GREETING.match(turn.text) and turn.state.active is None  # 'hello there' is answered in kind
         prompt = res.reprompt(turn)
-        if prompt and turn.state.active is None and lx.only_thanks(turn.text):
+        if waits:
+            turn.replies.append(turn.template("wait"))  # 'one sec': no task asked, none dropped
+        elif prompt and turn.state.active is None and lx.only_thanks(turn.text):
             turn.replies.append(turn.template("welcome"))  # 'thanks for that' to 'continue booking ...?'
         elif not prompt or turn.state.active is None:
             turn.replies.append(turn.template("greeting" if greets else "chitchat"))

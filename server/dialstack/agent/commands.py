@@ -37,6 +37,7 @@ class StartFlow:
     replaces: str | None = None  # a live flow (id) to cancel first, to make room
     refers_back: bool = False  # 'book that one': unnamed values come from the task before
     later: tuple[Part, ...] = ()  # the rest of a multi-part request: queued below it, named in the reply
+    beside: Values = field(default_factory=dict)  # new values for the task in progress, said beside the request
     kind: Literal["start_flow"] = "start_flow"
 
 
@@ -106,13 +107,15 @@ class Digress:
 
     flow: str | None = None
     topic: str | None = None  # help | status | clarification | question
+    values: Values = field(default_factory=dict)  # new values for the task in progress, said beside the question
     kind: Literal["digress"] = "digress"
 
 
 @dataclass(frozen=True)
 class ChitChat:
-    """Small talk: answered in kind, the task re-asked."""
+    """Small talk: answered in kind, the task re-asked; ``waits``: the user asked to wait ('one sec')."""
 
+    waits: bool = False
     kind: Literal["chitchat"] = "chitchat"
 
 

@@ -36,7 +36,7 @@ ROLE_WORDS: dict[str, frozenset[str]] = {
     "reason": frozenset(lx.stem(w) for w in "reason symptom symptoms complaint ailment fault problem issue concern".split()),
     "person": frozenset(lx.stem(w) for w in "patient guest passenger traveller traveler customer person contact "
                                             "driver attendee holder owner client member recipient child pupil student "
-                                            "son daughter baby kid carer resident".split()),
+                                            "son daughter baby kid carer resident pet animal".split()),
 }
 ROLE_CUES: dict[str, tuple[str, ...]] = {
     "origin": ("from", "leaving", "departing", "out of", "starting at", "starting in", "pick me up at",
@@ -58,7 +58,9 @@ ROLE_CUES: dict[str, tuple[str, ...]] = {
     "person": ("for", "under", "i'm", "i am", "this is", "it's for", "its for", "it is for", "name is", "name's"),
 }
 # 'for my daughter Emma Lee', 'it's for my mum, Rosa Delgado': who the person is, before the name
-_KIN_SAID = rf"{KIN_OWNER}\s+(?:(?:{KIN_KINDS})\s+)?(?:{KIN})s?"  # 'my son', 'our little girl'
+# (and a pet: 'our rabbit Clover', 'my dog Max')
+_PETS = r"dog|cat|puppy|pup|kitten|rabbit|bunny|hamster|guinea pig|parrot|budgie|bird|horse|pony|tortoise|ferret"
+_KIN_SAID = rf"{KIN_OWNER}\s+(?:(?:{KIN_KINDS}|old|new)\s+)?(?:{KIN}|{_PETS})s?"  # 'my son', 'our little girl'
 _KIN_LEAD = re.compile(rf"{_KIN_SAID}\s*,?\s+", re.IGNORECASE)
 _KIN_ONLY = re.compile(_KIN_SAID, re.IGNORECASE)
 # 'for tom becker', 'under maria lopez': two or three plain words closing the sentence, read as a

@@ -37,13 +37,16 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         r"finish it|book it|yes please|sure thing|please|pls|plz|y|"
         r"s[ií]|claro|dale|vale|perfecto|de acuerdo|"  # ('sí, perfecto', 'yes dale, book it': a yes in Spanish)
         r"sweet as|bonza|ripper|too easy|no worries|no dramas?|"  # ('yep, sweet as', 'yep bonza', 'yep no dramas')
+        r"lekker|sharp sharp|ja|yebo|"  # ('Lekker, yes please', 'Sharp sharp, yes book it': South African)
         r"(?:book|lock|pencil) (?:it|that|them) in|"  # ('too easy, book it in', 'lock it in')
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine|"
         # ('I am quite certain. Please cancel it.' to 'Are you sure ...?')
         r"(?:i'?m|i am|we'?re|we are) (?:quite |absolutely |totally |very |completely |100% )?(?:sure|certain|positive)|"
         r"(?:that'?s|that is|thats) (?:write|rite)")
 _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank you|ta|cheers|why not|go ahead|"
-             r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|no dramas?|go ahed|go ahaed|do it|go for it|sure|on ye go|crack on|"
+             r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|no dramas?|go ahed|"
+             r"lekker|sharp sharp|abeg|biko|"  # ('Yes abeg, do it': please, in Nigerian English)
+             r"go ahaed|do it|go for it|sure|on ye go|crack on|"
              # ('Yep chur', 'Yeah sweet', 'yes corect', 'yes please, go ahead, fingers crossed')
              r"chur|sweet|correct|corect|fingers crossed|dead on|spot on|book|(?:thanks|thank you) very much|grand|"
              r"let'?s (?:do it|do that|go|continue|"
@@ -65,8 +68,9 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"all good|works for me|thank you so much|thanks so much|thanks a lot|cheers|ok|okay|alright|sure|book (?:it|that)|go ahead and book (?:it|that)|"
              r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)|"
              r"(?:do|book) (?:it|that|them)|do so|(?:book|lock|pencil) (?:me|her|him|us|them|it|that) in")
-AFFIRM = re.compile(  # ('Oh wonderful, yes, go ahead dear.': a word of delight before the yes)
-    r"^\s*(?:(?:oh|well|um+|hmm+|ah|wonderful|brilliant|marvell?ous|splendid|fabulous|fab)[\s,!.]+)*(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
+AFFIRM = re.compile(  # ('Oh wonderful, yes, go ahead dear.', 'back. yes book it': a word of delight or return before the yes)
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah|wonderful|brilliant|marvell?ous|splendid|fabulous|fab|(?:ok |okay |i'?m |im )?back)[\s,!.]+)*"
+    r"(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
 # to 'shall I go ahead?' only: 'that sounds good to me', 'yes that all looks right' (after a
@@ -92,7 +96,7 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             # 'nah not right now ta, ill sort it later'
             r"(?:i'?ll|ill|we'?ll|i will|we will|i shall|we shall) (?:[a-z']+ ){0,6}?(?:later(?: on)?|another (?:day|time)|some other (?:day|time))")
 DENY = re.compile(
-    r"^\s*(?:(?:oh|well|um+|hmm+|ah|no|actually|sorry|erm+|uh+|on second thoughts?)[\s,]+)*(no|nope|nah|naw|not now|not right now|not at (?:the|this) (?:moment|time)|"
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah|no|actually|sorry|erm+|uh+|on second thoughts?)[\s,]+)*(no o|no+|nope|nah|naw|not now|not right now|not at (?:the|this) (?:moment|time)|"
     r"no thanks|no thank you|don'?t worry(?: about (?:it|that))?|don't|do not|n|negative|"
     r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it)|not quite|not exactly)\b"
     r"(?:[\s,.!;-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
@@ -346,7 +350,8 @@ HOLDS_ON = re.compile(r"\b(?:hold on|hang on|one sec(?:ond)?|one moment|just a (
 # 'from Chicago - no wait, from Boston': what follows takes back what came before
 SELF_REPAIR = re.compile(
     r"\b(?:no,? wait|wait,? no|no no|i mean|i meant|sorry|actually|or rather|rather|scratch that|make (?:it|that)|"
-    r"correction|oops|my (?:bad|mistake))\b",
+    r"correction|oops|my (?:bad|mistake))\b"
+    r"|(?:\.{2,}|…|\s[-–—]+)\s*no\b(?=\s*,)",  # ('from New York... no, Boston, to Chicago')
     re.IGNORECASE,
 )
 # (and as texted, where a question follows: 'wat time r u open', 'wen do u close', 'hw much is it'; not
@@ -401,7 +406,8 @@ HELP = re.compile(
     r"^\s*(?:(?:hi|hey|hello|hiya|ok|okay|so|um+|erm+|hmm+|sorry|wait|oh)[\s,!.]+)*"
     # ('erm im new to this, ...', 'hello, first time using this, ...': a short word about oneself first)
     r"(?:(?:i'?m|im|i am) (?:completely |totally |very |quite |brand )?new(?: to (?:this|it|you))?|(?:my )?first time"
-    r"(?: using (?:this|it|you))?|never used (?:this|it) before)?"
+    r"(?: using (?:this|it|you))?|never used (?:this|it) before|"
+    r"(?:is|are) (?:this|you|u) (?:an? )?(?:automated|bot|robot|real person|human|computer)\??)?"  # ('is this automated? ...')
     r"[\s,!.-]*"
     r"(help|help me|i need help|how does (?:this|it) work|what do you do|i'?m (?:confused|lost)|how do i use this|"
     # ('what does this chat thing actually do?')
@@ -412,7 +418,8 @@ HELP = re.compile(
     # 'what sorts of things can you help me with', 'what else can u do', 'how can you help me?'
     r"(?:what|which)(?: (?:sorts?|kinds?|types?) of (?:things|stuff|tasks|jobs))? (?:else )?(?:can|could|do) (?:you|u) "
     r"(?:do|help(?: me)?(?: out)?(?: with)?|handle)(?: for me)?|how (?:can|could) (?:you|u) help(?: me)?|"
-    r"what (?:are you|r u) able to do(?: for (?:me|us))?|what can (?:you|u) (?:actually|even|really) do|"
+    r"what (?:are you|r u) able to (?:do|sort(?: out)?|help(?: me)? with|handle)(?: for (?:me|us))?|what can (?:you|u) (?:actually|even|really) do|"
+    r"what (?:can|could) (?:you|u) sort(?: out)?(?: for (?:me|us))?|"
     r"what can i ask(?: you)?(?: for| about)?)\b[\s?!.]*$",
     re.IGNORECASE,
 )
@@ -565,7 +572,7 @@ _GRATEFUL = THANKS | frozenset({"thankful", "grateful", "appreciate", "appreciat
 # 'i need to check with her dad first', 'let me ask my wife': someone else to ask, no task of the assistant's
 CONSULTS = re.compile(r"\bconsult (?:my|her|his|their|our|the)\s+\w+|"
                       r"\b(?:check|talk|speak|discuss(?: it)?|run it|confirm(?: it)?|talk it over|talk it through)\s+"
-                      r"(?:with|to|by|past)\s+"
+                      r"(?:with|to|by|past|from)\s+"  # ('let me confirm from my wife first')
                       r"(?:my|her|his|their|our|the)\s+\w+|\bask\s+(?:my|her|his|their|our)\s+\w+", re.IGNORECASE)
 # 'hmm let me talk to my wife first, I'll come back to this another time': what must happen first
 _FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i want to|i shall|i'?ll|we shall|we'?ll)\s+"
@@ -618,6 +625,20 @@ _OWN_PLAN_THEN_BYE = re.compile(r"^\s*(?:(?:ok|okay|right|fine|alright|oh well|w
                                 r"train|bus|coach|drive|think)\b)[^?]*?[,.!;-]\s*"
                                 r"(?:(?:ok|thanks|thank you|cheers|ta)[\s,!.]+)*(?:" + _BYE + r")"
                                 r"[\s.!]*$", re.IGNORECASE)
+
+
+# 'hang on a sec', 'one moment please', 'paged. brb', 'kids. one sec': the user asks the assistant to wait (a short
+# reason before it, nothing asked)
+_WAIT = (r"(?:hold on|hang on|hold up|one sec(?:ond)?|one moment|one min(?:ute)?|(?:just )?a (?:sec|second|moment|minute|min|mo|tick)|"
+         r"(?:give me|gimme|bear with me for) (?:a|one) (?:sec|second|moment|minute|min|mo|tick)|bear with me|wait(?: a (?:sec|second|moment|minute|min))?|"
+         r"brb|be right back|afk|back in a (?:sec|second|min|minute|bit|mo))")
+_ASKS_TO_WAIT = re.compile(r"^\W*(?:[\w']+(?:\s+[\w']+){0,3}[.!,-]+\s*)?(?:(?:ok|okay|sorry|um+|oh|hmm+|sec|please)[\s,.!]+)*"
+                           + _WAIT + r"(?:[\s,.!]+(?:please|pls|sorry|thanks|ty|x)|[\s,.!]+" + _WAIT + r")*[\s.!]*$", re.IGNORECASE)
+
+
+def asks_to_wait(text: str) -> bool:
+    """'one sec', 'hang on a minute please', 'paged. brb': wait for me (nothing else is said)."""
+    return bool(_ASKS_TO_WAIT.match(text))
 
 
 def puts_off(text: str) -> bool:
@@ -1495,6 +1516,8 @@ _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE
                  # ('like 12 hrs b4': hours, before; not the seat 'B4')
                  (re.compile(r"\b(\d+)\s*hrs?\b", re.IGNORECASE), r"\1 hours"),
                  (re.compile(r"(?-i:\bb4\b)(?=\s*(?:$|[,.!?]|that\b|the\b|then\b|i\b|we\b|u\b|you\b|my\b))"), "before"),
+                 # "I'm coming, let me look at my calendar": wait, in Nigerian English
+                 (re.compile(r"^(\s*)(?:i'?m|im|i am) coming(?=\s*[,.!-])", re.IGNORECASE), r"\1hold on"),
                  # 'please remember me to the check-in of BK-12345', 'can you say me when ...': remind, tell, as German
                  # and Spanish speakers say them
                  (re.compile(r"\bsay (me|us)\b(?= (?:when|if|whether|what|how|which|where|the)\b)", re.IGNORECASE), r"tell \1"),

@@ -83,13 +83,14 @@ class Understanding:
     rule: str = ""  # the rule of System 1 that decided (or 'system_2')
     replaces: str | None = None  # start: the live flow (id) to cancel first, to make room
     later: tuple[Part, ...] = ()  # start: the other parts of a multi-part request, queued after it
+    beside: dict[str, Candidate] = field(default_factory=dict)  # start, digress: values for the task in progress said beside
 
     @property
     def command(self) -> Command:
         """The typed command this understanding asks the acts layer to apply."""
         act = self.act
         if act == "start" and self.flow:
-            return StartFlow(self.flow, self.labels, self.rejected, self.replaces, self.refers_back, self.later)
+            return StartFlow(self.flow, self.labels, self.rejected, self.replaces, self.refers_back, self.later, dict(self.beside))
         if act == "fill":
             return SetSlots(self.flow, self.labels, self.rejected)
         if act == "correct":
@@ -98,11 +99,13 @@ class Understanding:
             return CancelFlow(self.flow)
         if act == "resume":
             return ResumeFlow(self.flow, self.labels, self.rejected)
-        simple = {"affirm": Affirm, "deny": Deny, "approve": Approve, "chitchat": ChitChat, "close": Close}
+        if act == "chitchat":
+            return ChitChat(waits=self.digression_type == "wait")
+        simple = {"affirm": Affirm, "deny": Deny, "approve": Approve, "close": Close}
         if act in simple:
             return simple[act]()
         if act == "digress":
-            return Digress(self.flow, self.digression_type)
+            return Digress(self.flow, self.digression_type, values=dict(self.beside))
         return Clarify(self.digression_type)
 
     def to_dict(self) -> dict[str, Any]:
@@ -343,7 +346,7 @@ class Understander:
         # the active flow's values speak for no other flow, even those a question does not give it
         spans = [(c.start, c.end) for c in own_labels.values()] + lx.act_spans(text) + lx.shift_spans(text) \
             + lx.idle_spans(text) + lx.put_aside_spans(text) \
-            + lx.before_the_yes_spans(text) + self._task_done_named(text, view.done)
+            + lx.before_the_yes_spans(text) + self._task_done_named(text, view.done) + self._own_errands(text, ctx)
         undone = lx.CANCEL_LEAD.match(text) if own_labels else None
         if undone is not None and undone["rest"] and _only_values(undone["rest"], [
                 (c.start - undone.start("rest"), c.end - undone.start("rest")) for c in own_labels.values()]):
@@ -635,7 +638,8 @@ class Understander:
                                                      for c in r.own_labels.values() if c.start >= lead.start("rest")]):
             return None  # 'scratch that, from atlanta': the answer just given, taken back and given again
         # what the rest asks for, the task let go aside ('actually forget booking, i just want to look at flights')
-        other, score = next(((n, s) for n, s in self.rank(rest, (), r.ctx) if n != r.active.name), (None, 0.0))
+        other, score = next(((n, s) for n, s in self.rank(rest, (), r.ctx, question=lx.is_question(rest))
+                             if n != r.active.name), (None, 0.0))
         # ('no, forget it, i need to check with her dad first': someone else to ask, no task)
         # (... or says the user will do it themselves: 'forget the repair, I'll just drop it in to reception myself')
         if other is None or score < self.threshold or self.domain.flow(other).metadata.digression \
@@ -656,7 +660,7 @@ class Understander:
             return back if back is not None and r.active is not None and self._paused_named(back["rest"], r.view) else None
         if r.active is None or lead["task"] is None:
             return lead
-        named = lx.content_stems(lead["task"])
+        named = lx.content_stems(lead["task"]) - {lx.stem(w) for w in lx.ABANDON_FILLER}  # ('scrap the alert idea')
         return lead if named and named <= self._own_words(r.active) else None
 
     def _only_references(self, text: str, ctx: SlotContext) -> bool:
@@ -879,7 +883,39 @@ class Understander:
                    and not isinstance(fresh.get(s.name), FreeTextSlot) and s.default is None]
         if missing:
             return r.result("start", flow=name, labels=labels, rejected=rejected, confident=confident)
-        return r.result("digress", flow=name, labels=labels, digression_type="question", confident=confident)
+        return r.result("digress", flow=name, labels=labels, digression_type="question", confident=confident,
+                        beside=self._values_beside(r))
+
+    def _values_beside(self, r: Reading, other: str | None = None) -> dict[str, Candidate]:
+        """'Make that 2 passengers, and can I bring my cat in the cabin?', 'how much can I carry on, and switch it to
+        the 15th please': new values for the task in progress, in a clause of their own beside the question or the
+        request for flow ``other`` (a clause that gives ``other`` values of its own is for it)."""
+        active = r.active
+        if active is None:
+            return {}
+        other_spec = self.domain.flow(other) if other else None
+        start_only = other_spec is not None  # (for a request: the answer said before it, in values alone)
+        beside: dict[str, Candidate] = {}
+        start = 0
+        clauses = _CLAUSES.split(r.text)
+        if len(clauses) < 2:
+            return beside
+        for clause in clauses:
+            at = r.text.index(clause, start)
+            start = at + len(clause)
+            told = _AND_LEAD.sub("", clause)
+            if other_spec is not None and (self._read_new(other_spec, told, r.ctx)[0] or self.scorer.names_task(told, [], other)):
+                if start_only:
+                    break  # ('let me check my other booking first, the one to Paris - London to Paris': about that one)
+                continue
+            if lx.is_question(told) or lx.QUESTION_START.match(told) or lx.SERVICE_QUESTION.match(told):
+                continue
+            labels, _ = self.reader.read(active.spec, active.slots, told, r.ctx, None)
+            if start_only and not _only_values(told, [(c.start, c.end) for c in labels.values()]):
+                continue
+            beside.update({k: c for k, c in labels.items() if not isinstance(active.slots[k], FreeTextSlot)
+                           and not (active.slots[k].filled and active.slots[k].value == c.value)})
+        return beside
 
     def splits_into_parts(self, r: Reading) -> Understanding | None:
         """'Boston to Denver on Dec 10, then Denver to Seattle on Dec 14': several tasks in one
@@ -887,14 +923,19 @@ class Understander:
         one, the first starts and the reply names the rest, so no part is dropped in silence."""
         if r.active is not None:
             return None
-        pieces = lx.PART_BREAK.split(r.text) if lx.PART_BREAK.search(r.text) else self._two_requests(r)
+        pieces = lx.PART_BREAK.split(r.text) if lx.PART_BREAK.search(r.text) else \
+            self._two_requests(r) or self._request_then_question(r)
         if not pieces:
             return None
         parts: list[tuple[str, str]] = []  # (flow, words of the part)
         for piece in (p.strip(" ,;.") for p in pieces):
             if not piece:
                 continue
-            ranked = self.prefer_reading(self.rank(piece, (), r.ctx, values_alone=False), piece)
+            # ('..., and also how much of the fare will I get back?': a question asks to be answered, not a task made;
+            # not 'can you cancel LB-2002' nor '... and could you also post me a copy ...?', requests put as questions)
+            asked = lx.is_question(piece) and bool(lx.QUESTION_START.match(_AND_LEAD.sub("", piece))) \
+                and self._asks_about(piece, True) is not None
+            ranked = self.prefer_reading(self.rank(piece, (), r.ctx, values_alone=False, question=asked), piece)
             if ranked and ranked[0][0] == self._digression_flow(ranked[:1], "help"):
                 continue  # '..., can you help me set that up?': help with the request, no part of it
             if ranked and ranked[0][1] >= self.threshold:
@@ -936,6 +977,20 @@ class Understander:
         complete that part of the request rather than ask for a second one of the same task."""
         return not set(labels) & set(self._read_new(spec, before, ctx)[0])
 
+    def _request_then_question(self, r: Reading) -> list[str]:
+        """'Please cancel BK-31337 for me. How much of the fare will I get back?': a request opening with its task's
+        verb, then a question for the side task that answers questions, in a sentence of its own (answered at once)."""
+        sentences = _SENTENCES.split(r.text.strip())
+        if len(sentences) != 2 or not lx.is_question(sentences[1]) or lx.is_question(sentences[0]):
+            return []
+        asked = self.scorer.requested_flows(sentences[0])
+        first = self.scorer.verb_flow(sentences[0]) or (next(iter(asked)) if len(asked) == 1 else None)
+        if first is None:
+            return []
+        ranked = self.rank(sentences[1], (), r.ctx, values_alone=False, question=True)
+        answers = bool(ranked) and ranked[0][1] >= self.threshold and self.domain.flow(ranked[0][0]).metadata.digression
+        return sentences if answers else []
+
     def _two_requests(self, r: Reading) -> list[str]:
         """'cancel BK-31337 and set me up a price alert': two requests joined by 'and', the first
         opening with its task's verb or asking a look-up's question, the second clearly another task
@@ -943,7 +998,14 @@ class Understander:
         pieces = lx.AND_BREAK.split(r.text)
         if len(pieces) != 2:
             return []
+        # ('Change BK-20481 to Dec 15 and set me a price alert ...': a verb several flows open with, the one it requests)
         first = self.scorer.verb_flow(pieces[0])
+        # ('Change BK-20481 to Dec 15 and set me a price alert ...': two orders, the first opening with a verb several
+        # tasks open with, which the first part's words say; not 'can you look thru my emails and see if ...')
+        if first is None and (said := self.scorer.flow_of_verb(lx.opener(pieces[0]) or "")) is not None \
+                and (lx.ORDER.match(pieces[1]) or _SETS_UP.match(pieces[1]) or lx.REQUEST_ANYWHERE.match(pieces[1])):
+            opening = self.rank(pieces[0], (), r.ctx, values_alone=False)
+            first = said if opening and opening[0][0] == said else None
         ranked = self.rank(pieces[1], (), r.ctx, values_alone=False)
         if first is None and ranked:
             first = self._asked_then_requested(r.text, pieces, ranked[0][0], r.ctx)
@@ -1015,8 +1077,11 @@ class Understander:
         active = r.active
         cancel_other = lx.CANCEL_VERB.search(r.text) and r.best_score < self.threshold * 1.5 and active
         fills_waiting = r.view.waiting_for_slot in r.own_labels or r.free_answer is not None
+        # ("omg hang on the cat's just collapsed ..." while booking the cat in: a value held, said again, gives nothing)
+        told = {k: c for k, c in r.own_labels.items()
+                if not (active is not None and active.slots[k].filled and active.slots[k].value == c.value)}
         # values for the task in progress keep the turn in it unless another is asked for clearly
-        answers = fills_waiting or (bool(r.own_labels) and r.best_score < r.held + ANSWER_MARGIN)
+        answers = fills_waiting or (bool(told) and r.best_score < r.held + ANSWER_MARGIN)
         # ("She'd prefer an aisle seat if there's one" while booking for one's boss: what someone else prefers,
         # in values the task in progress takes, is a detail of it, not a preference of one's own to keep)
         answers = answers or bool(r.own_labels) and bool(_THEIR_PREFERENCE.match(r.text)) \
@@ -1029,7 +1094,7 @@ class Understander:
         errand = shifts == {"let me"} and fills_waiting and active is not None and not self._takes_values_said(r)
         # ('hang on its on the letter somewhere.. DA2002' to 'which appointment?', 'oh hang on, me brother wants in
         # too, so 4 of us all up' at a read-back: a pause, then values of the task in progress, asking for no other)
-        paused = shifts <= _PAUSE_WORDS and active is not None and bool(r.own_labels or r.free_answer) \
+        paused = shifts <= _PAUSE_WORDS and active is not None and bool(told or r.free_answer) \
             and not self.scorer.requested_flows(r.text) and self.scorer.verb_flow(r.text) in (None, active.name) \
             and not r.is_question and not (r.free_answer is not None and not fills_waiting) \
             and not _ASKS_OR_ORDERS.search(r.text) and not lx.REQUEST_ANYWHERE.search(r.text) \
@@ -1053,7 +1118,9 @@ class Understander:
         if active is not None and (self._rather_than_it(r.text, active) or self._not_doing_it(r.text, active)
                                    or self._its_verb_unwanted(r.text, active) and r.best in self.scorer.requested_flows(r.text)):
             return self._starts(r, r.best, replaces=active.flow_id)
-        return self._starts(r, r.best, **_refines(r))
+        # ('New York to Los Angeles, and is BK-20481 still confirmed?' to 'where from?': the answer kept, the look-up done)
+        beside = self._values_beside(r, r.best) if active is not None else {}
+        return self._starts(r, r.best, beside=beside, **_refines(r))
 
     def _own_words(self, active: ActiveView) -> set[str]:
         """The words that name the task in progress: its flow's task words and its label's ('forget booking',
@@ -1145,9 +1212,15 @@ class Understander:
 
     def chats(self, r: Reading) -> Understanding | None:
         """'hey how r u today?', 'haha sorry long day, how r u anyway?': asking after the assistant,
-        before any reading of it as a question for a task (its 'today' is no date for a search)."""
+        before any reading of it as a question for a task (its 'today' is no date for a search); 'one sec',
+        'paged. brb': asking the assistant to wait."""
         if lx.asks_after_you(r.text) or lx.remarks_on_you(r.text):
             return r.result("chitchat", digression_type="small_talk")
+        # ('hang on a sec', 'paged. brb', 'hold on, let me look at my calendar'): the question stands, answered later
+        errands = self._own_errands(r.text, r.ctx)
+        rest = mask(r.text, errands).strip(" ,.;:!-") if errands else r.text
+        if lx.asks_to_wait(rest) or errands and not rest:
+            return r.result("chitchat", digression_type="wait")
         # 'haha sorry, crazy busy day here': laughter, then a remark that asks for nothing and gives no
         # value; a task word or two in it ('day') is no request
         # (laughter last too, unless the rest is values alone: 'boston to denver on dec 18 haha' still asks)
@@ -1707,6 +1780,22 @@ class Understander:
                 return _promoted(ranked, name, top)
         return None
 
+    def _own_errands(self, text: str, ctx: SlotContext | None) -> list[tuple[int, int]]:
+        """'let me look at my calendar', 'let me confirm from my wife first': what the user will do themselves, of
+        nothing a task here is named after and with no value of one, asks for no task (not 'let me book a flight to
+        Paris', 'let me look at BK-31337 first')."""
+        spans = []
+        names = {w for p in self.scorer.profiles.values() for w in p.name | p.keywords}
+        for m in _LET_ME.finditer(text):
+            if ctx is not None and self.scorer.values_in(m["rest"], ctx)[1]:
+                continue
+            # ('let me first check my other booking BK-20481': a thing a task is named after, as a thing)
+            things = {lx.stem(w) for t in _A_THING.finditer(m["rest"]) for w in t["thing"].split()}
+            named = lx.content_stems(m["rest"]) & (names - self.scorer.said_verbs) or things & names
+            if lx.CONSULTS.search(m.group()) or not named:
+                spans.append(m.span())
+        return spans
+
     def _task_done_named(self, text: str, done: Sequence[str]) -> list[tuple[int, int]]:
         """'Book the cheapest one from that search': the verb of a task done lately, named as a thing done
         ('that search', 'the last search'), asks for that task no more."""
@@ -2050,6 +2139,9 @@ _LATER_WISH = re.compile(r"[,;.]\s*(?:but|so|and)?\s*(?=" + lx.WE + r"\s*(?:'d l
 _DONE_TO_ONES_OWN = re.compile(r"\b(?:cancel|move|change|reschedule|rearrange|check|amend|modify|postpone)\s+(?:my|our|his|her|their)\b",
                                re.IGNORECASE)
 _ANY_CHANCE_OF = re.compile(r"(?:^|[.!?;,]\s*)(?:any chance of|is there any chance of|could i have|can i have)\b", re.IGNORECASE)
+_LET_ME = re.compile(r"\blet me (?:just )?(?P<rest>[a-z]+[^,.;!?]*)", re.IGNORECASE)
+_AND_LEAD = re.compile(r"^\s*(?:(?:and|also|oh|wait|but|so|then|plus)[\s,]+)+", re.IGNORECASE)
+_A_THING = re.compile(r"\b(?:my|our|the|a|an|this|that|your)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
 _FIRST_THIS = re.compile(r"\s*(?:before (?:this|that)|first(?:ly)?|but first)\b", re.IGNORECASE)
 _THEIR_PREFERENCE = re.compile(r"^\W*(?:she|he|they|my (?:boss|manager|client|husband|wife|partner))(?:'d| would)?\s+"
                                r"(?:prefer|prefers|like|likes|want|wants|rather)\b", re.IGNORECASE)

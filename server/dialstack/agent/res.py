@@ -31,6 +31,7 @@ DEFAULT_TEMPLATES = {
     "abandoned": "I dropped {phrase} since we hadn't come back to it for a while.",
     "chitchat": "Happy to help! What would you like to do?",
     "welcome": "You're welcome!",
+    "wait": "Sure, take your time.",
     "goodbye": "Glad I could help. If there's anything else, just ask.",
     "later_parts": "I'm starting with {phrase}; after that: {parts}.",
     "parts_left": "One thing at a time: I'm on {phrase} now and haven't started the rest: {parts}. Ask me again once this is done.",

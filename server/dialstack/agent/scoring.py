@@ -429,8 +429,17 @@ class FlowScorer:
         if not unknown:
             return found
         written = {lx.stem(t) for t in lx.tokens(text) if self._is_word(t)}  # 'chance' is no typo of 'change'
-        mended = {m for w in unknown if (m := self.mend(w, spelled_right=w in written)) == w or m not in lx.STOPWORDS}
+        raw = {lx.stem(t): t for t in lx.tokens(text)}  # ('stauts' is mended as typed: its stem 'staut' is nearer 'state')
+        mended = {m for w in unknown if (m := self._mend_said(w, raw.get(w, w), w in written)) == w or m not in lx.STOPWORDS}
         return frozenset((found - set(unknown)) | mended)  # ('wnt' mended is 'want', no task word)
+
+    def _mend_said(self, stem: str, said: str, spelled_right: bool) -> str:
+        """The pack's word for a word the pack does not use: the word as typed mended first, then its stem."""
+        if said != stem and not spelled_right:
+            mended = self.mend(said)
+            if mended != said and mended in self.text_weights:
+                return mended
+        return self.mend(stem, spelled_right=spelled_right)
 
     def _word_pairs(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
         """What two words said side by side make of the pack's words written whole: the pack's words they

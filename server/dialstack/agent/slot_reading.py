@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence, Set as AbstractSet
 from typing import Any
 
 from ..domain.models import FlowSpec, SlotSpec
+from ..state.dates import REPAIR
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, LevelSlot, SlotContext
 from ..state.slot_datetime import DateTimeSlot
 from ..state.text import KIN, parse_number
@@ -101,7 +102,9 @@ class SlotReader:
             if not cands and slot.criteria in ("category", "multiple") and not (yes_no and slot_spec.name not in (waiting, named)):
                 cands = plural_candidates(slot, text, ctx)  # (a 'no' of its own is not the answer to a yes/no not asked)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
-            if slot_spec.name != waiting:  # ('Gosh, it snowed here yesterday': a day told of the past is no value asked for)
+            # ('Gosh, it snowed here yesterday': a day told of the past is no value asked for, unless the slot asks when
+            # something happened: 'cutting out since yesterday' of when a fault started)
+            if slot_spec.name != waiting and not (isinstance(slot, DateTimeSlot) and slot.of_an_event):
                 # ('Good morning. ... my bathroom cabinet has come loose': a greeting, no time of day asked for)
                 cands = [c for c in cands if not any(g.start() <= c.start and c.end <= g.end() for g in _GREETS.finditer(text))]
                 cands = [c for c in cands if not _TOLD_OF_THE_PAST.search(text, c.start, c.end)
@@ -144,6 +147,20 @@ class SlotReader:
         # best cue first; among equally cued values the one said first ("Rome London": Rome is the
         # origin), and at one position the longer reading ("New York" over "York")
         # (a value the parser doubts, like an unknown place, after the sure ones: 'to Disney ... to Orlando')
+        found = _repairs_kept(found, text, spec)
+        # ('to see Dr Patel': one of a slot's options, named, is no free-text value of another slot)
+        options = [(c.start, c.end) for _, n, c in found if isinstance(slots.get(n), CategorySlot)]
+        found = [f for f in found if not (isinstance(slots.get(f[1]), FreeTextSlot)
+                                          and any(a <= f[2].start and f[2].end <= b for a, b in options))]
+        # ('was it New York I said? No no, Boston is right' of a flight from Boston: a value another slot of its kind
+        # holds, said again without a cue of this slot, is that slot's, kept; not a yes for another yes/no question)
+        # (but 'Chicago to Boston' of Boston to Chicago swaps them: the other slot is given a new value in the same turn)
+        kind_of_slot = {s.name: value_key(s) for s in spec.slots if not is_yes_no(s.params.get("options") or [])}
+        found = [f for f in found if not (f[1] in kind_of_slot and cue_score(text, f[2], spec.slot(f[1]), None) <= 0 and any(
+            n != f[1] and kind_of_slot.get(n) == kind_of_slot[f[1]] and s.filled and s.source != "default"
+            and _hashable(s.value) == _hashable(f[2].value)
+            and not any(g[1] == n and _hashable(g[2].value) != _hashable(s.value) and cue_score(text, g[2], spec.slot(n), None) > 0
+                        for g in found) for n, s in slots.items()))]
         found.sort(key=lambda f: (-f[0], f[2].score < DOUBTED, f[2].start, -(f[2].end - f[2].start), -f[2].score))
         labels: dict[str, Candidate] = {}
         taken: list[tuple[int, int]] = []
@@ -232,6 +249,8 @@ class SlotReader:
                 answer = Candidate(text, text, 0, len(text), 0.5) if whole and not taken \
                     else bare_answer(remainder(text, [*taken, *places, *lx.act_spans(text), *lx.denied_spans(text)],
                                                frozenset()), text, whole, [*taken, *places])
+            if whole:  # ('router is flashing orange ...' to the details asked, 'in the customer's words': no one's name)
+                roles -= {"person"}
             if answer is not None and "person" in roles and not could_be_a_name(str(answer.value)):
                 answer = None  # 'sorry, bit of a hectic morning here' to 'the patient's name?' names no one
             elif answer is not None and "person" in roles:
@@ -281,6 +300,13 @@ class SlotReader:
                     if inner is None and not terse:
                         continue
                     rest = inner or rest
+                elif {"person", "name"} & set(roles_of(slot_spec).roles) \
+                        and not (len(lx.tokens(str(rest.value))) <= 4 and could_be_a_name(str(rest.value))):
+                    # ("have Bella's blood results come back yet? the vet said 2-3 days ...": a name, written as one)
+                    run = name_run(mask(text, taken))
+                    if run is None or not run.value[:1].isupper():
+                        continue
+                    rest = run
                 elif inner is not None and inner.start > rest.start and inner.end == rest.end:
                     rest = inner  # 'the weather forecast for New York' -> 'New York'
                 labels[slot_spec.name] = Candidate(rest.value, rest.display, rest.start, rest.end, 0.5)
@@ -359,6 +385,17 @@ def _a_thing_before(text: str, start: int) -> bool:
     m = _THING_LEAD.search(text, 0, start)
     return m is not None and not any(w.lower().rstrip("s") in _KIN_WORDS or w.lower() in _KIN_WORDS
                                      for w in m["between"].split())
+
+
+def _repairs_kept(found: list[tuple[float, str, Candidate]], text: str, spec: FlowSpec) -> list[tuple[float, str, Candidate]]:
+    """'Make it $130. No, $120.', 'for 3, no wait 4 people': of two values read for a slot that alone holds its kind, the
+    earlier gives way to one a repair puts after it, as cued for the slot (a route's two places are put right by
+    their cues instead: 'boston to chicago, sorry i meant denver not chicago')."""
+    kinds = [value_key(s) for s in spec.slots]
+    alone = {s.name for s in spec.slots if kinds.count(value_key(s)) == 1}
+    return [f for f in found if f[1] not in alone or not any(
+        g[1] == f[1] and g[2].start >= f[2].end and g[0] >= f[0] and _hashable(g[2].value) != _hashable(f[2].value)
+        and REPAIR.search(text, f[2].end, g[2].start) for g in found)]
 
 
 def _of_age(spec: SlotSpec) -> bool:
@@ -615,7 +652,8 @@ CUED = 0.6  # a free-text value at or above this parser score was pointed at, no
 
 WHOLE_REQUEST = ("question", "query", "request", "message")  # taken whole even when optional
 _TELLS_MORE = 4  # words besides the task's own and its values: a message that describes, not one that asks
-_WHOLE_NAMES = frozenset({*WHOLE_REQUEST, "description", "details", "detail", "requests", "questions", "messages"})
+_WHOLE_NAMES = frozenset({*WHOLE_REQUEST, "description", "details", "detail", "requests", "questions", "messages",
+                          "notes", "note", "comments", "instructions"})  # ('access_notes': 'gate code is 4471, flat 2')
 
 
 def holds_whole_request(spec: FlowSpec, slot_spec: Any) -> bool:

@@ -58,7 +58,7 @@ _LATE_DAY = rf"(?P<day>\d{{1,2}}(?:st|nd|rd|th)|{_words(w for w, n in ORDINALS.i
 _YEAR = r"(?:,?\s*(?P<year>\d{4}))?"
 _WEEKDAY = r"(?P<weekday>" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")\.?"
 _NUMBER = r"(?P<n>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|twenty|thirty)"
-_UNIT = r"(?P<unit>days?|weeks?|fortnights?|months?)"
+_UNIT = r"(?P<unit>days?|weeks?|fortnights?|months?|hours?|hrs?|minutes?|mins?)"  # (hours and minutes: that day)
 _WEEKDAY_WORDS = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 
 PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(?<![\w'’-]){body}(?![\w-])", re.IGNORECASE)) for kind, body in (
@@ -115,7 +115,7 @@ def _day_number(text: str) -> int:
 def _days_in(unit: str, n: int, today: date) -> date:
     if unit.startswith("month"):
         return add_months(today, n)
-    return today + timedelta(days=n * {"d": 1, "w": 7, "f": 14}[unit[0]])
+    return today + timedelta(days=n * {"d": 1, "w": 7, "f": 14, "h": 0, "m": 0}[unit[0]])  # ('2 hours ago': today)
 
 
 def _next_weekday(name: str, today: date) -> date:
@@ -269,13 +269,14 @@ _LINKED = re.compile(r"(?:[\s,.!-]|\b(?:no|oh|wait|sorry|i|meant|mean|actually|r
                      r"or|and|back|return(?:ing)?|on|the)\b)*", re.IGNORECASE)
 
 
-def find_dates(text: str, today: date, month_of: date | None = None) -> list[tuple[date, int, int]]:
+def find_dates(text: str, today: date, month_of: date | None = None, past: bool = False) -> list[tuple[date, int, int]]:
     """Every date in ``text`` as ``(date, start, end)``, in order; overlapping matches keep the first pattern.
 
     A weekday said just before a calendar date names that date ("Friday the 11th", "Fri Dec 11").
     ``month_of``: the date a bare day of the month is said against (the one a slot holds: 'no wait,
     the 21st' of January 20th is January 21st), when the text names no month before it and that
-    day is still to come.
+    day is still to come. ``past``: the dates asked for are gone by (when a problem started): a bare
+    weekday is the last one ('started on sunday'), and 'since yesterday' is a day.
     """
     spelled, to_original = respell(text)
     found: list[tuple[date, int, int, str]] = []
@@ -283,12 +284,14 @@ def find_dates(text: str, today: date, month_of: date | None = None) -> list[tup
         for m in pattern.finditer(spelled):
             if any(m.start() < end and start < m.end() for _, start, end, _ in found):
                 continue
-            if _SINCE.search(spelled, 0, m.start()):
+            if _SINCE.search(spelled, 0, m.start()) and not past:
                 continue  # 'a rash since sunday': when a story began, never a day to come
             try:
                 day = _resolve(kind, m, today)
             except (ValueError, IndexError):
                 continue
+            if day is not None and past and kind == "weekday" and day > today and (m["which"] or "on").lower() == "on":
+                day -= timedelta(days=7)  # ('it started on sunday': the Sunday gone by)
             if day is not None:
                 found.append((day, m.start(), m.end(), kind))
     found.sort(key=lambda f: f[1])

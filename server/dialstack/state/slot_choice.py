@@ -174,9 +174,11 @@ class CategorySlot(_OptionsMixin):
         return sorted(best.values(), key=lambda c: (-c.score, c.start))
 
 
-# a yes/no word in a clause of time or condition says nothing yet ('before I confirm', 'if I say yes')
-NOT_YET = re.compile(r"\b(?:before|until|till|once|when|if|whether)\s+(?:(?:i|we)\s+)?(?:(?:can|could|do|say|should)\s+)?$",
-                      re.IGNORECASE)
+# a yes/no word in a clause of time or condition says nothing yet ('before I confirm', 'if I say yes'), nor does one the
+# user will say later ('let me confirm from my wife first', 'I'll confirm tomorrow')
+NOT_YET = re.compile(r"\b(?:before|until|till|once|when|if|whether)\s+(?:(?:i|we)\s+)?(?:(?:can|could|do|say|should)\s+)?$"
+                     r"|\b(?:let me|let us|i'?ll|i will|we'?ll|we will|i need to|i have to|i must|i'?ve got to)\s+(?:just\s+)?$",
+                     re.IGNORECASE)
 
 
 def _yes_no_candidate(found: list[Any]) -> list[Candidate]:

@@ -8,11 +8,13 @@ relative to ``ctx.now`` (never a clock of its own). The value is ISO: ``YYYY-MM-
   it is ignored). With ``required``, a day said alone is kept and the slot asks "What time
   on <day>?" (it is not filled until the time comes); a time said alone completes it, and a
   new day for a slot that had a time keeps that time ("make it Friday");
-- ``past``: false (default) refuses a moment before now; true accepts it (a birth date).
+- ``past``: false (default) refuses a moment before now; true accepts it (a birth date). A past slot that is no
+  birth date asks when something happened: a bare weekday is the last one, 'since yesterday' and '2 hours ago' are days.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, time
 from typing import Any
 
@@ -38,6 +40,13 @@ class DateTimeSlot(BaseSlot):
     def time_mode(self) -> str:
         mode = str(self.params.get("time", "optional"))
         return mode if mode in TIME_MODES else "optional"
+
+    @property
+    def of_an_event(self) -> bool:
+        """Whether the slot asks when something happened (``past``, and not a birth date): 'it started on sunday'
+        is the Sunday gone by, 'since yesterday' a day."""
+        said = f"{self.name} {self.params.get('label', '')}".lower()
+        return bool(self.params.get("past")) and not re.search(r"birth|dob|born", said)
 
     @property
     def filled(self) -> bool:
@@ -146,11 +155,11 @@ class DateTimeSlot(BaseSlot):
         today = ctx.now.date()
         times = _unrepaired(find_times(text), text)
         known_day, known_time = self._known()
-        if times and known_day is not None and not find_dates(text, today):
+        if times and known_day is not None and not find_dates(text, today, past=self.of_an_event):
             checked = self._accept(known_day, times[0][0], ctx)
             return [Candidate(checked.value, checked.display, times[0][1], times[0][2], 0.9)] if checked.ok else []
         out = []
-        days = find_dates(text, today, known_day)  # ('no wait, the 21st' of the day held)
+        days = find_dates(text, today, known_day, past=self.of_an_event)  # ('no wait, the 21st' of the day held)
         nearest = {i: min(range(len(days)), key=lambda d: _gap(days[d][1:], times[i][1:])) for i in range(len(times))} if days else {}
         for index, (day, start, end) in enumerate(days):
             near = next((times[i] for i, d in nearest.items() if d == index), None)  # each time goes with its nearest day

@@ -121,7 +121,8 @@ def _read_time(m: re.Match[str], text: str) -> time | None:
 _DOTTED = re.compile(r"(?<![$£€])\b(\d{1,2})\.([0-5]\d)(?=\s*[ap]\.?m\b)"
                      r"|(?<![$£€])(?<!\btake )(?<!\btakes )(?<!\btaking )(?<!\bdose of )\b(\d{1,2})\.([0-5]\d)"
                      r"(?=\s+" + _DAYPART + r"(?!\s+(?:fee|price|charge|cost|rate|fare)))"
-                     r"|(?<=\b(?:at|by) )(\d{1,2})\.([0-5]\d)\b(?!\.\d)"
+                     r"|(?:(?<=\bat )|(?<=\bby )|(?<=\blike )|(?<=\babout )|(?<=\baround )|(?<=\bsay ))(\d{1,2})\.([0-5]\d)\b(?!\.\d)"
+                     r"(?!\s*(?:pounds?|quid|dollars?|euros?|bucks|p|kg|kilos?|mg|ml|miles?|km|percent|%)\b)"
                      # ('wait no 9.30 not 9': a time put against the hour it replaces)
                      r"|(?<![$£€])(?<!\btake )(?<!\btakes )(?<!\bcost )(?<!\bcosts )(?<!\bdose of )"
                      r"\b(\d{1,2})\.([0-5]\d)(?=\s*,?\s*(?:not|instead of)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\b)?\s*[.!]*$)"
