@@ -181,6 +181,7 @@ class Understander:
         self.scorer = FlowScorer(flows, make_slot, readers, load_embedder(), _example_readings(domain))
         self._pick_cache: dict[str, dict[str, frozenset[str]]] = {}
         self._keyword_cache: dict[str, frozenset[str]] = {}
+        self._own_things_cache: dict[str, bool] = {}
         self.reader = SlotReader(self.scorer, make_slot)
         self._examples = {
             _normal(example): spec.name
@@ -998,7 +999,6 @@ class Understander:
         pieces = lx.AND_BREAK.split(r.text)
         if len(pieces) != 2:
             return []
-        # ('Change BK-20481 to Dec 15 and set me a price alert ...': a verb several flows open with, the one it requests)
         first = self.scorer.verb_flow(pieces[0])
         # ('Change BK-20481 to Dec 15 and set me a price alert ...': two orders, the first opening with a verb several
         # tasks open with, which the first part's words say; not 'can you look thru my emails and see if ...')
@@ -1043,9 +1043,11 @@ class Understander:
         done again as meant (a booking put right is a change of it, asked for as one)."""
         recent = r.view.recent
         ellipsis = lx.ELLIPSIS.match(r.text)
-        if ellipsis is None and recent in self.scorer.readers and lx.CORRECTION.search(r.text) and not r.is_question:
+        if r.active is not None or recent is None:
+            return None
+        if ellipsis is None and recent in self.scorer.readers and not r.is_question:
             ellipsis = lx.CORRECTION.search(r.text)
-        if r.active is not None or recent is None or ellipsis is None:
+        if ellipsis is None:
             return None
         spec = self.domain.flow(recent)
         labels, rejected = self._read_new(spec, r.text, r.ctx)
@@ -1643,8 +1645,8 @@ class Understander:
         name = next(iter(asked))
         first, top = ranked[0]
         score = dict(ranked).get(name, 0.0)
-        if first not in self.scorer.readers and not self.reader.works_on_a_held_thing(self.domain.flow(first)) \
-                and _DONE_TO_ONES_OWN.search(text) and self.scorer.requested_flows(text) == {name}:
+        if _DONE_TO_ONES_OWN.search(text) and first not in self.scorer.readers \
+                and not self.reader.works_on_a_held_thing(self.domain.flow(first)) and self.scorer.requested_flows(text) == {name}:
             # ('I need to cancel my yoga on saturday': one's own thing, done to by another task's verb, is no new one to
             # make, however strongly its words speak for making one)
             margin = ANSWER_MARGIN
@@ -1784,7 +1786,9 @@ class Understander:
         """'let me look at my calendar', 'let me confirm from my wife first': what the user will do themselves, of
         nothing a task here is named after and with no value of one, asks for no task (not 'let me book a flight to
         Paris', 'let me look at BK-31337 first')."""
-        spans = []
+        spans: list[tuple[int, int]] = []
+        if "let me" not in text.lower():
+            return spans  # (most turns: nothing more to read)
         names = {w for p in self.scorer.profiles.values() for w in p.name | p.keywords}
         for m in _LET_ME.finditer(text):
             if ctx is not None and self.scorer.values_in(m["rest"], ctx)[1]:
@@ -1857,9 +1861,12 @@ class Understander:
         return None
 
     def _of_own_things(self, name: str) -> bool:
-        spec = self.domain.flow(name)
-        words = {lx.stem(w) for w in lx.tokens(" ".join([spec.label, spec.description, *spec.keywords]))}
-        return bool(words & (_OWN_THINGS | {"my"}))
+        owns = self._own_things_cache.get(name)
+        if owns is None:  # (asked on many turns: the pack's words do not change)
+            spec = self.domain.flow(name)
+            words = {lx.stem(w) for w in lx.tokens(" ".join([spec.label, spec.description, *spec.keywords]))}
+            owns = self._own_things_cache[name] = bool(words & (_OWN_THINGS | {"my"}))
+        return owns
 
     def _required(self, name: str) -> bool:
         return any(s.priority == "required" for s in self.domain.flow(name).slots)

@@ -155,12 +155,14 @@ class SlotReader:
         # ('was it New York I said? No no, Boston is right' of a flight from Boston: a value another slot of its kind
         # holds, said again without a cue of this slot, is that slot's, kept; not a yes for another yes/no question)
         # (but 'Chicago to Boston' of Boston to Chicago swaps them: the other slot is given a new value in the same turn)
-        kind_of_slot = {s.name: value_key(s) for s in spec.slots if not is_yes_no(s.params.get("options") or [])}
-        found = [f for f in found if not (f[1] in kind_of_slot and cue_score(text, f[2], spec.slot(f[1]), None) <= 0 and any(
+        held_values = {_hashable(s.value) for s in slots.values() if s.filled and s.source != "default"}
+        kind_of_slot = {s.name: value_key(s) for s in spec.slots if not is_yes_no(s.params.get("options") or [])} \
+            if any(_hashable(f[2].value) in held_values for f in found) else {}
+        found = [f for f in found if not (f[1] in kind_of_slot and any(
             n != f[1] and kind_of_slot.get(n) == kind_of_slot[f[1]] and s.filled and s.source != "default"
             and _hashable(s.value) == _hashable(f[2].value)
             and not any(g[1] == n and _hashable(g[2].value) != _hashable(s.value) and cue_score(text, g[2], spec.slot(n), None) > 0
-                        for g in found) for n, s in slots.items()))]
+                        for g in found) for n, s in slots.items()) and cue_score(text, f[2], spec.slot(f[1]), None) <= 0)]
         found.sort(key=lambda f: (-f[0], f[2].score < DOUBTED, f[2].start, -(f[2].end - f[2].start), -f[2].score))
         labels: dict[str, Candidate] = {}
         taken: list[tuple[int, int]] = []
@@ -391,6 +393,9 @@ def _repairs_kept(found: list[tuple[float, str, Candidate]], text: str, spec: Fl
     """'Make it $130. No, $120.', 'for 3, no wait 4 people': of two values read for a slot that alone holds its kind, the
     earlier gives way to one a repair puts after it, as cued for the slot (a route's two places are put right by
     their cues instead: 'boston to chicago, sorry i meant denver not chicago')."""
+    slots_said = [f[1] for f in found]
+    if len(set(slots_said)) == len(slots_said):
+        return found  # (one value read per slot: nothing to put right)
     kinds = [value_key(s) for s in spec.slots]
     alone = {s.name for s in spec.slots if kinds.count(value_key(s)) == 1}
     return [f for f in found if f[1] not in alone or not any(
