@@ -38,6 +38,8 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         r"s[ií]|claro|dale|vale|perfecto|de acuerdo|"  # ('sí, perfecto', 'yes dale, book it': a yes in Spanish)
         r"sweet as|bonza|ripper|too easy|no worries|no dramas?|"  # ('yep, sweet as', 'yep bonza', 'yep no dramas')
         r"lekker|sharp sharp|ja|yebo|"  # ('Lekker, yes please', 'Sharp sharp, yes book it': South African)
+        r"champion|that'?s (?:grand|champion|smashing|belting|mint|sound|canny|tidy|ace)|smashing|sound|"  # ('Aye, champion, ta')
+        r"confirm plus chop|(?:ok|can) lah|can can|"  # ('Ok confirm plus chop, go ahead lah': Singapore English)
         r"(?:book|lock|pencil) (?:it|that|them) in|"  # ('too easy, book it in', 'lock it in')
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine|"
         # ('I am quite certain. Please cancel it.' to 'Are you sure ...?')
@@ -46,6 +48,8 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
 _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank you|ta|cheers|why not|go ahead|"
              r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|no dramas?|go ahed|"
              r"lekker|sharp sharp|abeg|biko|"  # ('Yes abeg, do it': please, in Nigerian English)
+             r"champion|that'?s (?:grand|champion|smashing|belting|mint|sound|canny|tidy|ace)|smashing|love|pet|duck|"
+             r"lah|leh|lor|liao|already|confirm plus chop|"
              r"go ahaed|do it|go for it|sure|on ye go|crack on|"
              # ('Yep chur', 'Yeah sweet', 'yes corect', 'yes please, go ahead, fingers crossed')
              r"chur|sweet|correct|corect|fingers crossed|dead on|spot on|book|(?:thanks|thank you) very much|grand|"
@@ -54,7 +58,7 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"book it|perfect|great|lovely|absolutely|that works|works for me|thank you so much|pls|plz|thx|ty|"
              r"go on|then|that'?s fine|thats fine|fine|please do|do|let'?s finish (?:it|that)|finish (?:it|that)|"
              r"sorry|my bad|"  # 'yes sorry': an apology for the trouble, said with the yes
-             r"finally|at last|about time|"  # ('yes, finally': impatience, said with the yes)
+             r"finally|at last|about time|obviously|of course|duh|naturally|clearly|"  # ('yes, finally': impatience, said with the yes)
              r"proceed(?: with (?:the|my|it|that)(?: \w+)?)?|affirmative|acknowledged|confirmed|"  # ('Affirmative. Proceed.')
              # 'yes please, thank you for being so patient': thanks for the patience, said with the yes (not 'ok, thanks
              # for your help', a goodbye)
@@ -127,10 +131,11 @@ NO_PREFERENCE = re.compile(
 )
 # "forget it, I'll call back later", "drop it, I'll sort it out later", "scrap that, I'll ring back":
 # putting it off, after a stop word
-LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could| shall)|ill|maybe i'?ll|let me)\s+"
-              r"|(?=(?:get|come|call|ring|phone|check)\s+back\b|write\s+(?:again|back)\b))(?:[a-z']+\s+){0,6}?"
-              r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next week|myself"
-              r"|(?:call|ring|phone|get|come|check)(?: (?:you|u|in|it))? back(?: to (?:it|you))?"
+LATER_TAIL = (r"(?:(?:(?:i|we|she|he|they|my [a-z]+)(?:'ll| will| can| could| shall)|ill|maybe i'?ll|let me|will)\s+"
+              r"|(?=(?:get|come|call|ring|phone|check|circle)\s+back\b|write\s+(?:again|back)\b))(?:[a-z']+\s+){0,6}?"
+              r"(?:later(?: on)?|another (?:time|day)|some other time|tomorrow|next (?:week|wk)|myself"
+              # ('will circle back on the rest next wk')
+              r"|(?:call|ring|phone|get|come|check|circle)(?: (?:you|u|in|it))? back(?: (?:to|on) (?:it|you|this|that|the rest))?"
               r"|(?:call|ring|phone) (?:you|u|instead)|(?:call|ring|phone)(?: (?:you|u|them|the \w+))? up"  # ('ill phone up')
               # ('I'll message again', 'I'll phone the clinic', 'I'll get back to you', "I'll sort it with the missus first")
               r"|(?:message|text|email|write|try|ask) (?:you |u )?again|(?:call|ring|phone) the \w+"
@@ -452,7 +457,7 @@ GIVEN_UP_BEFORE = re.compile(r"\b(?:(?:can'?t|cannot|can not|won'?t|couldn'?t)\s
                              r"(?:\s+(?:on|at|for|this|next))?\s+$", re.IGNORECASE)
 # ... or after it: 'thursday is no good anymore', 'friday doesn't work for me'
 GIVEN_UP_AFTER = re.compile(r"\s*(?:(?:is|'s|are)\s+(?:no good|not good|not great|bad|out|a no(?:-go)?|no longer (?:good|ok|possible)|"
-                            r"not possible|impossible)|(?:isn'?t|is not) (?:good|ok|okay|possible|great)|"
+                            r"not possible|impossible|useless|no use|of no use|pointless|rubbish|out of the question|a write-?off)|(?:isn'?t|is not) (?:good|ok|okay|possible|great)|"
                             r"(?:doesn'?t|does not|won'?t|will not|no longer) (?:work|suit)s?)\b", re.IGNORECASE)
 # what the user rules out, to the end of its clause: 'not 2pm', 'instead of Robert Hays'
 _DENIED = re.compile(r"\b(?:not|instead of|rather than|better than)\s+(?!(?:sure|too|yet|really|much|quite|so|now|exactly|that|"
@@ -578,7 +583,7 @@ CONSULTS = re.compile(r"\bconsult (?:my|her|his|their|our|the)\s+\w+|"
 _FIRST = (r"(?:let me|i need to|i'?ll have to|i have to|i should|i gotta|gotta|i want to|i shall|i'?ll|we shall|we'?ll)\s+"
           r"(?:talk|speak|check|think|ask|discuss|run it by|see|look|consult)\b[^,.;!?]*?"
           r"(?:[,.;!-]+\s*|\s+and\s+(?=(?:get|come|call|ring|phone|check)\s+back\b|write\s+(?:again|back)\b))")
-_OFF_LEAD = (r"(?:no|nah|nope|ok|okay|thanks|thank you|no thanks|actually|hmm+|on reflection|on second thoughts?|leave (?:it|that)(?: with me)?|"
+_OFF_LEAD = (r"(?:no|nah|nope|ok|okay|thanks|thank you|thx|ty|no thanks|actually|hmm+|on reflection|on second thoughts?|leave (?:it|that)(?: with me)?|"
              r"hold off|hold fire|hang fire|yeah nah|ah wait|wait|cool|alright|fair enough|no worries|"
              r"never ?mind|nvm|forget (?:about )?it|"
              r"don'?t bother|(?:drop|scrap|skip) it)[\s,.!]+(?:and\s+)?")
@@ -854,7 +859,10 @@ WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" 
                    r"(?:needs|wants|has to|has got to|'d like|would like)\b"
                    # ('can you get me to chicago', 'have to get to LA asap'): getting there asked for
                    r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*(?:(?:can|could|would|will) (?:you|u) "
-                   r"(?:get|take|fly) (?:me|us)|(?:have to|gotta|got to|need to) get)\b", re.IGNORECASE)
+                   r"(?:get|take|fly) (?:me|us)|(?:have to|gotta|got to|need to) get)\b"
+                   # ('Need flt BOS to ORD', 'FYI also need status on BK-31337'): wanting, texted without the 'I'
+                   r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right|fyi|also|and|just|pls|please)[\s,:]+)*"
+                   r"(?:" + NEED + r"|" + WANT + r"|wanna)\b(?!\s*[?.!]*$)", re.IGNORECASE)
 # 'i prefer window seats', 'we'd rather fly early', 'my usual preference is aisle': a preference stated
 # (not 'i need ...', 'i like the movie ...': a want or a remark that the request after it serves)
 STATES_A_WISH = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|oh|also|and)[\s,]+)*"
@@ -1521,7 +1529,14 @@ _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE
                  # 'please remember me to the check-in of BK-12345', 'can you say me when ...': remind, tell, as German
                  # and Spanish speakers say them
                  (re.compile(r"\bsay (me|us)\b(?= (?:when|if|whether|what|how|which|where|the)\b)", re.IGNORECASE), r"tell \1"),
-                 (re.compile(r"\bremember (me|us) (?=(?:to|of|about) (?:the|my|our|it|that|this)\b)", re.IGNORECASE), r"remind \1 "))
+                 (re.compile(r"\bremember (me|us) (?=(?:to|of|about) (?:the|my|our|it|that|this)\b)", re.IGNORECASE), r"remind \1 "),
+                 # ("I've lost track of which books I have": forgotten, nothing lost)
+                 (re.compile(r"\b(?:lost|lose|losing|loses) track of\b", re.IGNORECASE), "forgotten"),
+                 # dictated numbers, heard as their homophones: 'there will be for of us', 'too people', 'for adults'
+                 (re.compile(r"\b(?:for|fore)(?= of (?:us|them|you)\b)|(?<=\bbe )(?:for|fore)(?= (?:people|adults|passengers)\b)",
+                             re.IGNORECASE), "four"),
+                 (re.compile(r"\b(?:too|to)(?= of (?:us|them)\b)|\btoo(?= (?:people|adults|passengers|tickets|seats)\b)",
+                             re.IGNORECASE), "two"))
 
 
 # a look-up in a phrasal verb the assistant is asked for: 'can u pull up my reservation', 'bring up my booking', 'dig
@@ -1542,10 +1557,35 @@ _NOTIFY_ON = re.compile(r"\b(?:let me know|let us know|lmk|ping me|text me|email
                         r"(?:could|can|would) (?:you|u) tell (?:me|us)|tell (?:me|us))\s+"
                         # (not "when our patient's falls appointment is": 'falls' a noun)
                         r"(?=(?:if|when|whenever|once|as soon as)\b[^.?!]*?\b(?:(?:drops?|dips?|falls?)(?![ \w]*\b(?:is|are)\b)|comes? down|cheaper"
-                        r"|under|below|less than)\b)", re.IGNORECASE)
+                        r"|under|below|less than|lower|goes? down)\b)", re.IGNORECASE)
 
 
 _YOU_KNOW_WHAT = re.compile(r"\b(?:do )?you know what\s*[,.!-]+\s*", re.IGNORECASE)  # an idiom, no question
+# Singapore and Chinese English: 'can book flight ... or not?', 'Can tell me when ...', 'Send itinerary for BK-31337 to me
+# can?': a request with no one named, or tagged 'can?' ('can or not?'), asks 'can you ...'
+_SUBJECTLESS_CAN = re.compile(r"(?P<lead>^|[.!?,;]\s*|\b(?:hi|hey|hello|ok|okay|so|then|also|and)\s+)(?P<can>can)\s+(?!(?:i|you|u|we|"
+                              r"they|he|she|it|my|the|your|our|his|her|their|someone|anyone|not|be|there|this|that|a|an|"
+                              r"or|anot|lah|leh|ah|lor)\b)(?=[a-z]+\b)", re.IGNORECASE)
+_CAN_TAG = re.compile(r"[\s,]+(?:can(?:\s+(?:or\s+not|anot|not))?|or\s+not)(?:\s+(?:lah|leh|ah|lor|ar))?\s*\?+\s*$",
+                      re.IGNORECASE)
+
+
+def _can_you(text: str) -> str:
+    """'can book flight ... or not?' -> 'can you book flight ...?'; 'Send itinerary ... can?' -> 'Send itinerary ...'."""
+    tag = _CAN_TAG.search(text)
+    if tag is not None and (tag.group().strip(" ,?").lower().startswith("can") or _SUBJECTLESS_CAN.search(text)):
+        text = text[:tag.start()] + ("?" if _SUBJECTLESS_CAN.search(text) else "")
+    return _SUBJECTLESS_CAN.sub(lambda m: m["lead"] + m["can"] + " you ", text)
+
+
+# 'And before you ask, from London. UGH.', 'January 8. Happy now?': words said at the agent that ask nothing of it
+_RHETORICAL = re.compile(r"(?:\b(?:and|oh)\s+)?\bbefore (?:you|u) ask\b[\s,:-]*|(?:(?<=[.!?])|^)\s*(?:(?:are )?(?:you|u) )?"
+                         r"(?:happy|satisfied|content) now\s*\?+\s*$|(?<=[.!?])\s*(?:ugh+|argh+|jeez|sheesh|honestly|seriously)[.!]*\s*$",
+                         re.IGNORECASE)
+# 'sorry - kids - where was I. Chicago.': a question to oneself, finding the thread again, asks nothing of the agent
+_LOST_THREAD = re.compile(r"\b(?:(?:now|ok|okay|right|so|um+|er+|anyway|anyhow)[\s,]+)*(?:where (?:was|were) (?:i|we)|"
+                          r"what (?:was|were) (?:i|we) (?:saying|on about)|where did (?:i|we) get to)\b(?!\s+(?:going|flying|"
+                          r"travell?ing|heading|booked|staying|supposed))(?=\s*[.!,;:-]+\s*\w)[\s.!,;:-]*", re.IGNORECASE)  # (alone, 'where were we?' asks)
 # a turn written as a letter ('Dear Sir, that is entirely satisfactory; kindly proceed. Yours faithfully, M. Ellison'):
 # its salutation and its close frame what it says
 _SALUTATION = re.compile(r"^\s*(?:dear\s+(?!me\b)(?:sir or madam|sir/madam|sirs?|madam|team|all|colleagues|[A-Z][\w.'-]*"
@@ -1612,7 +1652,7 @@ def plain_words(text: str) -> str:
     text = _SELF_REPAIR.sub(_repaired, text)  # ('For two - no, three people', 'Can you cancel - sorry, check - my booking')
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)
-    text = _YOU_KNOW_WHAT.sub("", text)  # ('actually do you know what, just cancel it instead')
+    text = _can_you(_RHETORICAL.sub(" ", _LOST_THREAD.sub("", _YOU_KNOW_WHAT.sub("", text))).strip() or text)  # ('actually do you know what, just cancel it instead')
     text = _VALEDICTION.sub("", _SALUTATION.sub("", text)) or text  # (a letter's opening and close)
     return _NOTIFY_ON.sub("notify me ", _LOOK_UP.sub(_looked_up, text))
 

@@ -1356,6 +1356,10 @@ class Understander:
             return False
         # 'hold on, what's the status of INC004512?': a question that turns away first, or names
         # something only the other flow can look up, looks elsewhere
+        # ('just me so a small one. is there wifi in the rooms btw?': whether the service has a thing, in the words of
+        # the side task that answers questions)
+        if asks == "lookup" and self.domain.flow(best).metadata.digression and self.scorer.names_task(text, spans, best):
+            return True
         return asks is None or other_thing or best in self.scorer.readers and (
             asks == "lookup" or bool(lx.SHIFT.search(text)) or other_values
             or self._names_its_value(text, spans, best, ctx)
@@ -1510,6 +1514,12 @@ class Understander:
             if maker is not None:
                 wanted = len(spans) >= 2 or bool(spans) and lx.WANTS.match(said)
                 return _promoted(ranked, maker, max(top, self.threshold) if wanted else top)
+        if len(tied) > 1 and spans and (lx.WANTS.match(said) or _NEEDS_TO_GET.search(said)) and not lx.is_question(said):
+            # ('Need flt BOS to ORD Dec 15 pls, 1 pax. ASAP.', 'FIVE of us need to get from New York to Los Angeles on
+            # Dec 21. Five.': a wish with its values, for a task that finds what it makes by itself, asks for that task)
+            maker = self._finds_its_own(tied, said)
+            if maker is not None:
+                return _promoted(ranked, maker, max(top, self.threshold))
 
         # 'wat time do u shut on fridays': a question about the service itself, tied with a look-up of one's own
         # things, is for the side task that answers questions
@@ -1545,6 +1555,19 @@ class Understander:
         if reader is None:
             return ranked
         return _promoted(ranked, reader[0], top)
+
+    def _finds_its_own(self, tied: list[tuple[str, float]], text: str) -> str | None:
+        """Of tasks tied, the one task that makes something and calls every tool of the look-ups tied with it (a booking
+        that searches for its own flight), when ``text`` asks to look at nothing ('show', 'options', 'find')."""
+        if lx.content_stems(text) & _LOOKS or self.scorer.verb_flow(text) in self.scorer.readers:
+            return None
+        readers = [set(self.domain.flow(n).tools) for n, _ in tied if n in self.scorer.readers]
+        if not readers or not all(readers):
+            return None
+        makers = [n for n, _ in tied if n not in self.scorer.readers and not self.domain.flow(n).metadata.digression
+                  and self.domain.flow(n).intent not in ("Plan", "Internal", "Converse")
+                  and all(tools <= set(self.domain.flow(n).tools) for tools in readers)]
+        return makers[0] if len(makers) == 1 else None
 
     def _takes_the_moment(self, tied: list[tuple[str, float]], text: str, ctx: SlotContext | None) -> str | None:
         """'... could we do tuesday the 8th at 10?': of tasks tied on the values alone, the one that
@@ -2166,7 +2189,11 @@ _TELL_ME_WH = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u) (?:please |pl
 _POSSIBLE_TO = re.compile(r"\b(?:is|would)\s+(?:it\s+)?(?:be\s+)?possible\s+(?:for\s+(?:me|us)\s+)?to\s+[a-z]+", re.IGNORECASE)
 _NAME_ALONE = 4  # words a turn that is only a name in capitals may have ('Little Acorns Day Nursery')
 _MAY_I_DO = re.compile(r"\b(?:can|could|may)\s+(?:i|we)\s+(?:just\s+|please\s+|instead\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
-_COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello"))
+# ('FIVE of us need to get from New York to Los Angeles', 'my mum has to fly to Boston'): getting somewhere, wanted
+_NEEDS_TO_GET = re.compile(r"\b(?:need|needs|want|wants|have to|has to|gotta|got to)\s+(?:to\s+)?(?:get|go|fly|travel|be)\b",
+                           re.IGNORECASE)
+_COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello",
+                                            "already", "lah", "leh", "lor", "liao"))  # ('Yes send already': Singapore English)
 
 
 def _stray_approval(text: str, view: NLUView) -> Understanding | None:

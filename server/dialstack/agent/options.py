@@ -127,7 +127,7 @@ def counts_things(spec: SlotSpec) -> bool:
     return bool(spec.params.get("integer")) and ("number" in said or bool(count_units(spec) & PEOPLE_STEMS))
 
 
-def _counts(unit: str, units: frozenset[str]) -> bool:
+def counts_unit(unit: str, units: frozenset[str]) -> bool:
     """Whether the word ``unit`` said after a number counts for a slot of ``units``: one of them,
     or a word made of one ('1 bedroom' for 'Number of bed rooms')."""
     stem = lx.stem(unit)
@@ -147,7 +147,7 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
             continue  # '2 adults and 3 children': a part of a list of people, counted with it below
         unit = (m["unit"] or "").lower()
         said = (m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["n5"] or m["alone"] or m["both"] and "2" or "").lower()
-        if m["unit"] is not None and not _counts(unit, units):
+        if m["unit"] is not None and not counts_unit(unit, units):
             continue
         if m["unit"] is None and not (units & PEOPLE_STEMS):
             continue
@@ -172,7 +172,7 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
         numbers = list(_ONE_NUMBER.finditer(text))
         n = parse_number(numbers[0]["n"]) if len(numbers) == 1 else None
         after = re.match(r"\s+([a-z]+)", text[numbers[0].end():], re.IGNORECASE) if numbers else None
-        other = after is not None and after[1].lower() not in lx.STOPWORDS and not _counts(after[1], units)
+        other = after is not None and after[1].lower() not in lx.STOPWORDS and not counts_unit(after[1], units)
         if isinstance(n, int) and (allowed is None or n in allowed) and not (other and not named):
             return Candidate(str(n), str(n), numbers[0].start("n"), numbers[0].end("n"), 0.7)
     return None

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence, Set as AbstractSet
 from typing import Any
 
 from ..domain.models import FlowSpec, SlotSpec
-from ..state.dates import REPAIR
+from ..state.dates import REPAIR, find_dates
 from ..state.slots import BaseSlot, Candidate, CategorySlot, FreeTextSlot, LevelSlot, SlotContext
 from ..state.slot_datetime import DateTimeSlot
 from ..state.text import KIN, parse_number
@@ -23,8 +23,8 @@ from ..state.times import find_times
 from . import lexicon as lx
 from .freetext import (ROLE_CUES, YIELDING, bare_answer, could_be_a_name, cued_values, has_name, in_capitals_only, name_run,
                        names_nothing, not_a_value, only_acts, place_spans, roles_of, sentence_ends_between, without_possessive)
-from .options import (COUNT_WORDS, PEOPLE_STEMS, count_units, count_value, counts_things, flag_value, is_count, is_flag,
-                      is_yes_no)
+from .options import (COUNT_WORDS, PEOPLE_STEMS, count_units, count_value, counts_things, counts_unit, flag_value, is_count,
+                      is_flag, is_yes_no)
 from .scoring import FlowScorer, cue_score, duration_candidates, mask, negated, plural_candidates, value_key
 
 
@@ -99,6 +99,10 @@ class SlotReader:
                     # added, not the total (a new booking 'for me and add 2 passengers' counts them)
                     if self.works_on_a_held_thing(spec):
                         cands = [c for c in cands if not _ADDED.search(text, 0, c.start)]
+                elif slot.criteria == "numeric" and type(slot).extract is LevelSlot.extract:
+                    # ('one room for study', 'just me so a small one', 'can we do 9:30 instead' to a length in hours)
+                    timed = any(isinstance(o, DateTimeSlot) for o in slots.values() if o is not slot)
+                    cands = [c for c in cands if not _not_its_number(text, c, slot_spec, ctx, timed)]
             if not cands and slot.criteria in ("category", "multiple") and not (yes_no and slot_spec.name not in (waiting, named)):
                 cands = plural_candidates(slot, text, ctx)  # (a 'no' of its own is not the answer to a yes/no not asked)
             cands = [*cands, *duration_candidates(slot, text, ctx)]
@@ -175,9 +179,14 @@ class SlotReader:
                  if isinstance(slots.get(s.name), CategorySlot) and slots[s.name].params.get("options")}
         guessing = {s.name for s in spec.slots if s.priority == "optional" and s.name != waiting}
 
+        # the day and time words of a moment read across other words: an option said between them is free
+        # ('on Friday morning with Jade, around ten')
+        moments: dict[tuple[int, int], list[tuple[int, int]]] = {}
+
         def free(c: Candidate, name: str = "") -> bool:
             if name in kinds:
-                spans = [*taken, *((a, b) for a, b, k in chosen if k == kinds[name])]
+                spans = [*(part for span in taken for part in moments.get(span, [span])),
+                         *((a, b) for a, b, k in chosen if k == kinds[name])]
             elif name and not isinstance(slots.get(name), FreeTextSlot):
                 spans = [*taken, *((a, b) for a, b, _ in chosen)]
             else:
@@ -198,6 +207,8 @@ class SlotReader:
             if name in kinds:
                 chosen.append((cand.start, cand.end, kinds[name]))
             else:
+                if isinstance(slots.get(name), DateTimeSlot):
+                    moments[(cand.start, cand.end)] = _moment_words(text, cand, ctx)
                 (told if name in stories else taken).append((cand.start, cand.end))
         labels.update(self._counted_before(spec, slots, labels, text, ctx))
         for slot_spec in spec.slots:
@@ -279,7 +290,9 @@ class SlotReader:
                 tells = waiting is None and (rest := remainder(text, [*taken, *lx.requested_verb_spans(text)],
                                                                self.scorer.trigger_words(spec.name))) is not None \
                     and len(lx.tokens(rest.value)) >= _TELLS_MORE and not names_nothing(rest.value) \
-                    or waiting is None and self._describes(spec, text, taken)
+                    and _says_what(rest.value) \
+                    or waiting is None and (self._describes(spec, text, taken) or _states_a_fault(mask(text, taken))
+                                            or _tells_what_happened(text, taken))
                 if slot_spec.name in WHOLE_REQUEST or _sole_required(spec, slot_spec.name) or tells:
                     labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
             elif waiting is None and _sole_required(spec, slot_spec.name):
@@ -325,7 +338,8 @@ class SlotReader:
         rest = remainder(mask(text, [*taken, *lx.requested_verb_spans(text)]), [], frozenset())
         named = {lx.stem(w) for w in spec.name.split("_")} | self.scorer.said_verbs
         told = lx.tokens(rest.value) if rest is not None else []
-        return len([w for w in told if w not in lx.STOPWORDS and lx.stem(w) not in named]) >= _TELLS_MORE
+        return len([w for w in told if w not in lx.STOPWORDS and lx.stem(w) not in named]) >= _TELLS_MORE \
+            and _says_what(rest.value)
 
     def works_on_a_held_thing(self, spec: FlowSpec) -> bool:
         """Whether flow ``spec`` works on a thing held, named by its reference (a change of a booking)."""
@@ -415,6 +429,40 @@ _AGE_AFTER = re.compile(r"^\s*(?:years? old|yrs? old|y/?o|years of age)\b", re.I
 
 # what may follow an age said as "I'm 68" (not "I'm 28 weeks pregnant", "I'm 10 minutes away", "I'm 1 of 2 carers")
 _AGE_ENDS = re.compile(r"^\s*(?:$|[,.;:!?)]|(?:and|but|so|now|next|this|in|on|too|though|lol)\b)", re.IGNORECASE)
+
+
+_ONE_OF_THEM = re.compile(r"\b(?:a|an|the|that|this|which|any|each|every|another|other)\s+(?:[a-z]+\s+)?$", re.IGNORECASE)
+_NEXT_WORD = re.compile(r"\s*(?P<word>[a-z]+)\b", re.IGNORECASE)
+_UNITS = frozenset(lx.stem(w) for w in ("hours", "minutes", "nights", "days", "weeks", "months", "years", "people",
+                                          "persons", "guests", "seats", "tickets", "rooms", "bags", "passengers", "adults",
+                                          "children", "kids", "sessions", "lessons", "visits", "pages", "copies"))
+_ROUND_A_NUMBER = frozenset({"more", "extra", "max", "maximum", "tops", "ish", "at", "most", "or", "and", "please", "pls",
+                             "thanks", "then", "instead", "total", "only", "is", "would", "should", "will", "sounds", "ok"})
+
+
+def _not_its_number(text: str, cand: Candidate, spec: SlotSpec, ctx: SlotContext, moment_taken: bool) -> bool:
+    """Whether the number ``cand`` of a plain number slot counts another thing ('one room', '2 people' of a length in
+    hours), stands for a thing ('a small one') or is part of a moment ('9:30', 'on 9 December', 'at 11') when another
+    slot of the flow takes moments (``moment_taken``)."""
+    said = text[cand.start:cand.end].lower()
+    if said == "one" and _ONE_OF_THEM.search(text, 0, cand.start):
+        return True
+    nxt = _NEXT_WORD.match(text, cand.end)
+    if nxt is not None and {lx.stem(w) for w in spec.name.split("_")} & _UNITS and nxt["word"].lower() not in lx.STOPWORDS \
+            and nxt["word"].lower() not in _ROUND_A_NUMBER and not counts_unit(nxt["word"], count_units(spec)):
+        return True  # (a slot named by what it counts: 'hours', 'nights', 'guests')
+    if not moment_taken:
+        return False
+    moments = [*((s, e) for _, s, e in find_times(text)), *((s, e) for _, s, e in find_dates(text, ctx.now.date()))]
+    return any(s <= cand.start and cand.end <= e for s, e in moments)
+
+
+def _moment_words(text: str, cand: Candidate, ctx: SlotContext) -> list[tuple[int, int]]:
+    """The spans of the day and the time a moment read across other words is made of ('Friday morning with Jade, around
+    ten'), or its whole span when they are not found in it."""
+    inside = [(s, e) for _, s, e in (*find_dates(text, ctx.now.date()), *find_times(text))
+              if cand.start <= s and e <= cand.end]
+    return inside if inside else [(cand.start, cand.end)]
 
 
 def _says_an_age(text: str, cand: Candidate) -> bool:
@@ -659,6 +707,59 @@ WHOLE_REQUEST = ("question", "query", "request", "message")  # taken whole even 
 _TELLS_MORE = 4  # words besides the task's own and its values: a message that describes, not one that asks
 _WHOLE_NAMES = frozenset({*WHOLE_REQUEST, "description", "details", "detail", "requests", "questions", "messages",
                           "notes", "note", "comments", "instructions"})  # ('access_notes': 'gate code is 4471, flat 2')
+
+
+# the work asked for and the things it is for, which say nothing of what is the matter ('some work on my other car')
+_THE_WORK = frozenset({"work", "works", "job", "jobs", "stuff", "thing", "things", "something", "bit", "bits", "look",
+                       "quote", "estimate", "help", "issue", "issues", "problem", "problems", "one", "done"})
+_OWNED_THING = re.compile(r"\b(?:my|our|his|her|their|the)\s+(?:(?:other|second|old|new|main|spare)\s+)?(?P<thing>[a-z]+)\b",
+                          re.IGNORECASE)
+_AS_WELL = re.compile(r"\b(?:as well|aswell|too|also|please|pls|thanks)\b", re.IGNORECASE)
+
+
+def _says_what(rest: str) -> bool:
+    """Whether the words a request leaves besides its task say what is the matter ('a leak under my kitchen sink',
+    'a new clutch'), not only the work asked for and the thing it is for ('some work on my other car as well')."""
+    rest = _AS_WELL.sub(" ", _OWNED_THING.sub(" ", lx.SHIFT.sub(" ", rest)))  # (and 'while I've got you')
+    return any(w.split("'")[0] not in lx.STOPWORDS and w not in _THE_WORK and not w.isdigit() for w in lx.tokens(rest))
+
+
+# 'wifi is dead', "the boiler won't fire up", "it's making a grinding noise": a thing and the state it is in
+_FAULT_STATE = re.compile(
+    r"\b(?P<thing>[a-z]+)(?:'s|\s+(?:is|are|was|were|has|have|keeps?|kept|won'?t|wont|isn'?t|aren'?t|doesn'?t|don'?t|"
+    r"didn'?t|can'?t|cant|stopped|went|goes|just))\b(?P<state>(?:\s+[a-z]+){1,3})", re.IGNORECASE)
+_NOT_A_THING = frozenset({"i", "you", "u", "we", "they", "he", "she", "there", "here", "what", "which", "who", "that",
+                          "this", "name", "number", "account", "reference", "ref", "address", "postcode", "date", "time"})
+_DEGREE = frozenset({"not", "just", "completely", "totally", "really", "still", "all", "been", "now", "suddenly", "again",
+                     "properly", "very", "so"})
+
+
+def _states_a_fault(text: str) -> bool:
+    """Whether ``text`` says what state a thing is in ('wifi is dead', 'the router keeps flashing red'), a report in
+    few words; not who or what the user is ('I am Ann', 'my account number is BB-1')."""
+    for m in _FAULT_STATE.finditer(text):
+        thing = m["thing"].lower()
+        if thing in _NOT_A_THING or thing in lx.STOPWORDS and thing != "it":
+            continue
+        if any(w not in lx.STOPWORDS and w not in _DEGREE for w in m["state"].lower().split()):
+            return True
+    return False
+
+
+# 'my toddler ripped some pages', 'the dog chewed the cover', 'our son spilt juice on it': who did what to what
+_EVENT = re.compile(r"\b(?:my|our|his|her|their|the)\s+(?:[a-z]+\s+)?(?P<who>[a-z]+)\s+(?:has\s+|had\s+|just\s+)?"
+                    r"(?P<did>[a-z]+ed|spilt|spilled|tore|broke|ate|threw|fell|dropped|bit|drew|wrote)\s+(?P<what>[a-z]+)",
+                    re.IGNORECASE)
+
+
+def _tells_what_happened(text: str, taken: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``text`` tells what someone or something did ('my toddler ripped some pages in the gruffalo'): the
+    story of a report, though its verb is also the kind of problem read."""
+    for m in _EVENT.finditer(text):
+        if m["who"].lower() not in lx.STOPWORDS and m["what"].lower() not in ("to", "up") \
+                and not any(s < m.end("who") and m.start("who") < e for s, e in taken):
+            return True
+    return False
 
 
 def holds_whole_request(spec: FlowSpec, slot_spec: Any) -> bool:
