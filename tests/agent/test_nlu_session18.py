@@ -205,3 +205,222 @@ def test_an_option_said_between_the_day_and_the_time_is_still_read() -> None:
     with talking("salon", pack=SALON) as agent:
         agent.handle("s", "Well, I'd like a haircut on Friday morning with Jade, around ten")
         assert {"stylist": "Jade", "when": "2026-12-04T10:00"}.items() <= slots_of(agent, "book_appointment").items()
+
+
+# -- round 66: voices, fat fingers, references --------------------------------------------------------------
+DRIVING = PACKS / "drivingschool"
+BIKES = PACKS / "bikeshop"
+
+
+@pytest.mark.parametrize("yes", ["Yes ma'am, that's right", "Yes man, do it", "Yes, gwaan", "Affirm, book it",
+                                 "Haan haan, kar do", "Haan, do the needful", "Haan", "Nah yeah, do it", "Yeah, chur bro",
+                                 "yse go aheaf", "yse plesae", "yws", "Sure thing, go 'head", "Achha theek hai, haan book karo"])
+def test_a_yes_in_many_voices_or_with_a_slip_of_the_finger_books_the_flight_read_back(yes: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from Boston to Chicago on December 18")
+        result = agent.handle("s", yes)
+        assert tools_of(result) == ["search_flights", "create_booking"]
+
+
+@pytest.mark.parametrize("no", ["Nahi nahi, rehne do, keep it", "Yeah nah, keep it"])
+def test_a_no_in_hindi_or_new_zealand_english_keeps_the_booking(no: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "cancel BK-31337")
+        result = agent.handle("s", no)
+        assert tools_of(result) == [] and stack_of(agent) == []
+
+
+@pytest.mark.parametrize(("text", "plain"), [("kind of", "kind of"), ("yse go aheaf", "yes go ahead"),
+                                             ("acutally nevr mind, forgett it", "actually never mind, forget it"),
+                                             ("find a book", "find a book")])
+def test_slips_of_the_finger_are_mended_only_where_they_make_a_yes_a_no_or_a_stop(text: str, plain: str) -> None:
+    assert lx.mend_slips(text, lambda word: word == "find") == plain
+
+
+def test_a_word_the_pack_uses_is_never_mended_into_a_yes() -> None:
+    with talking("library", pack=PACKS / "library") as agent:
+        result = agent.handle("s", "find a book")
+        assert stack_of(agent) == ["find_book"] and tools_of(result) == []
+
+
+@pytest.mark.parametrize(("said", "meant", "slipped"), [("yws", "yes", True), ("yse", "yes", True), ("yet", "yes", False),
+                                                         ("nevr", "never", True), ("forgett", "forget", True),
+                                                         ("mine", "mind", True), ("ok", "okay", False)])
+def test_a_slip_of_the_finger_is_a_neighbouring_key_two_keys_swapped_or_one_pressed_twice_or_missed(
+        said: str, meant: str, slipped: bool) -> None:
+    assert lx.fat_finger(said, meant) is slipped
+
+
+@pytest.mark.parametrize(("text", "passengers"), [
+    ("Hey there y'all, I'm fixin' to book a flight for me and my two young'uns from Boston up to Chicago", 3),
+    ("Mi an mi bredda dem, four a wi, need fi fly from New York to Los Angeles", 4),
+    ("Hum 5 log hain, New York to Los Angeles on the 15th, book karo", 5)])
+def test_a_party_counted_in_dialect_is_the_number_of_passengers(text: str, passengers: int) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", text)
+        assert stack_of(agent) == ["book_flight"] and slots_of(agent, "book_flight")["passengers"] == passengers
+
+
+def test_the_pax_count_put_right_at_the_read_back_changes_the_passengers() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Book me Boston to Chicago tomorrow")
+        result = agent.handle("s", "Pax count is 3 actually")
+        assert slots_of(agent, "book_flight")["passengers"] == 3 and "go ahead" in result.reply
+
+
+def test_people_put_on_the_flight_found_book_it_for_them() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "What's showing JFK to LAX on the 15th? Ideally the red-eye")
+        result = agent.handle("s", "Cool, put 2 PAX on that one")
+        assert stack_of(agent) == ["book_flight"] and "go ahead" in result.reply
+        assert {"origin": "New York", "destination": "Los Angeles", "date": "2026-12-15", "passengers": 2}.items() \
+            <= slots_of(agent, "book_flight").items()
+
+
+@pytest.mark.parametrize("text", ["Scrub BK-31337, the trip's off", "scrap BK-31337"])
+def test_a_stop_word_said_of_a_booking_by_its_reference_cancels_that_booking(text: str) -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", text)
+        assert stack_of(agent) == ["cancel_booking"] and "BK-31337" in result.reply
+        assert slots_of(agent, "cancel_booking")["booking_ref"] == "BK-31337"
+
+
+@pytest.mark.parametrize("text", ["my reservation BK-31337", "I want to see my actual reservation, the BK-31337"])
+def test_a_booking_named_by_its_reference_in_no_verb_of_changing_it_is_looked_up(text: str) -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", text)
+        assert tools_of(result) == ["get_booking"] and stack_of(agent) == []
+
+
+def test_a_reference_looked_up_in_plain_verbs_is_the_look_up_that_takes_it() -> None:
+    with talking("bikeshop", pack=BIKES) as agent:
+        result = agent.handle("s", "Can you look up JOB-4421 for me?")
+        assert tools_of(result) == ["get_job"]
+
+
+def test_a_hindi_change_request_moves_the_booking() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Achha, mera booking BK-20481 hai, usko prepone karna hai to 24th December")
+        assert slots_of(agent, "modify_booking") == {"booking_ref": "BK-20481", "new_date": "2026-12-24"}
+        assert "go ahead" in result.reply
+
+
+def test_holler_when_fares_drop_sets_a_price_alert() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Might could you keep an eye on fares from New York to London for me and holler if they drop "
+                          "under $450?")
+        assert stack_of(agent) == ["price_alert"]
+
+
+def test_wanting_to_check_before_going_further_pauses_the_booking_for_the_check() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want to book a flight")
+        agent.handle("s", "Hold on now, before we go any further I reckon I oughta check on the booking I already got")
+        assert stack_of(agent) == ["book_flight", "check_booking"]
+
+
+def test_never_mind_the_whole_thing_cancels_the_booking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Book me a seat from Boston to Chicago, would ya")
+        agent.handle("s", "Aw, y'know what, never mind the whole thing, I'll just drive up there")
+        assert stack_of(agent) == []
+
+
+def test_a_remark_then_a_question_announced_is_answered() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want to change my booking BK-20481")
+        result = agent.handle("s", "omw to work rn 🚌 random q, do u guys fly to tokyo??")
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == ["modify_booking"]
+
+
+def test_a_jamaican_date_and_for_are_read() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Irie, den book mi from Boston to Chicago fi di 31st a December")
+        assert slots_of(agent, "book_flight")["date"] == "2026-12-31"
+
+
+# -- round 66: the packs ------------------------------------------------------------------------------------
+def test_a_learner_named_after_my_son_and_a_pick_up_address_are_read_in_one_request() -> None:
+    with talking("drivingschool", pack=DRIVING) as agent:
+        result = agent.handle("s", "Can you book a 1 hour manual lesson with Dave on Thursday 10 December at 3pm for Leo "
+                                   "Martin, pick up at 9 Cherry Tree Avenue")
+        assert {"learner_name": "Leo Martin", "pickup_address": "9 Cherry Tree Avenue"}.items() \
+            <= slots_of(agent, "book_lesson").items()
+        assert "go ahead" in result.reply
+
+
+def test_a_pick_up_at_a_named_place_on_a_street_keeps_both() -> None:
+    with talking("drivingschool", pack=DRIVING) as agent:
+        agent.handle("s", "Can I book a 1hr manual lesson with Tom on wed 9th dec, 7am start?")
+        agent.handle("s", "Pick me up at the Royal Mail depot on Canal Street please, I'll be coming straight off shift")
+        assert slots_of(agent, "book_lesson")["pickup_address"] == "the Royal Mail depot on Canal Street"
+
+
+def test_same_time_with_a_new_day_after_a_refusal_keeps_the_time_refused() -> None:
+    with talking("drivingschool", pack=DRIVING) as agent:
+        for text in ("Can I get a 2 hour automatic lesson with Sandra on Sunday the 6th at 11am?", "14 Rowan Way",
+                     "Priyanka Das", "yes"):
+            agent.handle("s", text)
+        result = agent.handle("s", "Monday then, same time")
+        assert slots_of(agent, "book_lesson")["when"] == "2026-12-07T11:00" and "go ahead" in result.reply
+
+
+def test_the_day_of_the_lesson_to_move_is_not_the_day_it_moves_to() -> None:
+    with talking("drivingschool", pack=DRIVING) as agent:
+        agent.handle("s", "I need to move my lesson next Tuesday")
+        assert slots_of(agent, "move_lesson") == {}
+
+
+def test_what_happens_if_is_a_question_about_the_rules() -> None:
+    with talking("drivingschool", pack=DRIVING) as agent:
+        result = agent.handle("s", "what happens if I have to pull out of a lesson last minute, do I lose my money?")
+        assert tools_of(result) == ["answer_question"]
+
+
+def test_not_booking_anything_after_a_reason_stops_the_booking() -> None:
+    with talking("drivingschool", pack=DRIVING) as agent:
+        agent.handle("s", "book a lesson for tomorrow at 5pm")
+        agent.handle("s", "sorry, I've just realised I can't afford it till payday, so don't book anything")
+        assert stack_of(agent) == []
+
+
+@pytest.mark.parametrize(("text", "flow"), [("any chance of renting 2 medium bikes on the 23rd of december?", "hire_bike"),
+                                            ("Can I bring my road bike in for a basic service next Tuesday?", "book_service"),
+                                            ("could you give me a rough price for a repair?", "get_quote")])
+def test_requests_put_as_questions_start_their_task(text: str, flow: str) -> None:
+    with talking("bikeshop", pack=BIKES) as agent:
+        result = agent.handle("s", text)
+        assert stack_of(agent) == [flow] and tools_of(result) == []
+
+
+def test_a_request_for_a_price_leaves_what_is_wrong_to_be_asked() -> None:
+    with talking("bikeshop", pack=BIKES) as agent:
+        result = agent.handle("s", "could you give me a rough price for a repair?")
+        assert slots_of(agent, "get_quote").get("details") is None and "What needs fixing" in result.reply
+
+
+def test_a_word_near_an_option_with_another_first_letter_is_no_misspelt_option() -> None:
+    with talking("bikeshop", pack=BIKES) as agent:
+        agent.handle("s", "I want to get my mountain bike serviced")
+        assert slots_of(agent, "book_service") == {"bike_type": "mountain"}
+
+
+def test_a_charge_for_cancelling_is_a_question_about_the_rules() -> None:
+    with talking("bikeshop", pack=BIKES) as agent:
+        agent.handle("s", "Can you cancel my service booking please, JOB-4422")
+        result = agent.handle("s", "hang on, is there a charge for cancelling?")
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == ["cancel_booking"]
+
+
+def test_another_day_put_forward_after_ok_is_the_day() -> None:
+    with talking("bikeshop", pack=BIKES) as agent:
+        agent.handle("s", "Hi there! We are four persons visiting, we want to rent 4 large bikes on 12 December")
+        agent.handle("s", "yes")
+        agent.handle("s", "Ok, what about the 11th then?")
+        assert slots_of(agent, "hire_bike")["hire_date"] == "2026-12-11"
+
+
+def test_a_count_of_bicycles_in_the_singular_is_the_number_of_bikes() -> None:
+    with talking("bikeshop", pack=BIKES) as agent:
+        agent.handle("s", "Hello. I am from Spain. I want rent bicycle, three bicycle, for tomorrow please")
+        assert slots_of(agent, "hire_bike")["number_of_bikes"] == 3

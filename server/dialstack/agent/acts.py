@@ -97,15 +97,17 @@ def _fill_carried(turn: Turn, flow: BaseFlow, labels: dict[str, Any]) -> None:
 
 def carry_same_time(turn: Turn, flow: BaseFlow) -> None:
     """'can we move it to fri same time' after a check of a Thursday 10:00 appointment: the day said, completed
-    with the time of day a task before returned."""
+    with the time of day a task before returned, else the time of this moment when it was asked for again."""
     if "time" not in referred(turn.text):
         return
     for name, slot in flow.slots.items():
         if not isinstance(slot, DateTimeSlot) or slot.filled or not isinstance(slot.value, str) or "T" in slot.value:
             continue
         moments = next((m for f in _recent(turn, flow) if "time" in (m := returned_moments(f.outputs))), None)
-        if moments is not None:
-            flow.fill_slots_by_label({name: f"{slot.value}T{moments['time']}"}, turn.slot_ctx, source="carried")
+        # ('Monday then, same time' after 'we're closed on Sundays': the time of the moment refused)
+        held = moments["time"] if moments is not None else slot.kept_time
+        if held:
+            flow.fill_slots_by_label({name: f"{slot.value}T{held}"}, turn.slot_ctx, source="carried")
         return
 
 

@@ -36,7 +36,8 @@ ROLE_WORDS: dict[str, frozenset[str]] = {
     "reason": frozenset(lx.stem(w) for w in "reason symptom symptoms complaint ailment fault problem issue concern".split()),
     "person": frozenset(lx.stem(w) for w in "patient guest passenger traveller traveler customer person contact "
                                             "driver attendee holder owner client member recipient child pupil student "
-                                            "son daughter baby kid carer resident pet animal".split()),
+                                            "son daughter baby kid carer resident pet animal learner trainee participant "
+                                            "visitor tenant borrower".split()),
 }
 ROLE_CUES: dict[str, tuple[str, ...]] = {
     "origin": ("from", "leaving", "departing", "out of", "starting at", "starting in", "pick me up at",
@@ -186,7 +187,7 @@ def cued_values(spec: SlotSpec, text: str, taken: Sequence[tuple[int, int]] = ()
             score += 2.5  # 'at Hotel Iris' for the hotel's name: the value says what it is (more than 'at' says a place)
         if score > 0:
             out.append((score, Candidate(value, value, start, end, parsed)))
-    if "place" in roles.roles and _ADDRESS_SLOT.search(f"{spec.name} {spec.description}"):
+    if {"place", "origin", "destination"} & set(roles.roles) and _ADDRESS_SLOT.search(f"{spec.name} {spec.description}"):
         for m in STREET_ADDRESS.finditer(text):  # '7 Willow Drive, Ponteland': a house, its street and its town
             if not _overlaps(m.start(), m.end(), taken):
                 out.append((3.0, Candidate(m.group(), m.group(), m.start(), m.end(), 0.8)))
@@ -239,7 +240,9 @@ _NOT_A_KIND = frozenset("""
 
 
 # a street address: a house number, a street's name and its kind, and the town after a comma
-STREET_ADDRESS = re.compile(r"(?:\b(?:Flat|Apartment|Apt|Unit|Suite)\s+\d{1,4}[a-zA-Z]?,?\s+(?:\d{1,4}[a-zA-Z]?\s+)?|\b\d{1,4}[a-zA-Z]?\s+)"
+STREET_ADDRESS = re.compile(r"(?:\b(?:Flat|Apartment|Apt|Unit|Suite)\s+\d{1,4}[a-zA-Z]?,?\s+(?:\d{1,4}[a-zA-Z]?\s+)?|\b\d{1,4}[a-zA-Z]?\s+"
+                            # ('the Royal Mail depot on Canal Street': a place known by its name, and its street)
+                            r"|\b(?:the\s+)?(?:[A-Z][\w'-]*\s+){1,3}(?:[a-z]+\s+)?(?:on|in|off)\s+)"
                             r"(?:[A-Z][\w'-]*\s+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Lane|Ln|Drive|Dr|"
                             r"Close|Way|Crescent|Court|Ct|Place|Pl|Gardens|Terrace|Grove|Hill|Row|Square|Walk|Mews|Park|View|"
                             r"Boulevard|Blvd)\b\.?(?:,?\s*(?:Apt|Apartment|Flat|Unit|Suite)\.?\s*\d+[A-Za-z]?)?"

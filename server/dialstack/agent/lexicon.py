@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import snowballstemmer
@@ -40,6 +40,9 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         r"lekker|sharp sharp|ja|yebo|"  # ('Lekker, yes please', 'Sharp sharp, yes book it': South African)
         r"champion|that'?s (?:grand|champion|smashing|belting|mint|sound|canny|tidy|ace)|smashing|sound|"  # ('Aye, champion, ta')
         r"confirm plus chop|(?:ok|can) lah|can can|"  # ('Ok confirm plus chop, go ahead lah': Singapore English)
+        r"haa+n?|han ji|haan ji|ji haan|ji|bilkul|theek hai|thik hai|chalo|kar do|kardo|"  # ('Haan haan, kar do': Hindi)
+        r"yes (?:man|mon)|yeah (?:man|mon)|gwaan|"  # ('Yes man, do it', 'Yes, gwaan': Jamaican English)
+        r"affirm|roger that|wilco|"  # ('Affirm, book it': radio talk)
         r"(?:book|lock|pencil) (?:it|that|them) in|"  # ('too easy, book it in', 'lock it in')
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine|"
         # ('I am quite certain. Please cancel it.' to 'Are you sure ...?')
@@ -50,6 +53,8 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"lekker|sharp sharp|abeg|biko|"  # ('Yes abeg, do it': please, in Nigerian English)
              r"champion|that'?s (?:grand|champion|smashing|belting|mint|sound|canny|tidy|ace)|smashing|love|pet|duck|"
              r"lah|leh|lor|liao|already|confirm plus chop|"
+             r"haa+n?|ji|kar do|kardo|bhej do|bhejo|karo|do the needful|please do the needful|"  # ('Haan bhej do': send it)
+             r"go on ahead|go '?head|go right ahead|gwaan|sen(?:d)? it|ma'?am|maam|sir|mate|bro|bruv|man|mon|boss|dude|buddy|pal|hun|dear|y'?all|"  # ('Yes ma'am')
              r"go ahaed|do it|go for it|sure|on ye go|crack on|"
              # ('Yep chur', 'Yeah sweet', 'yes corect', 'yes please, go ahead, fingers crossed')
              r"chur|sweet|correct|corect|fingers crossed|dead on|spot on|book|(?:thanks|thank you) very much|grand|"
@@ -86,7 +91,7 @@ AGREES = re.compile(
     r"[\s.!]*$",
     re.IGNORECASE,
 )
-_NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|thanks for (?:the|your|all the) (?:help|assistance)|"
+_NO_TAIL = (r"nahi+n?|nahin|rehne do|mat karo|thanks|thank you|thanks anyway|thanks a lot|thank you so much|thanks for (?:the|your|all the) (?:help|assistance)|"
             r"thank you for (?:the|your|all the) (?:help|assistance)|not (?:right )?now|not at (?:the|this) (?:moment|time)|"
             r"not yet|i don'?t|i do not|that'?s (?:ok|okay|fine)|that would be all|that will be all|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
             r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
@@ -101,6 +106,7 @@ _NO_TAIL = (r"thanks|thank you|thanks anyway|thanks a lot|thank you so much|than
             r"(?:i'?ll|ill|we'?ll|i will|we will|i shall|we shall) (?:[a-z']+ ){0,6}?(?:later(?: on)?|another (?:day|time)|some other (?:day|time))")
 DENY = re.compile(
     r"^\s*(?:(?:oh|well|um+|hmm+|ah|no|actually|sorry|erm+|uh+|on second thoughts?)[\s,]+)*(no o|no+|nope|nah|naw|not now|not right now|not at (?:the|this) (?:moment|time)|"
+    r"nahi+n?|nahin|mat karo|rehne do|rehene do|"  # ('Nahi nahi, rehne do, keep it': Hindi)
     r"no thanks|no thank you|don'?t worry(?: about (?:it|that))?|don't|do not|n|negative|"
     r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it)|not quite|not exactly)\b"
     r"(?:[\s,.!;-]+(?:" + _NO_TAIL + r")\b)*[\s.!,]*$",
@@ -161,11 +167,12 @@ LET_IT_BE = re.compile(
     re.IGNORECASE,
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
-_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|no|nah|nope|naw|well|you know what|on second thoughts?|nvm|dear|finally|"
+_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|aw+|no|nah|nope|naw|well|you know what|on second thoughts?|nvm|dear|finally|"
                 r"ah+|sorry|oops|wait|hold on|hang on|it'?s (?:fine|ok|okay|alright)(?: (?:actually|now))?)[\s,.!-]+)*")
 CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:just\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
-    r"never ?mind|nvm|scratch (?:that|it|this)|scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
+    r"(?:never ?mind|nvm)(?: (?:the whole thing|all of it|all that|the lot|it all))?|scratch (?:that|it|this)|"
+    r"scrap (?:that|it|this|the whole thing)|drop (?:it|that|this)|"
     # ('Finally no, I renounce. Forget this demand.': letting go in words said literally from French)
     r"(?:i )?renounce|i give up|(?:forget|disregard) (?:this|that|the|my) (?:demand|request|order|reservation)|"
     r"(?:kindly |please )?disregard (?:it|that|this|my (?:last )?(?:message|request))|"  # ('kindly disregard my request altogether')
@@ -190,6 +197,8 @@ CANCEL = re.compile(
     r"|(?:forget|disregard) (?:this|that|the|my) (?:demand|request|order|reservation)(?: altogether| entirely)?"
     r"|(?:kindly |please )?disregard (?:it|that|this|my (?:last )?(?:message|request))(?: altogether| entirely)?"
     r"|(?:we|i) won'?t bother"  # ('right, in that case we won't bother, thanks')
+    # ("sorry, I've just realised I can't afford it till payday, so don't book anything")
+    r"|(?:please )?(?:don'?t|do not) (?:book|do|make|arrange|reserve|schedule|go ahead with) (?:anything|it|that|this)"
     r"|don'?t worry(?: about it)?|cancel this(?= for now| then|[\s.!]*$)"  # (not '..., cancel it': after a look-up, the thing looked up)
     # ("... Let's not carry on with this for now, thank you.")
     r"|let'?s not (?:carry on|continue|go ahead|go on|bother|do (?:this|it|that))(?: with (?:this|it|that))?"
@@ -261,7 +270,7 @@ DONT_BOTHER = re.compile(r"\b(?:do not|don'?t|no need to)\s+bother\b|\bno need f
 STOPS_EVERYTHING = re.compile(
     r"\b(?:cancel|stop|scrap|drop|forget|ditch|abort|scratch)\s+(?:it\s+)?(?:both|everything|all of (?:it|them|that|this)|"
     r"the whole (?:lot|thing)|all (?:of )?those|the lot)\b", re.IGNORECASE)
-CANCEL_VERB = re.compile(r"\b(cancel|stop|abort|forget|drop|scratch|scrap|ditch|abandon)\b", re.IGNORECASE)
+CANCEL_VERB = re.compile(r"\b(cancel|stop|abort|forget|drop|scratch|scrap|ditch|abandon|scrub)\b", re.IGNORECASE)
 RESUME = re.compile(
     r"\b(go(?:ing)? back to|back to|get back to|return to|resume|continue(?: with)?|pick up|carry on with|"
     r"(?:(?<=let's )|(?<=lets ))finish(?: off)?(?: with)?|where were we)\b",  # ('let's finish the booking')
@@ -274,10 +283,11 @@ RESUME_TASK = re.compile(
     re.IGNORECASE,
 )
 SHIFT = re.compile(
-    r"\b(actually|instead|wait|hold on|hang on|one sec(?:ond)?|just a sec(?:ond)?|quick question|by the way|first|"
+    r"\b(actually|instead|wait|hold on|hang on|one sec(?:ond)?|just a sec(?:ond)?|(?:quick|random|odd|silly) (?:question|qn|q)|"
+    r"by the way|first|"
     r"(?:just|give me|wait|hold on|hang on)\s+(?:a|one) (?:moment|min|minute|mo|tick)\b|^\s*(?:a|one) (?:moment|min|minute)\b(?! ago)|"
     r"\bone moment\b|"
-    r"before (?:i|we|you) do|"
+    r"before (?:i|we|you) do|before (?:we|i|you) go (?:any )?further|"
     r"rather|switch(?=\s+(?:over\s+)?to\s+\w+ing\b|\s+(?:gears|topics?|tasks?)\b|\s*[,.!?]*$)|before (?:that|this)|let me|"
     r"change of plans?|on second thought|"
     r"while (?:i'?m|i am|we'?re|we are) (?:here|at it|on)|while i(?:'ve| have) (?:got )?you)\b",  # ('oh and while I'm here, ...')
@@ -315,8 +325,9 @@ PROPOSES_ANYWHERE = re.compile(r"(?:^|[,.;!?]\s*|\b(?:so|then|but|and|actually|s
 
 def proposes(text: str) -> bool:
     """'how about Dec 26': a value put forward; not 'what about Mexico City, do you go there?'."""
-    return bool(_PROPOSES.match(text)) and not any(QUESTION_START.match(c) or _ASKING.match(c)
-                                                    for c in re.split(r"[,.;:!?]+", text.strip())[1:] if c.strip())
+    m = _PROPOSES.match(text)  # (the clauses after the one that puts the value forward: 'Ok, what about the 11th?' asks none)
+    return m is not None and not any(QUESTION_START.match(c) or _ASKING.match(c)
+                                     for c in re.split(r"[,.;:!?]+", text[m.end():].strip())[1:] if c.strip())
 # 'book that one', 'cancel it', 'the same for Friday', 'reserve a table there': a task before this one
 REFERS_BACK = re.compile(
     r"\b(?:that one|this one|the same|same|it|its|them|their|those|there|that|this|"
@@ -336,7 +347,10 @@ SAME_AGAIN = re.compile(r"\b(?:do|book|make)\s+(?:the\s+)?same(?:\s+(?:thing|aga
 # 'I'll take that one', 'let's go with it': choosing what a look-up just showed
 TAKES_IT = re.compile(
     r"\b(?:i'?ll|i will|we'?ll|we will|let'?s|i'?d like to|i want to|i can) (?:take|go with|go for|get|have|grab)"
-    r" (?:that|this|it|one|that one|this one|those|them|the (?:first|second|third|last|cheapest|cheaper|earlier|later) one)\b",
+    r" (?:that|this|it|one|that one|this one|those|them|the (?:first|second|third|last|cheapest|cheaper|earlier|later) one)\b"
+    # ('Cool, put 2 PAX on that one': people put on a flight found)
+    r"|\bput (?:(?:me|us|(?P<count>\w+ (?:pax|people|passengers|persons|adults|seats|of us)))\s+)?on (?:that|this|it|that one|this one|"
+    r"the (?:first|second|third|last|cheapest|cheaper|earlier|later) one)\b",
     re.IGNORECASE,
 )
 # 'cancel the second one', 'the other one': an item of a list other than the first, which a value
@@ -394,13 +408,16 @@ REQUEST_ANYWHERE = re.compile(
     # 'can I get a table?' asks for something; 'can I bring pets?' asks whether it is allowed
     r"|(?:^|[.!?,;]\s*|\b(?:so|then|now|also|and|ok|okay|hmm+|um+|well|oh|actually|wait|but|hi|hey|hello|hiya)\s+)"
     r"(?:can|could|may|shall|should) (?:i|we) (?:please )?"
-    r"(?!bring\b|take\b|carry\b|use\b|smoke\b|park\b|come\b(?!\s+in\b)|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
+    # ('Can I bring my road bike in for a basic service?': brought in for the task, asked for)
+    r"(?!bring\b(?![^?.!]*\bin for\b)|take\b|carry\b|use\b|smoke\b|park\b|come\b(?!\s+in\b)|go\b|travel with\b|pay (?:with|by|in)\b)\w+"
     # ('what's the fee if i need to change it?': a condition, no request)
     # ('do i need to fast before an ultrasound?': asked whether one must, no request)
     r"|(?<!\bif )(?<!\bwhen )(?<!\bcase )(?<!\bwhether )(?<!\bonce )(?<!\bdo )(?<!\bdid )"
-    r"\b(?:i|we)(?:'d| would| " + WANT + r"| wanna| need|\s+(?:also|just|really|still|actually|now|then)\s+(?:" + WANT + r"|wanna|need|would))\b"
+    r"\b(?:i|we)(?:'d| would| " + WANT + r"| wanna| need| oughta| ought to| had better| 'd better"
+    r"|\s+(?:also|just|really|still|actually|now|then)\s+(?:" + WANT + r"|wanna|need|would|oughta))\b"
     r"(?!\s+(?:like\s+)?to\s+know\b)|\b(?:please|let'?s|go ahead and)\s+\w+"
     r"|(?:^|[.!?,;]\s*)(?:how|what) about \w+ing\b"  # 'how about booking the restaurant now?'
+    r"|(?:^|[.!?,;]\s*)(?:is there )?any chance (?:of|i could|we could) \w+"  # ('any chance of renting 2 ...?')
     r"|\b(?:wondering|wonder|hoping|hope) (?:if|whether) (?:i|we|you|u|someone) (?:could|can|might|may)\s+\w+"
     r"|(?:^|[.!?]\s+)(?:(?:ok|okay|great|sure|yes|so|now|then|and|also)[\s,]+)*"
     r"(?:get|book|reserve|find|buy|make|add|schedule|search|look|show|check|purchase|order|arrange|set up|call|"
@@ -566,6 +583,7 @@ need needed want wanted require anything else more further other asking though m
 actually oh well have had has day night take care see soon there at of to with from and but anyway anyways
 u ya cya x xx xxx verry mutch thnks smashing marvellous marvelous grand dear love hun pet mate laters ttyl ciao tata stuff ever vale adios adiós
 you've youve you're youre catch as
+much obliged ma'am maam sir y'all yall chur bro choice mon irie shukriya dhanyavaad
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "laters", "ttyl",
                            "tata", "ciao"})
@@ -900,7 +918,13 @@ _ASKS_WHAT_IS_ALLOWED = re.compile(r"\bshould (?:i|we) still\b|\bor (?:do|would|
                                    r"|\b(?:i am|i'm|im|we are|we're) (?:allowed|permitted) to\b"
                                    # ('does the hoist need booking?', 'do the classes have to be booked ahead?')
                                    r"|^\W*(?:\w+\W+){0,3}?(?:does|do) (?:the|a|an|your) [\w ]{2,30}? (?:need|have) (?:to be )?"
-                                   r"(?:booking|booked|reserving|reserved)\b", re.IGNORECASE)
+                                   r"(?:booking|booked|reserving|reserved)\b"
+                                   # ('what happens if I have to pull out of a lesson last minute, do I lose my money?')
+                                   r"|^\W*(?:\w+\W+){0,3}?what (?:happens|would happen|will happen|if) (?:if |when )?(?:i|we|you|my|our|"
+                                   r"someone|they|he|she)\b"
+                                   # ('hang on, is there a charge for cancelling?': the service's own rules)
+                                   r"|\b(?:is there|are there|will there be|would there be|do you charge|do i have to pay) "
+                                   r"(?:a |an |any )?(?:charge|fee|cost|penalty|fine|extra)s?(?: \w+)? (?:for|if|to|when)\b", re.IGNORECASE)
 # ... in words a request may end on too ('i'd like to cancel my booking, is that ok?' asks to cancel)
 _MAY_ASK_WHAT_IS_ALLOWED = re.compile(
     r"\b(?:is|would) it (?:be )?(?:possible|ok|okay|alright|fine|allowed) (?:to|if)\b"
@@ -1050,7 +1074,7 @@ def shift_spans(text: str) -> list[tuple[int, int]]:
 # 'hi, I can't make it on friday, can you cancel it': the verb a request asks for, anywhere in the turn
 _REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|(?:can|could) we|(?:can|could|may) i(?= \w+ \w)|please|pls|"
                         r"(?:i|we)(?:'d| would) like to|"
-                        r"(?:i|we) (?:" + WANT + r"|" + NEED + r"|wanna) to|(?:i|we) wanna|"
+                        r"(?:i|we) (?:" + WANT + r"|" + NEED + r"|wanna|ought) to|(?:i|we) (?:wanna|oughta|had better|'d better)|"
                         r"^\s*(?:" + WANT + r"|" + NEED + r") to|^\s*wanna)"  # ('need to reschedule my plasma appt')
                         # (and the verb's particle, one of PARTICLES: 'call off')
                         r"\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b(?:\s+(?P<particle>off|up|out|back|over|down|in)\b)?",
@@ -1131,7 +1155,8 @@ _AFTER_A_THING = frozenset({"still", "please", "pls", "ok", "okay", "confirmed",
 # the speaker means to do later (or did), not the one asked for now
 # (up to the main clause: 'before we go any further I should check her other booking')
 _WHEN_CLAUSE = re.compile(r"\b(?:before|after|once|until|till)\s+(?:i|we)\b(?:'ll|'ve|'d)?"
-                          r"(?:(?!\s(?:i|we)(?:\s+(?:should|shall|must|need|want|will|would|have to|better)|'ll|'d)\b)[^,.;:!?\-–—])*"
+                          r"(?:(?!\s(?:i|we)(?:\s+(?:should|shall|must|need|want|will|would|have to|better|oughta|ought|reckon|"
+                          r"think|guess|gotta|got to)|'ll|'d)\b)[^,.;:!?\-–—])*"
                           # ('my email address is ..., should you need to send me anything': a condition, no request)
                           r"|\b(?:should you|if you(?: ever)?|in case you)\s+(?:need|want|have)\s+to\b[^,;:!?]*",
                           re.IGNORECASE)
@@ -1349,7 +1374,7 @@ STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
 # Everyday words for the same task or thing: a word the pack never uses counts as a synonym the
 # pack does use ('drop R-1234' -> cancel, 'hire a car' -> rent, 'a film' -> movie). Both ways.
 _VERB_GROUPS = (
-    "cancel drop scrap ditch abort annul revoke",  # (not 'scratch': 'bleeds when he scratches it'; 'scratch that' is a stop word)
+    "cancel drop scrap ditch abort annul revoke scrub",  # ('Scrub BK-31337': radio talk)  # (not 'scratch': 'bleeds when he scratches it'; 'scratch that' is a stop word)
     "buy purchase",
     "rent hire lease",
     "reschedule postpone push prepone move displace",  # ('prepone': bring forward, in Indian English; 'displace', French)
@@ -1530,6 +1555,49 @@ _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE
                  # and Spanish speakers say them
                  (re.compile(r"\bsay (me|us)\b(?= (?:when|if|whether|what|how|which|where|the)\b)", re.IGNORECASE), r"tell \1"),
                  (re.compile(r"\bremember (me|us) (?=(?:to|of|about) (?:the|my|our|it|that|this)\b)", re.IGNORECASE), r"remind \1 "),
+                 # ('do u guys fly to tokyo??', 'Do you people even allow pets', 'are y'all open'): the service, addressed
+                 (re.compile(r"\b(do|does|did|are|r|can|could|will|would|have|should) (?:you|u|ya) (?:guys|lot|folks|people|all)\b"
+                             r"|\b(do|does|did|are|r|can|could|will|would|have|should) y'?all\b", re.IGNORECASE),
+                  lambda m: f"{m[1] or m[2]} you"),
+                 # ('what would a headset service and new bar tape run me?': cost me)
+                 (re.compile(r"\b(run|set) (me|us) back\b|\brun (me|us)\b(?=\s*[?.!]*\s*$)", re.IGNORECASE),
+                  lambda m: f"cost {m[2] or m[3]}"),
+                 # Southern US English: 'Might could you keep an eye on fares ...', "I'm fixin' to book"
+                 (re.compile(r"\bmight (could|can|would|should)\b", re.IGNORECASE), r"\1"),
+                 (re.compile(r"\b(?:i'?m|we'?re) fixin'?g? to\b", re.IGNORECASE), "I want to"),
+                 # New Zealand English: 'Nah yeah, do it' says yes, 'Yeah nah, she'll be right' says no
+                 (re.compile(r"^(\W*)nah,? yeah\b", re.IGNORECASE), r"\1yeah"),
+                 (re.compile(r"^(\W*)yeah,? nah\b", re.IGNORECASE), r"\1nah"),
+                 (re.compile(r"\bshe'?ll be right\b", re.IGNORECASE), "it's fine"),
+                 # Jamaican English: 'mi waan fly', 'fi di 31st a December', 'Hol' on, before dat', 'soon come'
+                 (re.compile(r"\bmi waan(?:t)?\b", re.IGNORECASE), "I want"),
+                 (re.compile(r"(?-i:\bdi\b)(?= [a-z0-9])"), "the"),
+                 (re.compile(r"\bfi(?= (?:di|the|me|mi|my|a|an|[A-Z0-9]))\b"), "for"),
+                 (re.compile(r"\b(?:dat|dah)\b(?! [A-Z])", re.IGNORECASE), "that"),
+                 (re.compile(r"\b(?:hol'|hole) on\b", re.IGNORECASE), "hold on"),
+                 (re.compile(r"\b(?:yuh|yu)\b", re.IGNORECASE), "you"),
+                 (re.compile(r"\bden\b(?= (?:book|send|check|cancel|change|move|mek|set|gimme|give|tell))", re.IGNORECASE), "then"),
+                 (re.compile(r"\bmek (?:mi|me)\b", re.IGNORECASE), "let me"),
+                 (re.compile(r"\bmek\b", re.IGNORECASE), "make"),
+                 (re.compile(r"^(\W*)soon come\b", re.IGNORECASE), r"\1hold on"),
+                 (re.compile(r"\b(\d{1,2}(?:st|nd|rd|th)?) a (?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)",
+                             re.IGNORECASE), r"\1 of "),
+                 (re.compile(r"\b(\w+) a (?:wi|we|us)\b", re.IGNORECASE), r"\1 of us"),  # ('four a wi')
+                 # Hindi and Hinglish: 'Mujhe ek flight chahiye from London to Paris', 'Hum 5 log hain'
+                 (re.compile(r"\bmujhe (?:ek |\ba )?(?P<what>[^,.!?]+?) chahiye\b", re.IGNORECASE), r"I need a \g<what>"),
+                 (re.compile(r"\bhum (\w+) log(?: hain| he| hai)?\b", re.IGNORECASE), r"we are \1 people"),
+                 # ('mera booking BK-20481 hai, usko prepone karna hai', 'haan book karo', '2 log honge')
+                 (re.compile(r"(?<![\w.@-])(?:mera|meri)(?![\w.@-])", re.IGNORECASE), "my"),
+                 (re.compile(r"(?<![\w.@-])(?:usko|isko)(?![\w.@-])", re.IGNORECASE), "it"),
+                 (re.compile(r"\b(?:it )?(\w+) karna hai\b", re.IGNORECASE), r"I want to \1 it"),
+                 (re.compile(r"\b(?!(?:haan|ha|han)\b)([a-z]+) (?:kar do|kardo|karo|kar dijiye|kar dena)\b", re.IGNORECASE), r"\1 it"),
+                 (re.compile(r"\b(\d+|one|two|three|four|five|six|ek|do|teen|char|paanch) log(?: honge| hain| hai| he)?\b",
+                             re.IGNORECASE), r"\1 people"),
+                 (re.compile(r"^(\W*)(?:nahi+n?|nahin)\b", re.IGNORECASE), r"\1no"),
+                 (re.compile(r"\b(?:theek|thik|thick) (?:hai|he|h)\b", re.IGNORECASE), "ok"),
+                 (re.compile(r"^(\W*)(?:achha|acha|accha)\b", re.IGNORECASE), r"\1ok"),
+                 (re.compile(r"\bthoda\b", re.IGNORECASE), "a bit of"),
+                 (re.compile(r"(?<=\w) hai(?=\s*[,.!?]|\s*$)", re.IGNORECASE), ""),
                  # ("I've lost track of which books I have": forgotten, nothing lost)
                  (re.compile(r"\b(?:lost|lose|losing|loses) track of\b", re.IGNORECASE), "forgotten"),
                  # dictated numbers, heard as their homophones: 'there will be for of us', 'too people', 'for adults'
@@ -1553,14 +1621,15 @@ def _looked_up(m: re.Match[str]) -> str:
 
 # being told when something changes: 'lmk if flights nyc to miami ever go under 200 bucks', 'let me know when
 # a slot frees up' (not 'let me know when my flight leaves', which asks now)
-_NOTIFY_ON = re.compile(r"\b(?:let me know|let us know|lmk|ping me|text me|email me|message me|give (?:me|us) a shout|"
+_NOTIFY_ON = re.compile(r"\b(?:let me know|let us know|lmk|ping me|text me|email me|message me|give (?:me|us) a (?:shout|holler)|"
+                        r"holler(?: at (?:me|us))?|shout|"  # ('... and holler if they drop under $450?')
                         r"(?:could|can|would) (?:you|u) tell (?:me|us)|tell (?:me|us))\s+"
                         # (not "when our patient's falls appointment is": 'falls' a noun)
                         r"(?=(?:if|when|whenever|once|as soon as)\b[^.?!]*?\b(?:(?:drops?|dips?|falls?)(?![ \w]*\b(?:is|are)\b)|comes? down|cheaper"
                         r"|under|below|less than|lower|goes? down)\b)", re.IGNORECASE)
 
 
-_YOU_KNOW_WHAT = re.compile(r"\b(?:do )?you know what\s*[,.!-]+\s*", re.IGNORECASE)  # an idiom, no question
+_YOU_KNOW_WHAT = re.compile(r"\b(?:do )?(?:you|y'?) ?know what\s*[,.!-]+\s*", re.IGNORECASE)  # an idiom, no question
 # Singapore and Chinese English: 'can book flight ... or not?', 'Can tell me when ...', 'Send itinerary for BK-31337 to me
 # can?': a request with no one named, or tagged 'can?' ('can or not?'), asks 'can you ...'
 _SUBJECTLESS_CAN = re.compile(r"(?P<lead>^|[.!?,;]\s*|\b(?:hi|hey|hello|ok|okay|so|then|also|and)\s+)(?P<can>can)\s+(?!(?:i|you|u|we|"
@@ -1582,6 +1651,20 @@ def _can_you(text: str) -> str:
 _RHETORICAL = re.compile(r"(?:\b(?:and|oh)\s+)?\bbefore (?:you|u) ask\b[\s,:-]*|(?:(?<=[.!?])|^)\s*(?:(?:are )?(?:you|u) )?"
                          r"(?:happy|satisfied|content) now\s*\?+\s*$|(?<=[.!?])\s*(?:ugh+|argh+|jeez|sheesh|honestly|seriously)[.!]*\s*$",
                          re.IGNORECASE)
+# 'omw to work rn 🚌 random q, do u guys fly to tokyo??': a remark, then a question announced as one; the remark asks nothing
+_REMARK_THEN_QUESTION = re.compile(r"^(?P<remark>[^?]{0,60}?)\s*[,.;:!-]*\s*\b(?P<lead>(?:random|quick|odd|silly|daft|stupid) "
+                                   r"(?:q|qn|question))\b[\s,.:!-]+(?=\w[^?]*\?)", re.IGNORECASE)
+
+
+def _question_announced(text: str) -> str:
+    """The question announced ('random q, do u guys fly to tokyo??'), when what comes before it is a remark that asks
+    for nothing; a 'quick question' is kept, as the turning away it says."""
+    m = _REMARK_THEN_QUESTION.match(text)
+    if m is None or any(c.isdigit() for c in m["remark"]) or REQUEST_ANYWHERE.search(m["remark"]) or WANTS.match(m["remark"]):
+        return text
+    return text[m.start("lead"):] if m["lead"].lower() == "quick question" else text[m.end():]
+
+
 # 'sorry - kids - where was I. Chicago.': a question to oneself, finding the thread again, asks nothing of the agent
 _LOST_THREAD = re.compile(r"\b(?:(?:now|ok|okay|right|so|um+|er+|anyway|anyhow)[\s,]+)*(?:where (?:was|were) (?:i|we)|"
                           r"what (?:was|were) (?:i|we) (?:saying|on about)|where did (?:i|we) get to)\b(?!\s+(?:going|flying|"
@@ -1641,6 +1724,57 @@ def word_put_right(text: str, before: str) -> tuple[str, str, str] | None:
 _STARRED = re.compile(r"(?<=\w)\*+(?=[\s,.!?;:]|$)|(?:^|(?<=\s))\*+(?=\w)")
 
 
+# fat fingers on a phone: a key next to the one meant ('yws', 'go aheaf'), two keys swapped ('yse', 'plesae'), a key
+# pressed twice or missed ('forgett', 'nevr'), in the words a short answer is made of
+_KEYS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_NEXT_KEYS = {c: {r[j] for j in (i - 1, i + 1) if 0 <= j < len(r)} | {o[k] for o in _KEYS if o is not r
+                                                                     for k in (i - 1, i, i + 1) if 0 <= k < len(o)
+                                                                     and abs(_KEYS.index(o) - _KEYS.index(r)) == 1}
+              for r in _KEYS for i, c in enumerate(r)}
+_ACT_WORDS = ("yes", "yeah", "yep", "please", "ahead", "sure", "okay", "cancel", "never", "mind", "forget", "actually",
+              "thanks", "thank", "book", "right", "correct", "fine", "great", "perfect", "stop", "keep", "leave", "bye",
+              "nope", "that", "this", "go", "it", "do", "no", "you")
+_TYPED = re.compile(r"[a-z]+", re.IGNORECASE)
+
+
+def fat_finger(word: str, meant: str) -> bool:
+    """Whether ``word`` is ``meant`` typed with one slip of the finger (not ``meant`` itself)."""
+    if word == meant or abs(len(word) - len(meant)) > 1:
+        return False
+    if len(word) == len(meant):
+        diff = [i for i, (a, b) in enumerate(zip(word, meant)) if a != b]
+        if len(diff) == 1:
+            return word[diff[0]] in _NEXT_KEYS.get(meant[diff[0]], ())
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and word[diff[0]] == meant[diff[1]] \
+            and word[diff[1]] == meant[diff[0]]
+    if len(meant) < 4:
+        return False  # ('yet', 'ok': a short word one letter off is another word)
+    longer, shorter = (word, meant) if len(word) > len(meant) else (meant, word)
+    return any(longer[:i] + longer[i + 1:] == shorter for i in range(len(longer)))
+
+
+def mend_slips(text: str, known: Callable[[str], bool]) -> str:
+    """A short turn whose act words were typed with a slip of the finger, mended ('yse go aheaf' -> 'yes go ahead',
+    'acutally nevr mind, forgett it' -> 'actually never mind, forget it'), when the mended turn says yes, no, stop or
+    goodbye and the typed one does not; a word ``known`` as written is never mended ('find a book' is no 'fine a book',
+    'kind of' no 'mind of')."""
+    if len(tokens(text)) > 6:
+        return text
+
+    def mended(m: re.Match[str]) -> str:
+        word = m.group().lower()
+        if word in _ACT_WORDS or word in STOPWORDS or len(word) < 3 or known(word):
+            return m.group()
+        return next((meant for meant in _ACT_WORDS if fat_finger(word, meant)), m.group())
+    slipped = _TYPED.sub(mended, text)
+    return slipped if slipped != text and _an_act(slipped) and not _an_act(text) else text
+
+
+def _an_act(text: str) -> bool:
+    """Whether ``text`` says yes, no, stop or goodbye."""
+    return agrees(text) or bool(DENY.match(text) or CANCEL.match(text)) or is_closing(text)
+
+
 def plain_words(text: str) -> str:
     """'hiii can i book a flght?', 'heyyy', 'hellooo': a greeting drawn out to open the turn, said plainly
     (so the request after it is read as one); 'cn i', '4 my mum' texted, said in words; 'pull up my
@@ -1652,7 +1786,8 @@ def plain_words(text: str) -> str:
     text = _SELF_REPAIR.sub(_repaired, text)  # ('For two - no, three people', 'Can you cancel - sorry, check - my booking')
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)
-    text = _can_you(_RHETORICAL.sub(" ", _LOST_THREAD.sub("", _YOU_KNOW_WHAT.sub("", text))).strip() or text)  # ('actually do you know what, just cancel it instead')
+    text = _can_you(_RHETORICAL.sub(" ", _LOST_THREAD.sub("", _YOU_KNOW_WHAT.sub("", text))).strip() or text)
+    text = _question_announced(text)  # ('actually do you know what, just cancel it instead')
     text = _VALEDICTION.sub("", _SALUTATION.sub("", text)) or text  # (a letter's opening and close)
     return _NOTIFY_ON.sub("notify me ", _LOOK_UP.sub(_looked_up, text))
 

@@ -285,10 +285,14 @@ class Understander:
         return frozenset(w for w in words if w not in _SMALL_WORDS and w not in lx.OPENING_FILLERS
                          and w not in _FILLERS and not _DAY_WORD.fullmatch(w))
 
+    def _known_word(self, word: str) -> bool:
+        """A word the pack uses or the embedder knows, spelled as written."""
+        return word in self.scorer.spelled or self.scorer.is_word(word)
+
     # -- the act -------------------------------------------------------------
     def understand(self, text: str, view: NLUView, ctx: SlotContext) -> Understanding:
         """The first rule of ``RULES`` that decides, applied to what this turn says."""
-        text = lx.plain_words(text.strip())
+        text = lx.mend_slips(lx.plain_words(text.strip()), self._known_word)  # ('yse go aheaf'; not 'find a book')
         for name, rule in PRE_RULES:
             decided = rule(text, view)
             if decided is not None:
@@ -548,7 +552,13 @@ class Understander:
             return None  # 'great, please move it' after a look-up asks for another task than its next step
         spec = self.domain.flow(follow)  # 'I'll take one for 4 days': the values said go with it ('one' is none)
         taken = lx.TAKES_IT.search(r.text)
-        text = mask(r.text, [taken.span()]) if taken else r.text
+        # (the people put on it are a value: 'put 2 PAX on that one')
+        if taken is None:
+            text = r.text
+        elif taken["count"] is None:
+            text = mask(r.text, [taken.span()])
+        else:
+            text = mask(r.text, [(taken.start(), taken.start("count")), (taken.end("count"), taken.end())])
         labels, rejected = self._read_new(spec, text, r.ctx)
         return r.result("start", flow=follow, labels=labels, rejected=rejected, refers_back=True)
 
@@ -1479,6 +1489,12 @@ class Understander:
         first = self._looks_before_it_books(ranked, text, ctx, begun)
         if first is not None:
             return first
+        first = self._change_unasked(ranked, text, ctx)
+        if first is not None:
+            return first
+        first = self._looked_up_by_reference(ranked, text, ctx)
+        if first is not None:
+            return first
         added = self._adds_to_what_is_held(ranked, text, ctx)
         if added is not None:
             return added
@@ -1734,6 +1750,48 @@ class Understander:
     def _needs_a_reference(self, name: str) -> bool:
         """Whether flow ``name`` works on a thing held, named by its reference (a booking to change)."""
         return self.reader.works_on_a_held_thing(self.domain.flow(name))
+
+    def _change_unasked(self, ranked: list[tuple[str, float]], text: str,
+                        ctx: SlotContext | None) -> list[tuple[str, float]] | None:
+        """'my reservation BK-31337', 'I want to see my actual reservation, the BK-31337': a thing held, named by its
+        reference in no verb of changing it and with no new value for it, is looked up (the look-up of it goes first,
+        though a change of it scores more on the thing's own name)."""
+        if ctx is None or not text:
+            return None
+        first, top = ranked[0]
+        if first in self.scorer.readers or self.domain.flow(first).metadata.digression \
+                or not self.reader.works_on_a_held_thing(self.domain.flow(first)):
+            return None
+        keys = self.scorer.values_in(text, ctx)[0] & self.scorer.reference_keys
+        if not keys or any(self.scorer.flow_of_verb(lx.stem(w)) == first or self.scorer.flow_of_verb(w) == first
+                           for w in lx.tokens(text)) or self.scorer.verb_flow(text) == first \
+                or first in self.scorer.requested_flows(text) or lx.CANCEL_VERB.search(text):
+            return None
+        given, _ = self._read_new(self.domain.flow(first), text, ctx)
+        if any(value_key(s) not in keys for n in given if (s := self.domain.flow(first).slot(n)) is not None):
+            return None  # ('BK-31337 to the 5th please': a new value for it, a change)
+        reader = next((n for n, score in ranked[1:4] if n in self.scorer.readers and score > 0
+                       and self.scorer.profiles[n].value_keys & keys), None)
+        if reader is None:
+            return None
+        # (only the thing both name, and words of looking at it: not 'I'd like to alter the date on BK-31337', 'give me a
+        # nudge to check in for BK-20481', 'my account number is BB-118842, I have a fault')
+        things = self.scorer.declared_task_words(first) & self.scorer.declared_task_words(reader)
+        said = self.scorer.stems(mask(text, self.scorer.reference_spans(text, ctx))) - lx.STOP_STEMS
+        return _promoted(ranked, reader, top) if said <= things | _LOOKING_WORDS else None
+
+    def _looked_up_by_reference(self, ranked: list[tuple[str, float]], text: str,
+                                ctx: SlotContext | None) -> list[tuple[str, float]] | None:
+        """'Can you look up JOB-4421 for me?': a look-up asked for in the plain verbs of looking, of a thing named by its
+        reference, is the look-up that takes that reference (though the pack's own words for it are others)."""
+        if ctx is None or not text or not _LOOK_AT.search(text):
+            return None
+        keys = self.scorer.values_in(text, ctx)[0] & self.scorer.reference_keys
+        first, top = ranked[0]
+        if not keys or top < self.threshold or first in self.scorer.readers and self.scorer.profiles[first].value_keys & keys:
+            return None  # (nothing asked for strongly: the reference alone says what to show, later)
+        reader = next((n for n, _ in ranked if n in self.scorer.readers and self.scorer.profiles[n].value_keys & keys), None)
+        return _promoted(ranked, reader, max(top, self.threshold)) if reader is not None else None
 
     def _look_up_of_what_is_named(self, ranked: list[tuple[str, float]], text: str,
                                   ctx: SlotContext | None) -> list[tuple[str, float]] | None:
@@ -2192,6 +2250,11 @@ _MAY_I_DO = re.compile(r"\b(?:can|could|may)\s+(?:i|we)\s+(?:just\s+|please\s+|i
 # ('FIVE of us need to get from New York to Los Angeles', 'my mum has to fly to Boston'): getting somewhere, wanted
 _NEEDS_TO_GET = re.compile(r"\b(?:need|needs|want|wants|have to|has to|gotta|got to)\s+(?:to\s+)?(?:get|go|fly|travel|be)\b",
                            re.IGNORECASE)
+# the plain verbs of looking a thing up ('look up JOB-4421', 'can I see BK-31337', 'pull up ...')
+_LOOK_AT = re.compile(r"\b(?:look (?:up|at|into)|check (?:on|up on)|pull up|bring up|see|view|show me|find|status (?:of|on))\b",
+                      re.IGNORECASE)
+_LOOKING_WORDS = frozenset(lx.stem(w) for w in ("see", "view", "look", "show", "actual", "current", "existing", "want",
+                                                 "like", "please", "my", "the"))
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello",
                                             "already", "lah", "leh", "lor", "liao"))  # ('Yes send already': Singapore English)
 

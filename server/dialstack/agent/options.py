@@ -116,7 +116,8 @@ def count_units(spec: SlotSpec) -> frozenset[str]:
 
 # words that count the same things ('my 2 kids' for 'Number of children', '3 spots' for places)
 _SAME_UNIT = {lx.stem(w): frozenset(lx.stem(o) for o in group.split() if o != w)
-              for group in ("children child kids kid", "places place spots spot spaces space tickets ticket tix seats seat")
+              for group in ("children child kids kid", "places place spots spot spaces space tickets ticket tix seats seat",
+                            "bikes bike bicycles bicycle cycles cycle")
               for w in group.split()}
 
 

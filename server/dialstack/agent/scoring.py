@@ -46,7 +46,8 @@ def value_key(spec: SlotSpec) -> str:
     return spec.type + json.dumps(params, sort_keys=True, default=str)
 
 
-_LETTERS_FIRST = re.compile(r"\^?\(?[A-Za-z]{1,6}(?:[-_ #]\??)?(?:\\d|\[0-9\]|\d)")  # ('AP-?\d{4}' too)
+# ('AP-?\d{4}' too, and letters of either case: '[Jj][Oo][Bb]-?\d{4}')
+_LETTERS_FIRST = re.compile(r"\^?\(?(?:[A-Za-z]|\[[A-Za-z]{1,2}\]){1,6}(?:[-_ #]\??)?(?:\\d|\[0-9\]|\d)")
 
 
 def _is_reference(slot: BaseSlot) -> bool:
@@ -428,7 +429,7 @@ class FlowScorer:
                    and not w.startswith("not-") and (len(w) >= 4 or w in lx.SYNONYMS or _texted(w))]
         if not unknown:
             return found
-        written = {lx.stem(t) for t in lx.tokens(text) if self._is_word(t)}  # 'chance' is no typo of 'change'
+        written = {lx.stem(t) for t in lx.tokens(text) if self.is_word(t)}  # 'chance' is no typo of 'change'
         raw = {lx.stem(t): t for t in lx.tokens(text)}  # ('stauts' is mended as typed: its stem 'staut' is nearer 'state')
         mended = {m for w in unknown if (m := self._mend_said(w, raw.get(w, w), w in written)) == w or m not in lx.STOPWORDS}
         return frozenset((found - set(unknown)) | mended)  # ('wnt' mended is 'want', no task word)
@@ -462,7 +463,7 @@ class FlowScorer:
         """The pack's own word for ``word``: a synonym it uses ('drop' -> 'cancel'), else the word
         closest in spelling (one or two letters off) unless ``word`` is a word as written
         ('chance', 'found'), else ``word``."""
-        spelled_right = spelled_right or self._is_word(word)
+        spelled_right = spelled_right or self.is_word(word)
         cached = self._mended.get((word, spelled_right))
         if cached is None:
             same = [s for s in lx.SYNONYMS.get(word, ()) if s in self.weights or s in self.text_weights]
@@ -473,6 +474,7 @@ class FlowScorer:
             close = [] if same or spelled_right else _shortened(word, self.spelled) \
                 or difflib.get_close_matches(word, self.spelled, n=1, cutoff=0.8) \
                 or [w for w in self.spelled if _swapped(word, w)][:1] \
+                or [w for w in self.spelled if lx.fat_finger(word, w)][:1] \
                 or _unvowelled(word, self.spelled)  # 'mvoe' -> 'move', 'resched' -> 'reschedule', 'bkng' -> 'booking'
             # a typo keeps its first letter ('bokking'); 'found' is no 'round'
             close = [c for c in close if c[:1] == word[:1]]
@@ -482,7 +484,7 @@ class FlowScorer:
             self._mended[(word, spelled_right)] = cached
         return cached
 
-    def _is_word(self, word: str) -> bool:
+    def is_word(self, word: str) -> bool:
         """A word written right ('chance', 'found'), mended into no other; without the embedder's
         vocabulary every word may be a typo."""
         return self.embedder is not None and self.embedder.is_word(word)
@@ -498,7 +500,7 @@ class FlowScorer:
     def _as_meant(self, token: str) -> str:
         """``token``, or the pack's word it misspells ('flite' -> 'flight')."""
         stem = lx.stem(token)
-        if len(token) < 4 or stem in self.weights or stem in self.text_weights or self._is_word(token):
+        if len(token) < 4 or stem in self.weights or stem in self.text_weights or self.is_word(token):
             return token
         mended = self.mend(stem)
         return token if mended == stem else mended
@@ -700,12 +702,17 @@ def negated(text: str, cand: Candidate) -> bool:
     """'not Chicago', 'instead of the printer', 'i cant make my scan on monday': a value the user
     rules out (a moment given up; not the appointment named: 'i cant make NC-1002, cancel it')."""
     before = text[: cand.start]
-    return bool(lx.NEGATED_BEFORE.search(before)
+    ruled_out = lx.NEGATED_BEFORE.search(before)
+    if ruled_out is not None and lx.CANCEL_VERB.search(ruled_out.group()) and _REFERENCE.fullmatch(str(cand.value)) \
+            and not _REFERENCE.search(text, cand.end):
+        ruled_out = None  # ('Scrub BK-31337, the trip's off', 'scrap BK-31337': the thing held, to be stopped)
+    return bool(ruled_out
                 or _MOMENT.match(str(cand.value)) and (lx.GIVEN_UP_BEFORE.search(before)
                                                         or lx.GIVEN_UP_AFTER.match(text, cand.end)))
 
 
 _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}")
+_REFERENCE = re.compile(r"\b[A-Z]{1,6}-?\d{3,}\b", re.IGNORECASE)
 
 
 def cue_score(text: str, cand: Candidate, slot_spec: SlotSpec, waiting: str | None, label: str = "") -> float:

@@ -293,7 +293,10 @@ class SlotReader:
                     and _says_what(rest.value) \
                     or waiting is None and (self._describes(spec, text, taken) or _states_a_fault(mask(text, taken))
                                             or _tells_what_happened(text, taken))
-                if slot_spec.name in WHOLE_REQUEST or _sole_required(spec, slot_spec.name) or tells:
+                # ('could you give me a rough price for a repair?' to a quote that needs only what is wrong: a request that
+                # says nothing of it leaves it to be asked)
+                sole = _sole_required(spec, slot_spec.name) and not (waiting is None and self._says_nothing_of_it(spec, text, taken))
+                if slot_spec.name in WHOLE_REQUEST or sole or tells:
                     labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
             elif waiting is None and _sole_required(spec, slot_spec.name):
                 # 'is Dune available' -> 'Dune': the words that start the flow are not its value
@@ -340,6 +343,12 @@ class SlotReader:
         told = lx.tokens(rest.value) if rest is not None else []
         return len([w for w in told if w not in lx.STOPWORDS and lx.stem(w) not in named]) >= _TELLS_MORE \
             and _says_what(rest.value)
+
+    def _says_nothing_of_it(self, spec: FlowSpec, text: str, taken: Sequence[tuple[int, int]]) -> bool:
+        """Whether ``text`` only asks for the task: what it says besides the task's words, its verbs and its values names
+        no more than the work and the thing it is for."""
+        rest = remainder(text, [*taken, *lx.requested_verb_spans(text)], self.scorer.trigger_words(spec.name))
+        return rest is None or not _says_what(rest.value)
 
     def works_on_a_held_thing(self, spec: FlowSpec) -> bool:
         """Whether flow ``spec`` works on a thing held, named by its reference (a change of a booking)."""
@@ -491,7 +500,11 @@ _MOMENT_VALUE = re.compile(r"\d{4}-\d{2}-\d{2}")
 # "I've got my MOT booked thursday but ..., can I move it?", 'my appointment is booked for the 3rd': when the thing held
 # is, not a moment wanted
 _HELD_FOR = re.compile(r"(?:\b(?:got|have|had|'ve)\s+(?:my|our|the|an?)\s+(?:[\w-]+\s+){0,2}?(?:booked|scheduled)(?:\s+in)?"
-                       r"|\b(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:is|was|'s)\s+(?:booked|scheduled)(?:\s+in)?)(?:\s+(?:on|for))?\s*$",
+                       r"|\b(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:is|was|'s)\s+(?:booked|scheduled)(?:\s+in)?"
+                       # ('I need to move my lesson next Tuesday': which lesson, not the day it moves to)
+                       r"|\b(?:move|moving|change|changing|reschedule|rescheduling|rearrange|shift|push|cancel|cancelling)\s+"
+                       r"(?:my|our|his|her|their)\s+(?:(?!(?:to|till|until|into|for)\b)[\w-]+\s+){0,2}?"
+                       r"(?!(?:to|till|until|into|for)\b)[\w-]+)(?:\s+(?:on|at))?\s*$",
                        re.IGNORECASE)
 _NUMBER_BEFORE = re.compile(r"\b(?P<n>\d{1,2}|" + COUNT_WORDS + r")\s+(?:[a-z]+\s+)?$", re.IGNORECASE)
 _ADDED = re.compile(r"\b(?:add|adding|plus)\s+$", re.IGNORECASE)
@@ -711,7 +724,9 @@ _WHOLE_NAMES = frozenset({*WHOLE_REQUEST, "description", "details", "detail", "r
 
 # the work asked for and the things it is for, which say nothing of what is the matter ('some work on my other car')
 _THE_WORK = frozenset({"work", "works", "job", "jobs", "stuff", "thing", "things", "something", "bit", "bits", "look",
-                       "quote", "estimate", "help", "issue", "issues", "problem", "problems", "one", "done"})
+                       "quote", "estimate", "help", "issue", "issues", "problem", "problems", "one", "done", "repair",
+                       "repairs", "fix", "fixing", "fixed", "price", "prices", "cost", "costs", "rough", "ballpark", "idea",
+                       "figure", "give", "get", "tell", "know"})
 _OWNED_THING = re.compile(r"\b(?:my|our|his|her|their|the)\s+(?:(?:other|second|old|new|main|spare)\s+)?(?P<thing>[a-z]+)\b",
                           re.IGNORECASE)
 _AS_WELL = re.compile(r"\b(?:as well|aswell|too|also|please|pls|thanks)\b", re.IGNORECASE)
@@ -860,7 +875,14 @@ def _slot_named(spec: FlowSpec, text: str) -> str | None:
         words = {lx.stem(w) for w in lx.tokens(slot_spec.name.replace("_", " "))} - lx.STOP_STEMS
         if words and words <= said:
             named.append(slot_spec.name)
+    if not named and _HEAD_COUNT.search(text):  # ('Pax count is 3 actually', 'headcount is 4'): the slot counting people
+        named = [s.name for s in spec.slots if {lx.stem(w) for w in s.name.split("_")} & PEOPLE_STEMS] \
+            or [s.name for s in spec.slots if count_units(s) & PEOPLE_STEMS]
     return named[0] if len(named) == 1 else None
+
+
+_HEAD_COUNT = re.compile(r"\b(?:(?:pax|people|passenger|guest|traveller|traveler|person)s? (?:count|number|total)|"
+                         r"head ?count|number of (?:pax|people|passengers|guests|travellers|travelers|persons))\b", re.IGNORECASE)
 
 
 def _sole_place(text: str, asked_roles: AbstractSet[str], taken: Sequence[tuple[int, int]]) -> Candidate | None:

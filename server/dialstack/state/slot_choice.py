@@ -94,7 +94,8 @@ def _misspelt(wanted: str, index: _TypoIndex) -> str | None:
     """The one option ``wanted`` (loosely written, at least ``_TYPO_MIN_LENGTH`` long) misspells."""
     # a word said right that is only part of a name ('appointment' of 'gp appointment') mends nothing
     names = {loose: value for loose, value, words in index.names if wanted not in words}
-    close = close_matches(wanted, tuple(names), 2, _TYPO_CUTOFF) \
+    # (a typo keeps its first letter: 'bike serviced' is no 'e-bike service')
+    close = [n for n in close_matches(wanted, tuple(names), 2, _TYPO_CUTOFF) if n[:1] == wanted[:1]] \
         or [n for n in names if n[:1] == wanted[:1] and one_edit(wanted, n)]  # ('smaer test': two letters swapped)
     values = {names[c] for c in close}
     return values.pop() if len(values) == 1 else None

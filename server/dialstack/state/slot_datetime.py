@@ -35,6 +35,7 @@ class DateTimeSlot(BaseSlot):
     type_name = "DateTimeSlot"
     criteria = "single"
     kept_day: str | None = None  # the day of a moment asked for again, for a time said alone
+    kept_time: str | None = None  # the time of day of a moment asked for again, for 'same time' said with a new day
 
     @property
     def time_mode(self) -> str:
@@ -67,8 +68,8 @@ class DateTimeSlot(BaseSlot):
         data.pop("prompt", None)
         if self._prompt:
             data["prompt"] = self._prompt  # the declared prompt, not the time question
-        if self.kept_day and self.value is None:
-            data["kept_day"] = self.kept_day
+        if self.value is None:
+            data.update({k: v for k, v in (("kept_day", self.kept_day), ("kept_time", self.kept_time)) if v})
         return data
 
     def ask_again(self, keep_day: bool = False) -> bool:
@@ -78,6 +79,7 @@ class DateTimeSlot(BaseSlot):
         requires a time and held one)."""
         held = str(self.value) if self.value is not None else ""
         self.clear()
+        self.kept_time = held.split("T", 1)[1] if "T" in held else None  # ('Monday then, same time')
         if not keep_day or self.time_mode != "required" or "T" not in held:
             return False
         self.kept_day = held.split("T", 1)[0]
@@ -85,23 +87,26 @@ class DateTimeSlot(BaseSlot):
 
     def clear(self) -> None:
         super().clear()
-        self.kept_day = None
+        self.kept_day = self.kept_time = None
 
     def dump_value(self) -> dict[str, Any] | None:
         data = super().dump_value()
-        if self.kept_day and self.value is None:
-            data = {**(data or {"value": None}), "kept_day": self.kept_day}
+        kept = {k: v for k, v in (("kept_day", self.kept_day), ("kept_time", self.kept_time)) if v}
+        if kept and self.value is None:
+            data = {**(data or {"value": None}), **kept}
         return data
 
     def load_value(self, data: Any) -> None:
         super().load_value(data)
         self.kept_day = data.get("kept_day") if data else None
+        self.kept_time = data.get("kept_time") if data else None
 
     @classmethod
     def from_dict(cls, data: Any) -> BaseSlot:
         slot = super().from_dict(data)
         if isinstance(slot, DateTimeSlot):
             slot.kept_day = data.get("kept_day")
+            slot.kept_time = data.get("kept_time")
         return slot
 
     def _day_only_awaiting_time(self) -> bool:
