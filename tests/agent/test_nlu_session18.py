@@ -424,3 +424,111 @@ def test_a_count_of_bicycles_in_the_singular_is_the_number_of_bikes() -> None:
     with talking("bikeshop", pack=BIKES) as agent:
         agent.handle("s", "Hello. I am from Spain. I want rent bicycle, three bicycle, for tomorrow please")
         assert slots_of(agent, "hire_bike")["number_of_bikes"] == 3
+
+
+# -- round 67 -----------------------------------------------------------------------------------------------
+CINEMA = PACKS / "cinema"
+GROOMER = PACKS / "groomer"
+
+
+@pytest.mark.parametrize("yes", ["Yup, go ahead, thanks a bunch", "Tak, yes, is good", "bet bet, lock it in", "yessir",
+                                 "She says yes, thank you dear", "She says 'go ahead'", "ok im back, ya do it",
+                                 "Do I have a choice? Yes, go ahead.", "What do you think? Yes."])
+def test_a_yes_asked_back_typed_for_someone_or_in_slang_books_the_flight_read_back(yes: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from Boston to Chicago on December 18")
+        result = agent.handle("s", yes)
+        assert tools_of(result) == ["search_flights", "create_booking"]
+
+
+def test_thanks_a_million_is_thanks_and_no_number() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "set a check-in reminder for BK-31337, 48 hours before")
+        result = agent.handle("s", "Perfect, yes please, thanks a million")
+        assert tools_of(result) == ["schedule_checkin_reminder"]
+
+
+def test_am_i_sure_asked_back_then_yes_cancels() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "cancel BK-31337")
+        result = agent.handle("s", "Am I sure? Obviously I'm sure. Yes.")
+        assert tools_of(result) == ["cancel_booking"]
+
+
+def test_an_answer_behind_a_question_asked_back_is_the_answer() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want to book a flight")
+        result = agent.handle("s", "Why do you need that? Fine, Boston.")
+        assert slots_of(agent, "book_flight")["origin"] == "Boston" and "fly to" in result.reply
+
+
+def test_brb_and_the_errand_asks_to_wait() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "move BK-20481 to jan 2")
+        result = agent.handle("s", "brb gotta grab my charger")
+        assert "take your time" in result.reply.lower() and stack_of(agent) == ["modify_booking"]
+
+
+def test_what_someone_else_wants_to_know_of_a_booking_is_looked_up() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "My nan wants to know if her flight is still on. The number on her paper says BK-31337")
+        assert tools_of(result) == ["get_booking"]
+
+
+def test_a_booking_wanted_for_someone_else_typed_for_them_books() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Hello, this is her grandson typing. Grandma says she wants to book a flight to Chicago to see my aunt")
+        assert stack_of(agent) == ["book_flight"] and slots_of(agent, "book_flight")["destination"] == "Chicago"
+
+
+@pytest.mark.parametrize("answer", ["aisle seats, one of us has a dodgy knee", "back row pls, the kids like being up high",
+                                    "Near of the aisle, if it is possible"])
+def test_a_preference_asked_for_is_kept_whole_with_its_reasons(answer: str) -> None:
+    with talking("cinema", pack=CINEMA) as agent:
+        agent.handle("s", "Hi, 2 adults for Harbour Lights on 18/12 at 3pm please, confirmation to pat.hughes@example.co.uk")
+        result = agent.handle("s", answer)
+        assert slots_of(agent, "book_tickets")["seat_preference"] == answer and "go ahead" in result.reply
+        assert slots_of(agent, "book_tickets")["adults"] == 2
+
+
+def test_adults_and_children_said_together_go_to_their_own_counts() -> None:
+    with talking("cinema", pack=CINEMA) as agent:
+        agent.handle("s", "book Paper Moons for tmrw 6pm")
+        agent.handle("s", "ok 2 adults and 2 children then")
+        assert {"adults": 2, "children": 2}.items() <= slots_of(agent, "book_tickets").items()
+
+
+def test_whether_a_child_of_an_age_may_watch_is_a_question_about_the_rules() -> None:
+    with talking("cinema", pack=CINEMA) as agent:
+        result = agent.handle("s", "can my 13 year old watch the long quiet?")
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == []
+
+
+def test_same_time_takes_the_time_of_a_moment_a_look_up_returned_under_any_name() -> None:
+    with talking("cinema", pack=CINEMA) as agent:
+        agent.handle("s", "whats the status of my booking cn-5003")
+        result = agent.handle("s", "can we move it to the 12th, same time?")
+        assert slots_of(agent, "change_showing")["new_showing"] == "2026-12-12T19:30" and "go ahead" in result.reply
+
+
+@pytest.mark.parametrize(("text", "when"), [
+    ("would thursday the 10th at 11am work? she's always in a better mood in the mornings", "2026-12-10T11:00"),
+    ("Would Wednesday the ninth of December be convenient, at half past ten in the morning?", "2026-12-09T10:30")])
+def test_a_moment_put_forward_as_would_it_work_is_the_answer(text: str, when: str) -> None:
+    with talking("groomer", pack=GROOMER) as agent:
+        agent.handle("s", "I'd like to book a full groom for my medium cockapoo")
+        agent.handle("s", text)
+        assert slots_of(agent, "book_groom")["when"] == when
+
+
+def test_i_have_to_cancel_asks_for_the_cancellation() -> None:
+    with talking("groomer", pack=GROOMER) as agent:
+        agent.handle("s", "I think I have to cancel Bear's bath on the 17th")
+        assert stack_of(agent) == ["cancel_groom"]
+
+
+def test_a_name_ends_with_its_sentence() -> None:
+    with talking("groomer", pack=GROOMER) as agent:
+        agent.handle("s", "Can you book my dog in for a full groom on the 12th at 10am? He's a big boy, a golden retriever "
+                          "called Max. Put it under Leo Fischer")
+        assert slots_of(agent, "book_groom")["dog_name"] == "Max"

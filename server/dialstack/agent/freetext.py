@@ -413,7 +413,8 @@ def _opens_sentence(text: str, at: int) -> bool:
 
 
 # 'St. Louis', 'Dr. Strangelove', 'Edward J. Saub': the dot ends no sentence
-_ABBREVIATION = re.compile(r"[A-Z][a-z]{0,2}\.")
+# ('Dr.', 'St.', 'J.': a title, a street or an initial, no end of a sentence; 'Max.' ends one)
+_ABBREVIATION = re.compile(r"(?:Dr|Mr|Mrs|Ms|Mx|St|Jr|Sr|Mt|Ft|Co|Ltd|Ave|Rd|No|Nr|Prof|Rev|Sgt|Capt|Gen|Col|Lt|[A-Z])\.")
 
 
 def sentence_ends_between(text: str, before: re.Match[str], after: re.Match[str]) -> bool:

@@ -43,6 +43,7 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         r"haa+n?|han ji|haan ji|ji haan|ji|bilkul|theek hai|thik hai|chalo|kar do|kardo|"  # ('Haan haan, kar do': Hindi)
         r"yes (?:man|mon)|yeah (?:man|mon)|gwaan|"  # ('Yes man, do it', 'Yes, gwaan': Jamaican English)
         r"affirm|roger that|wilco|"  # ('Affirm, book it': radio talk)
+        r"tak|bet|bet bet|yessir|yessum|yes sir|ye+s+ir|"  # ('Tak, yes, is good': Polish; 'bet bet, lock it in'; 'yessir')
         r"(?:book|lock|pencil) (?:it|that|them) in|"  # ('too easy, book it in', 'lock it in')
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine|"
         # ('I am quite certain. Please cancel it.' to 'Are you sure ...?')
@@ -54,7 +55,10 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"champion|that'?s (?:grand|champion|smashing|belting|mint|sound|canny|tidy|ace)|smashing|love|pet|duck|"
              r"lah|leh|lor|liao|already|confirm plus chop|"
              r"haa+n?|ji|kar do|kardo|bhej do|bhejo|karo|do the needful|please do the needful|"  # ('Haan bhej do': send it)
-             r"go on ahead|go '?head|go right ahead|gwaan|sen(?:d)? it|ma'?am|maam|sir|mate|bro|bruv|man|mon|boss|dude|buddy|pal|hun|dear|y'?all|"  # ('Yes ma'am')
+             r"go on ahead|go '?head|go right ahead|gwaan|sen(?:d)? it|is good|is ok|is correct|bet|tak|"
+             r"thanks a (?:bunch|million|ton|heap|lot)|(?:thank you|thanks) (?:kindly|dear|so much)|"
+             r"sorry (?:for|about) (?:the|that|this|my) \w+|"  # ('Yes please, sorry for the detour')
+             r"ma'?am|maam|sir|mate|bro|bruv|man|mon|boss|dude|buddy|pal|hun|dear|y'?all|"  # ('Yes ma'am')
              r"go ahaed|do it|go for it|sure|on ye go|crack on|"
              # ('Yep chur', 'Yeah sweet', 'yes corect', 'yes please, go ahead, fingers crossed')
              r"chur|sweet|correct|corect|fingers crossed|dead on|spot on|book|(?:thanks|thank you) very much|grand|"
@@ -78,7 +82,8 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)|"
              r"(?:do|book) (?:it|that|them)|do so|(?:book|lock|pencil) (?:me|her|him|us|them|it|that) in")
 AFFIRM = re.compile(  # ('Oh wonderful, yes, go ahead dear.', 'back. yes book it': a word of delight or return before the yes)
-    r"^\s*(?:(?:oh|well|um+|hmm+|ah|wonderful|brilliant|marvell?ous|splendid|fabulous|fab|(?:ok |okay |i'?m |im )?back)[\s,!.]+)*"
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah|wonderful|brilliant|marvell?ous|splendid|fabulous|fab|(?:(?:ok|okay)[\s,]+)?(?:i'?m |im )?back|"
+    r"obviously|of course|clearly|naturally|honestly)[\s,!.]+)*"
     r"(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
@@ -316,7 +321,10 @@ _PROPOSAL = (r"(?:(?:how|what) about|(?:can|could) (?:it|that|we|you) (?:be|do|m
              r"|(?:can|could|may) (?:i|we) (?:come(?: in| over| round| by)?|drop (?:it|her|him|them|the \w+) off|"
              r"bring (?:it|her|him|them|the \w+)(?: in)?)(?= (?:on|at|this|next|the|tomorrow|today|\w+day)\b| \d)"
              # ('Wait, hmm, maybe January 6th would be better?': a value put forward, unsure)
-             r"|(?:maybe|perhaps)\s+(?=[\w\s,:]{1,40}?\b(?:would|might|could) (?:be|work) (?:better|best|easier|good|ok|okay)\b))\b")
+             r"|(?:maybe|perhaps)\s+(?=[\w\s,:]{1,40}?\b(?:would|might|could) (?:be|work) (?:better|best|easier|good|ok|okay)\b)"
+             # ('would thursday the 10th at 11am work?', 'Would Wednesday the ninth of December be convenient, at half past ten?')
+             r"|would\s+(?=(?!(?:you|it|that|i|we|they|he|she)\b)[\w\s,:']{1,50}?\b(?:work|suit|do|be (?:ok|okay|alright|"
+             r"convenient|possible|fine|free|available))\b))\b")
 _PROPOSES = re.compile(r"^\s*(?:(?:ok|okay|so|and|hmm+|well|oh|um+|then|actually|sorry|wait|no)[\s,]+)*" + _PROPOSAL,
                        re.IGNORECASE)
 # '..., can we do friday at 10 instead': a value put forward anywhere in the turn, in the words of a request
@@ -656,7 +664,10 @@ _WAIT = (r"(?:hold on|hang on|hold up|one sec(?:ond)?|one moment|one min(?:ute)?
          r"(?:give me|gimme|bear with me for) (?:a|one) (?:sec|second|moment|minute|min|mo|tick)|bear with me|wait(?: a (?:sec|second|moment|minute|min))?|"
          r"brb|be right back|afk|back in a (?:sec|second|min|minute|bit|mo))")
 _ASKS_TO_WAIT = re.compile(r"^\W*(?:[\w']+(?:\s+[\w']+){0,3}[.!,-]+\s*)?(?:(?:ok|okay|sorry|um+|oh|hmm+|sec|please)[\s,.!]+)*"
-                           + _WAIT + r"(?:[\s,.!]+(?:please|pls|sorry|thanks|ty|x)|[\s,.!]+" + _WAIT + r")*[\s.!]*$", re.IGNORECASE)
+                           + _WAIT + r"(?:[\s,.!]+(?:please|pls|sorry|thanks|ty|x)|[\s,.!]+" + _WAIT + r")*"
+                           # ('brb gotta grab my charger': what the user goes to do, said after it)
+                           r"(?:[\s,.!-]+(?:(?:i )?(?:gotta|got to|have to|need to|must|just)|i'?ll|i'?m (?:just |going to |gonna )?)"
+                           r"\s*(?:grab|get|go|answer|take|let|feed|put)\b[^?]*)?[\s.!]*$", re.IGNORECASE)
 
 
 def asks_to_wait(text: str) -> bool:
@@ -897,7 +908,7 @@ OWNED = re.compile(r"\b(?:have|has)\s+(?:i|we)\s+got\b|\b(?:do|did)\s+(?:i|we)\s
                    re.IGNORECASE)
 # 'we'd like to know whether our reservation is confirmed', 'I was wondering if ...': asked in a statement
 _INDIRECT_QUESTION = re.compile(
-    r"\b(?:(?:would|'d) like to know|want(?:ed)? to know|need to know|wondering|wonder|let me know|lmk|"
+    r"\b(?:(?:would|'d) like to know|wants? to know|wanted to know|needs? to know|wondering|wonder|let me know|lmk|"
     r"(?:can'?t|cannot|don'?t) (?:remember|recall)|forgot|forget|"  # ('I can't remember what time my appointment is')
     r"(?:need|want|wanna|like) (?:to|2) (?:see|check|find out))\s+"  # ('need 2 see whats up with my trip bk-31337')
     r"(?:whether|if|when|what|whats|what's|where|how|which|who|why)\b(?!\s+(?:i|we|you|u|someone)\s+(?:could|can|might|may)\b)"
@@ -922,6 +933,9 @@ _ASKS_WHAT_IS_ALLOWED = re.compile(r"\bshould (?:i|we) still\b|\bor (?:do|would|
                                    # ('what happens if I have to pull out of a lesson last minute, do I lose my money?')
                                    r"|^\W*(?:\w+\W+){0,3}?what (?:happens|would happen|will happen|if) (?:if |when )?(?:i|we|you|my|our|"
                                    r"someone|they|he|she)\b"
+                                   # ('can my 13 year old watch the long quiet?': an age, asked whether it may)
+                                   r"|\b(?:can|could|may|is) (?:my|our|a|an) \d+[ -]?(?:year|yr)[ -]?old(?: \w+)? (?:watch|see|go|come|"
+                                   r"attend|get in|be admitted|fly|travel|join|allowed)\b"
                                    # ('hang on, is there a charge for cancelling?': the service's own rules)
                                    r"|\b(?:is there|are there|will there be|would there be|do you charge|do i have to pay) "
                                    r"(?:a |an |any )?(?:charge|fee|cost|penalty|fine|extra)s?(?: \w+)? (?:for|if|to|when)\b", re.IGNORECASE)
@@ -932,8 +946,9 @@ _MAY_ASK_WHAT_IS_ALLOWED = re.compile(
     r"|^\W*(?:\w+\W+){0,4}?(?:am|are|is)\s+(?:[\w']+\s+){0,3}?allowed\b|\bdo (?:you|they) (?:allow|accept|take)\b"
     r"|\b(?:is|would) (?:that|this) (?:be )?(?:ok|okay|alright|fine|a problem|allowed)\s*\??\s*$"
     # 'and can my husband come with me?', 'could a friend sit in?': whether someone else may come
-    r"|^\W*(?:(?:and|so|but|also|oh)\s+)?(?:(?:one thing|quick question|btw)[\s,]+)?(?:can|could|may) (?:(?:my|our|a|the) \w+|she|he|they) "
-    r"(?:come|attend|join|stay|watch|sit in|sit with|stay with|come in|be there|be with|go in)\b"
+    r"|^\W*(?:(?:and|so|but|also|oh)\s+)?(?:(?:one thing|quick question|btw)[\s,]+)?(?:can|could|may) "
+    r"(?:(?:my|our|a|the) (?:\d+[ -]?(?:year|yr)[ -]?old|\w+)|she|he|they) "  # ('can my 13 year old watch the long quiet?')
+    r"(?:come|attend|join|stay|watch|see|sit in|sit with|stay with|come in|be there|be with|go in|get in)\b"
     # ('will the boys be able to sit next to me on the plane?': whether others may do something)
     r"|\b(?:will|would|can|could) (?:he|she|they|(?:my|our|the|his|her) \w+) be able to\b", re.IGNORECASE)
 
@@ -1075,6 +1090,10 @@ def shift_spans(text: str) -> list[tuple[int, int]]:
 _REQUESTED = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u)|(?:can|could) we|(?:can|could|may) i(?= \w+ \w)|please|pls|"
                         r"(?:i|we)(?:'d| would) like to|"
                         r"(?:i|we) (?:" + WANT + r"|" + NEED + r"|wanna|ought) to|(?:i|we) (?:wanna|oughta|had better|'d better)|"
+                        # ('I think I have to cancel Bear's bath'; not 'if i have to cancel later', a condition)
+                        r"(?<!\bif )(?<!\bwhen )(?<!\bcase )(?<!\bwhether )(?:i|we) (?:(?:have|'ve got|have got) to|gotta|must)|"
+                        # ('Grandma says she wants to book a flight to Chicago': wanted for someone else, typed for them)
+                        r"(?:she|he|they) (?:wants|needs|would like|'d like|has|have) to|"
                         r"^\s*(?:" + WANT + r"|" + NEED + r") to|^\s*wanna)"  # ('need to reschedule my plasma appt')
                         # (and the verb's particle, one of PARTICLES: 'call off')
                         r"\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)\b(?:\s+(?P<particle>off|up|out|back|over|down|in)\b)?",
@@ -1554,57 +1573,65 @@ _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE
                  # 'please remember me to the check-in of BK-12345', 'can you say me when ...': remind, tell, as German
                  # and Spanish speakers say them
                  (re.compile(r"\bsay (me|us)\b(?= (?:when|if|whether|what|how|which|where|the)\b)", re.IGNORECASE), r"tell \1"),
-                 (re.compile(r"\bremember (me|us) (?=(?:to|of|about) (?:the|my|our|it|that|this)\b)", re.IGNORECASE), r"remind \1 "),
-                 # ('do u guys fly to tokyo??', 'Do you people even allow pets', 'are y'all open'): the service, addressed
-                 (re.compile(r"\b(do|does|did|are|r|can|could|will|would|have|should) (?:you|u|ya) (?:guys|lot|folks|people|all)\b"
-                             r"|\b(do|does|did|are|r|can|could|will|would|have|should) y'?all\b", re.IGNORECASE),
-                  lambda m: f"{m[1] or m[2]} you"),
-                 # ('what would a headset service and new bar tape run me?': cost me)
-                 (re.compile(r"\b(run|set) (me|us) back\b|\brun (me|us)\b(?=\s*[?.!]*\s*$)", re.IGNORECASE),
-                  lambda m: f"cost {m[2] or m[3]}"),
-                 # Southern US English: 'Might could you keep an eye on fares ...', "I'm fixin' to book"
-                 (re.compile(r"\bmight (could|can|would|should)\b", re.IGNORECASE), r"\1"),
-                 (re.compile(r"\b(?:i'?m|we'?re) fixin'?g? to\b", re.IGNORECASE), "I want to"),
-                 # New Zealand English: 'Nah yeah, do it' says yes, 'Yeah nah, she'll be right' says no
-                 (re.compile(r"^(\W*)nah,? yeah\b", re.IGNORECASE), r"\1yeah"),
-                 (re.compile(r"^(\W*)yeah,? nah\b", re.IGNORECASE), r"\1nah"),
-                 (re.compile(r"\bshe'?ll be right\b", re.IGNORECASE), "it's fine"),
-                 # Jamaican English: 'mi waan fly', 'fi di 31st a December', 'Hol' on, before dat', 'soon come'
-                 (re.compile(r"\bmi waan(?:t)?\b", re.IGNORECASE), "I want"),
-                 (re.compile(r"(?-i:\bdi\b)(?= [a-z0-9])"), "the"),
-                 (re.compile(r"\bfi(?= (?:di|the|me|mi|my|a|an|[A-Z0-9]))\b"), "for"),
-                 (re.compile(r"\b(?:dat|dah)\b(?! [A-Z])", re.IGNORECASE), "that"),
-                 (re.compile(r"\b(?:hol'|hole) on\b", re.IGNORECASE), "hold on"),
-                 (re.compile(r"\b(?:yuh|yu)\b", re.IGNORECASE), "you"),
-                 (re.compile(r"\bden\b(?= (?:book|send|check|cancel|change|move|mek|set|gimme|give|tell))", re.IGNORECASE), "then"),
-                 (re.compile(r"\bmek (?:mi|me)\b", re.IGNORECASE), "let me"),
-                 (re.compile(r"\bmek\b", re.IGNORECASE), "make"),
-                 (re.compile(r"^(\W*)soon come\b", re.IGNORECASE), r"\1hold on"),
-                 (re.compile(r"\b(\d{1,2}(?:st|nd|rd|th)?) a (?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)",
-                             re.IGNORECASE), r"\1 of "),
-                 (re.compile(r"\b(\w+) a (?:wi|we|us)\b", re.IGNORECASE), r"\1 of us"),  # ('four a wi')
-                 # Hindi and Hinglish: 'Mujhe ek flight chahiye from London to Paris', 'Hum 5 log hain'
-                 (re.compile(r"\bmujhe (?:ek |\ba )?(?P<what>[^,.!?]+?) chahiye\b", re.IGNORECASE), r"I need a \g<what>"),
-                 (re.compile(r"\bhum (\w+) log(?: hain| he| hai)?\b", re.IGNORECASE), r"we are \1 people"),
-                 # ('mera booking BK-20481 hai, usko prepone karna hai', 'haan book karo', '2 log honge')
-                 (re.compile(r"(?<![\w.@-])(?:mera|meri)(?![\w.@-])", re.IGNORECASE), "my"),
-                 (re.compile(r"(?<![\w.@-])(?:usko|isko)(?![\w.@-])", re.IGNORECASE), "it"),
-                 (re.compile(r"\b(?:it )?(\w+) karna hai\b", re.IGNORECASE), r"I want to \1 it"),
-                 (re.compile(r"\b(?!(?:haan|ha|han)\b)([a-z]+) (?:kar do|kardo|karo|kar dijiye|kar dena)\b", re.IGNORECASE), r"\1 it"),
-                 (re.compile(r"\b(\d+|one|two|three|four|five|six|ek|do|teen|char|paanch) log(?: honge| hain| hai| he)?\b",
-                             re.IGNORECASE), r"\1 people"),
-                 (re.compile(r"^(\W*)(?:nahi+n?|nahin)\b", re.IGNORECASE), r"\1no"),
-                 (re.compile(r"\b(?:theek|thik|thick) (?:hai|he|h)\b", re.IGNORECASE), "ok"),
-                 (re.compile(r"^(\W*)(?:achha|acha|accha)\b", re.IGNORECASE), r"\1ok"),
-                 (re.compile(r"\bthoda\b", re.IGNORECASE), "a bit of"),
-                 (re.compile(r"(?<=\w) hai(?=\s*[,.!?]|\s*$)", re.IGNORECASE), ""),
-                 # ("I've lost track of which books I have": forgotten, nothing lost)
-                 (re.compile(r"\b(?:lost|lose|losing|loses) track of\b", re.IGNORECASE), "forgotten"),
-                 # dictated numbers, heard as their homophones: 'there will be for of us', 'too people', 'for adults'
-                 (re.compile(r"\b(?:for|fore)(?= of (?:us|them|you)\b)|(?<=\bbe )(?:for|fore)(?= (?:people|adults|passengers)\b)",
-                             re.IGNORECASE), "four"),
-                 (re.compile(r"\b(?:too|to)(?= of (?:us|them)\b)|\btoo(?= (?:people|adults|passengers|tickets|seats)\b)",
-                             re.IGNORECASE), "two"))
+                 (re.compile(r"\bremember (me|us) (?=(?:to|of|about) (?:the|my|our|it|that|this)\b)", re.IGNORECASE), r"remind \1 "))
+# the words of other Englishes and of dictation, read only when a word they need is said (most turns say none)
+_VOICE_GATE = re.compile(r"\b(?:u guys|you guys|ya guys|you lot|you folks|you people|you all|y'?all|run|set|might|fixin'?g?|"
+                         r"nah|yeah|she'?ll|mi|di|fi|dat|dah|hole|yuh|yu|den|mek|soon|a wi|a we|a us|mujhe|hum|mera|"
+                         r"meri|usko|isko|karna|kar|karo|kardo|log|nahi+n?|theek|thik|thick|achha|acha|accha|thoda|hai|"
+                         r"lost|lose|losing|loses)\b|\d(?:st|nd|rd|th)? a |\b(?:for|fore|too|to) (?:of (?:us|them|you)|"
+                         r"people|adults|passengers|tickets|seats)|\bhol' on", re.IGNORECASE)
+_VOICES = (
+    # ('do u guys fly to tokyo??', 'Do you people even allow pets', 'are y'all open'): the service, addressed
+    (re.compile(r"\b(do|does|did|are|r|can|could|will|would|have|should) (?:you|u|ya) (?:guys|lot|folks|people|all)\b"
+                r"|\b(do|does|did|are|r|can|could|will|would|have|should) y'?all\b", re.IGNORECASE),
+     lambda m: f"{m[1] or m[2]} you"),
+    # ('what would a headset service and new bar tape run me?': cost me)
+    (re.compile(r"\b(run|set) (me|us) back\b|\brun (me|us)\b(?=\s*[?.!]*\s*$)", re.IGNORECASE),
+     lambda m: f"cost {m[2] or m[3]}"),
+    # Southern US English: 'Might could you keep an eye on fares ...', "I'm fixin' to book"
+    (re.compile(r"\bmight (could|can|would|should)\b", re.IGNORECASE), r"\1"),
+    (re.compile(r"\b(?:i'?m|we'?re) fixin'?g? to\b", re.IGNORECASE), "I want to"),
+    # New Zealand English: 'Nah yeah, do it' says yes, 'Yeah nah, she'll be right' says no
+    (re.compile(r"^(\W*)nah,? yeah\b", re.IGNORECASE), r"\1yeah"),
+    (re.compile(r"^(\W*)yeah,? nah\b", re.IGNORECASE), r"\1nah"),
+    (re.compile(r"\bshe'?ll be right\b", re.IGNORECASE), "it's fine"),
+    # Jamaican English: 'mi waan fly', 'fi di 31st a December', 'Hol' on, before dat', 'soon come'
+    (re.compile(r"\bmi waan(?:t)?\b", re.IGNORECASE), "I want"),
+    (re.compile(r"(?-i:\bdi\b)(?= [a-z0-9])"), "the"),
+    (re.compile(r"\bfi(?= (?:di|the|me|mi|my|a|an|[A-Z0-9]))\b"), "for"),
+    (re.compile(r"\b(?:dat|dah)\b(?! [A-Z])", re.IGNORECASE), "that"),
+    (re.compile(r"\b(?:hol'|hole) on\b", re.IGNORECASE), "hold on"),
+    (re.compile(r"\b(?:yuh|yu)\b", re.IGNORECASE), "you"),
+    (re.compile(r"\bden\b(?= (?:book|send|check|cancel|change|move|mek|set|gimme|give|tell))", re.IGNORECASE), "then"),
+    (re.compile(r"\bmek (?:mi|me)\b", re.IGNORECASE), "let me"),
+    (re.compile(r"\bmek\b", re.IGNORECASE), "make"),
+    (re.compile(r"^(\W*)soon come\b", re.IGNORECASE), r"\1hold on"),
+    (re.compile(r"\b(\d{1,2}(?:st|nd|rd|th)?) a (?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)",
+                re.IGNORECASE), r"\1 of "),
+    (re.compile(r"\b(\w+) a (?:wi|we|us)\b", re.IGNORECASE), r"\1 of us"),  # ('four a wi')
+    # Hindi and Hinglish: 'Mujhe ek flight chahiye from London to Paris', 'Hum 5 log hain'
+    (re.compile(r"\bmujhe (?:ek |\ba )?(?P<what>[^,.!?]+?) chahiye\b", re.IGNORECASE), r"I need a \g<what>"),
+    (re.compile(r"\bhum (\w+) log(?: hain| he| hai)?\b", re.IGNORECASE), r"we are \1 people"),
+    # ('mera booking BK-20481 hai, usko prepone karna hai', 'haan book karo', '2 log honge')
+    (re.compile(r"(?<![\w.@-])(?:mera|meri)(?![\w.@-])", re.IGNORECASE), "my"),
+    (re.compile(r"(?<![\w.@-])(?:usko|isko)(?![\w.@-])", re.IGNORECASE), "it"),
+    (re.compile(r"\b(?:it )?(\w+) karna hai\b", re.IGNORECASE), r"I want to \1 it"),
+    (re.compile(r"\b(?!(?:haan|ha|han)\b)([a-z]+) (?:kar do|kardo|karo|kar dijiye|kar dena)\b", re.IGNORECASE), r"\1 it"),
+    (re.compile(r"\b(\d+|one|two|three|four|five|six|ek|do|teen|char|paanch) log(?: honge| hain| hai| he)?\b",
+                re.IGNORECASE), r"\1 people"),
+    (re.compile(r"^(\W*)(?:nahi+n?|nahin)\b", re.IGNORECASE), r"\1no"),
+    (re.compile(r"\b(?:theek|thik|thick) (?:hai|he|h)\b", re.IGNORECASE), "ok"),
+    (re.compile(r"^(\W*)(?:achha|acha|accha)\b", re.IGNORECASE), r"\1ok"),
+    (re.compile(r"\bthoda\b", re.IGNORECASE), "a bit of"),
+    (re.compile(r"(?<=\w) hai(?=\s*[,.!?]|\s*$)", re.IGNORECASE), ""),
+    # ("I've lost track of which books I have": forgotten, nothing lost)
+    (re.compile(r"\b(?:lost|lose|losing|loses) track of\b", re.IGNORECASE), "forgotten"),
+    # dictated numbers, heard as their homophones: 'there will be for of us', 'too people', 'for adults'
+    (re.compile(r"\b(?:for|fore)(?= of (?:us|them|you)\b)|(?<=\bbe )(?:for|fore)(?= (?:people|adults|passengers)\b)",
+                re.IGNORECASE), "four"),
+    (re.compile(r"\b(?:too|to)(?= of (?:us|them)\b)|\btoo(?= (?:people|adults|passengers|tickets|seats)\b)",
+                re.IGNORECASE), "two"))
+
 
 
 # a look-up in a phrasal verb the assistant is asked for: 'can u pull up my reservation', 'bring up my booking', 'dig
@@ -1662,9 +1689,19 @@ def _question_announced(text: str) -> str:
     m = _REMARK_THEN_QUESTION.match(text)
     if m is None or any(c.isdigit() for c in m["remark"]) or REQUEST_ANYWHERE.search(m["remark"]) or WANTS.match(m["remark"]):
         return text
-    return text[m.start("lead"):] if m["lead"].lower() == "quick question" else text[m.end():]
+    return text[m.start("lead"):] if m["lead"].lower().startswith("quick") else text[m.end():]
 
 
+# 'She says yes, thank you dear', "She says 'go ahead'": what someone else says, typed for them, said as theirs
+_SAYS_FOR_THEM = re.compile(r"^\W*(?:(?:she|he|they|grandma|grandpa|gran|nan|nana|mum|mom|dad|my \w+) (?:says|said|says to say)"
+                            r"[,:]?\s*)(?P<q>['\"‘“]?)(?P<said>.+?)(?P=q)?[\s.!]*$", re.IGNORECASE)
+# 'Am I sure? Obviously I'm sure. Yes.', 'Why do you need that? Fine, Boston.', 'Does it matter? January 15.': a question
+# asked back before the answer, which asks nothing of the agent
+_ASKED_BACK = re.compile(r"^\s*(?:(?:am i (?:sure|certain|serious|kidding|joking)|is that (?:a problem|an issue|too much to ask|"
+                         r"the right \w+|everything|all|it)|does (?:it|that) matter|would i|why(?: do| does| would)? (?:you|u) (?:need|want|ask)|"
+                         r"what'?s the point of|what for|how come|who cares|what'?s it to (?:you|ya)|do i have (?:a|any) choice|"
+                         r"what do you think|(?:are )?(?:you|u) done|who'?s asking|really|seriously)\b[^?.!]{0,40}\?+)\s+(?=\S)",
+                         re.IGNORECASE)
 # 'sorry - kids - where was I. Chicago.': a question to oneself, finding the thread again, asks nothing of the agent
 _LOST_THREAD = re.compile(r"\b(?:(?:now|ok|okay|right|so|um+|er+|anyway|anyhow)[\s,]+)*(?:where (?:was|were) (?:i|we)|"
                           r"what (?:was|were) (?:i|we) (?:saying|on about)|where did (?:i|we) get to)\b(?!\s+(?:going|flying|"
@@ -1786,8 +1823,15 @@ def plain_words(text: str) -> str:
     text = _SELF_REPAIR.sub(_repaired, text)  # ('For two - no, three people', 'Can you cancel - sorry, check - my booking')
     for pattern, word in _TEXTED_WORDS:
         text = pattern.sub(word, text)
+    if _VOICE_GATE.search(text):
+        for pattern, word in _VOICES:
+            text = pattern.sub(word, text)
     text = _can_you(_RHETORICAL.sub(" ", _LOST_THREAD.sub("", _YOU_KNOW_WHAT.sub("", text))).strip() or text)
-    text = _question_announced(text)  # ('actually do you know what, just cancel it instead')
+    text = _question_announced(text)
+    said = _SAYS_FOR_THEM.match(text)
+    if said is not None and (agrees(said["said"]) or DENY.match(said["said"])):
+        text = said["said"]
+    text = _ASKED_BACK.sub("", text) or text  # ('actually do you know what, just cancel it instead')
     text = _VALEDICTION.sub("", _SALUTATION.sub("", text)) or text  # (a letter's opening and close)
     return _NOTIFY_ON.sub("notify me ", _LOOK_UP.sub(_looked_up, text))
 

@@ -337,7 +337,7 @@ class Understander:
             asked = active.spec.slot(waiting.name) or waiting
             # (the story told to 'what's the problem with it?' is the answer, the task's words in it too)
             if not holds_whole_request(active.spec, asked) and "reason" not in roles_of(asked).roles:
-                free_answer = self._task_words_dropped(free_answer, active.name, text)
+                free_answer = self._task_words_dropped(free_answer, active.name, text, asked)
         is_question = lx.is_question(text)
         asks = self._asks_about(text, is_question)
         if asks is not None and self._asks_by_its_verb(text):
@@ -1489,24 +1489,12 @@ class Understander:
         first = self._looks_before_it_books(ranked, text, ctx, begun)
         if first is not None:
             return first
-        first = self._change_unasked(ranked, text, ctx)
-        if first is not None:
-            return first
-        first = self._looked_up_by_reference(ranked, text, ctx)
-        if first is not None:
-            return first
-        added = self._adds_to_what_is_held(ranked, text, ctx)
-        if added is not None:
-            return added
-        requested = self._requested_by_its_verb(ranked, text, ctx)
-        if requested is not None:
-            return requested
-        new = self._asks_for_a_new_one(ranked, text, ctx)
-        if new is not None:
-            return new
-        own = self._asks_about_own(ranked, text, ctx)
-        if own is not None:
-            return own
+        # (in order: each says what the turn asks for when the scores alone would not)
+        for reorder in (self._change_unasked, self._looked_up_by_reference, self._adds_to_what_is_held,
+                        self._requested_by_its_verb, self._asks_for_a_new_one, self._asks_about_own):
+            reordered = reorder(ranked, text, ctx)
+            if reordered is not None:
+                return reordered
         first, top = ranked[0]
         if 0 < top < self.threshold and _STILL_ON.match(text) and first in self.scorer.readers and self._of_own_things(first):
             return _promoted(ranked, first, self.threshold)  # 'is my nurse review still happening?': about one's own
@@ -1689,7 +1677,11 @@ class Understander:
             # ('I need to cancel my yoga on saturday': one's own thing, done to by another task's verb, is no new one to
             # make, however strongly its words speak for making one)
             margin = ANSWER_MARGIN
-        if name == first or score < self.threshold or top - score >= margin:
+        if name == first:
+            # ('Grandma says she wants to book a flight to Chicago to see my aunt': asked for by its verb and first
+            # already, though tied with a look-up)
+            return ranked if score >= self.threshold and self.scorer.requested_flows(text) == {name} else None
+        if score < self.threshold or top - score >= margin:
             return None
         if first in self.scorer.readers and name in self.scorer.readers and self._named_not_owned(text, first, name, ctx):
             return None  # ('can you look up flights london to paris': the look-up of what the turn names)
@@ -1765,8 +1757,8 @@ class Understander:
         keys = self.scorer.values_in(text, ctx)[0] & self.scorer.reference_keys
         if not keys or any(self.scorer.flow_of_verb(lx.stem(w)) == first or self.scorer.flow_of_verb(w) == first
                            for w in lx.tokens(text)) or self.scorer.verb_flow(text) == first \
-                or first in self.scorer.requested_flows(text) or lx.CANCEL_VERB.search(text):
-            return None
+                or lx.requested_verbs(text) - _READING_VERBS or lx.CANCEL_VERB.search(text):
+            return None  # (a verb asked for: 'can you book transport for EY-1002', 'please move reservation BK-12345')
         given, _ = self._read_new(self.domain.flow(first), text, ctx)
         if any(value_key(s) not in keys for n in given if (s := self.domain.flow(first).slot(n)) is not None):
             return None  # ('BK-31337 to the 5th please': a new value for it, a change)
@@ -1784,8 +1776,8 @@ class Understander:
                                 ctx: SlotContext | None) -> list[tuple[str, float]] | None:
         """'Can you look up JOB-4421 for me?': a look-up asked for in the plain verbs of looking, of a thing named by its
         reference, is the look-up that takes that reference (though the pack's own words for it are others)."""
-        if ctx is None or not text or not _LOOK_AT.search(text):
-            return None
+        if ctx is None or not text or not _LOOK_AT.search(text) or lx.requested_verbs(text) - _READING_VERBS:
+            return None  # ('my GP wants to see the echo results, can you send them over? CD-1004': sending asked for)
         keys = self.scorer.values_in(text, ctx)[0] & self.scorer.reference_keys
         first, top = ranked[0]
         if not keys or top < self.threshold or first in self.scorer.readers and self.scorer.profiles[first].value_keys & keys:
@@ -1952,11 +1944,16 @@ class Understander:
     def _required(self, name: str) -> bool:
         return any(s.priority == "required" for s in self.domain.flow(name).slots)
 
-    def _task_words_dropped(self, answer: Candidate, flow: str, said: str = "") -> Candidate | None:
+    def _task_words_dropped(self, answer: Candidate, flow: str, said: str = "", asked: Any = None) -> Candidate | None:
         """'I want to borrow Dune' to 'Which book?' -> 'Dune'; 'I want to borrow a book' -> nothing
         (the task restated); 'The Hobbit' stays whole, and so does a name in capitals in a turn ``said``
-        that is not all in capitals ('Parkside Surgery on Elm Road': 'surgery' is a word of the task)."""
+        that is not all in capitals ('Parkside Surgery on Elm Road': 'surgery' is a word of the task). The words of
+        the question ``asked`` itself are the answer's own ('back row ideally' to 'Any seating wishes, like aisle seats
+        or the back row?')."""
         triggers = self.scorer.trigger_words(flow)
+        if asked is not None:
+            own = " ".join(str(getattr(asked, a, "") or "") for a in ("name", "description", "prompt"))
+            triggers = triggers - {lx.stem(w) for w in lx.tokens(own.replace("_", " "))}
         text = answer.value
         words = str(text).split()
         # (a short turn all in capitals is a name said alone too: 'Little Acorns Nursery')
@@ -2248,11 +2245,14 @@ _POSSIBLE_TO = re.compile(r"\b(?:is|would)\s+(?:it\s+)?(?:be\s+)?possible\s+(?:f
 _NAME_ALONE = 4  # words a turn that is only a name in capitals may have ('Little Acorns Day Nursery')
 _MAY_I_DO = re.compile(r"\b(?:can|could|may)\s+(?:i|we)\s+(?:just\s+|please\s+|instead\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
 # ('FIVE of us need to get from New York to Los Angeles', 'my mum has to fly to Boston'): getting somewhere, wanted
-_NEEDS_TO_GET = re.compile(r"\b(?:need|needs|want|wants|have to|has to|gotta|got to)\s+(?:to\s+)?(?:get|go|fly|travel|be)\b",
-                           re.IGNORECASE)
+_NEEDS_TO_GET = re.compile(r"\b(?:need|needs|want|wants|have to|has to|gotta|got to)\s+(?:to\s+)?(?:get|go|fly|travel|be)\b"
+                           # ('me and 3 of the squad need flights out of chicago': a thing wanted from or to a place)
+                           r"|\b(?:need|needs)\s+(?:a |an |some |\w+ )?\w+\s+(?:out of|from|to)\b", re.IGNORECASE)
 # the plain verbs of looking a thing up ('look up JOB-4421', 'can I see BK-31337', 'pull up ...')
 _LOOK_AT = re.compile(r"\b(?:look (?:up|at|into)|check (?:on|up on)|pull up|bring up|see|view|show me|find|status (?:of|on))\b",
                       re.IGNORECASE)
+_READING_VERBS = frozenset({"see", "view", "look", "look up", "check", "check on", "show", "find", "pull", "pull up", "bring",
+                            "bring up", "get", "know", "have", "tell"})
 _LOOKING_WORDS = frozenset(lx.stem(w) for w in ("see", "view", "look", "show", "actual", "current", "existing", "want",
                                                  "like", "please", "my", "the"))
 _COURTESY = frozenset(lx.stem(w) for w in ("please", "pls", "plz", *lx.THANKS, "today", "soon", "possible", "hi", "hey", "hello",

@@ -34,9 +34,11 @@ _GROUP = re.compile(
     r"\b(?:(?:a |our |my )?(?:group|party|family|team) of\s+" + _NUMBER.format("n1")
     + r"|(?:we are|we're)\s+" + _NUMBER.format("n2")
     # ('there are 4 of us'; not 'an aisle seat if there's one')
-    + r"|(?:there are|there's|there will be)\s+" + _NUMBER.format("n5")
-    + r"(?=\s+(?:of us|people|persons|adults|guests|travell?ers|passengers)\b)"
-    + r"|(?:(?P<n3>" + _COUNT.format() + r"|a|an|one)\s+(?:of us|(?P<unit>[a-z]+)))"
+    + r"|(?:there are|there's|there will be|that'?s|that makes|that will be|which makes)\s+" + _NUMBER.format("n5")
+    + r"(?=\s+(?:of us|of them|people|persons|adults|guests|travell?ers|passengers)\b)"  # ('so that's two of them')
+    # (not 'one of us has a dodgy knee': one of the party, said of)
+    + r"|(?:(?P<n3>" + _COUNT.format() + r"|a|an|one)\s+(?:of us(?!\s+(?:has|is|was|needs|uses|can'?t|cannot|gets|'s)\b)"
+    + r"|(?P<unit>[a-z]+)))"
     + r"|for\s+" + _NUMBER.format("n4") + r"(?!\s*(?:am|pm|a\.m|p\.m|o'clock|:|\d|(?:days?|nights?|hours?|weeks?|months?|years?|minutes?|dollars?"
     + r"|bucks|usd|euros?|percent|stars?|miles?|km|kilometers?)\b))"
     + r")\b|\b(?P<alone>just me|only me|(?:(?<=for )|(?<=just )|(?<=only )|(?<=by )|^\s*)myself|solo|(?:i'?m|i am|i'?ll be|i will be)\s+(?:\w+\s+)?alone)\b"
@@ -143,9 +145,12 @@ def count_value(spec: SlotSpec, options: Sequence[object], text: str, asked: boo
     units = count_units(spec)
     parties = people_listed(text) if units & PEOPLE_STEMS else []
     # ('a place on the online course for 2 people': a number said outright before 'a' or 'one')
+    own = {lx.stem(w) for w in spec.name.split("_")} - {"number", "num", "of", "count", "total"}
     for m in sorted(_GROUP.finditer(text), key=lambda m: (m["n3"] or "").lower() in ("a", "an", "one")):
-        if any(p.start <= m.start() < p.end for p in parties):
-            continue  # '2 adults and 3 children': a part of a list of people, counted with it below
+        # '2 adults and 3 children': a part of a list of people, counted with it below (but the part of the slot's own
+        # kind, for a slot that counts one kind: 'adults' takes the 2)
+        if any(p.start <= m.start() < p.end for p in parties) and lx.stem(m["unit"] or "") not in own:
+            continue
         unit = (m["unit"] or "").lower()
         said = (m["n1"] or m["n2"] or m["n3"] or m["n4"] or m["n5"] or m["alone"] or m["both"] and "2" or "").lower()
         if m["unit"] is not None and not counts_unit(unit, units):

@@ -55,9 +55,12 @@ _ISO_MOMENT = re.compile(r"^(?P<day>\d{4}-\d{2}-\d{2})(?:[T ](?P<time>\d{2}:\d{2
 def returned_moments(outputs: Mapping[str, Any]) -> dict[str, Any]:
     """The day and the time of day a task returned ('when': '2026-12-08T09:30' after a check of an
     appointment), by kind, for 'that same day at 10:30' said next."""
-    for name, value in outputs.items():
-        m = _ISO_MOMENT.match(value) if isinstance(value, str) and re.search(r"date|day|when|time", name) else None
-        if m is not None:
+    named = [(n, v) for n, v in outputs.items() if re.search(r"date|day|when|time", n)]
+    # (then a moment under another name: 'showing': '2026-12-11T19:30'; not when a record was made)
+    others = [(n, v) for n, v in outputs.items() if not re.search(r"date|day|when|time|created|updated|made|_at$", n)]
+    for name, value in [*named, *others]:
+        m = _ISO_MOMENT.match(value) if isinstance(value, str) else None
+        if m is not None and (m["time"] or (name, value) in named):
             return {"day": m["day"], **({"time": m["time"]} if m["time"] else {})}
     return {}
 

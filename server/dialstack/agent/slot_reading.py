@@ -198,9 +198,10 @@ class SlotReader:
                 continue
             if score <= _CUED_AWAY and slots[name].filled and slots[name].source != "default":
                 continue  # ('my daughter works in chicago ...' after 'from boston': a value cued away changes nothing)
-            if any(_hashable(c.value) == _hashable(cand.value) and type(slots.get(n)) is type(slots.get(name))
-                   for n, c in labels.items()):
-                continue  # 'to lisboa... lisbon': one place said twice is one value, for the slot it was said for
+            if slots[name].criteria != "numeric" and any(
+                    _hashable(c.value) == _hashable(cand.value) and type(slots.get(n)) is type(slots.get(name))
+                    for n, c in labels.items()):
+                continue  # 'to lisboa... lisbon': one place said twice is one value (not '2 adults and 2 children')
             if name in guessing and score <= 0 and len({_hashable(c.value) for _, n, c in found if n == name and free(c, n)}) > 1:
                 continue  # several un-cued values left: an optional slot must not guess among them
             labels[name] = cand
@@ -248,7 +249,9 @@ class SlotReader:
                 f"{getattr(waited, 'description', '')} {getattr(waited, 'prompt', '')}"))
             if by_reference:
                 taken = [span for span in taken if span not in references]
-            whole = holds_whole_request(spec, waited)
+            # ('aisle seats, one of us has a dodgy knee' to 'Any seating wishes?': a preference is answered in a phrase,
+            # with its reasons, kept whole when asked)
+            whole = holds_whole_request(spec, waited) or bool(set(waited.name.lower().split("_")) & _ANSWERED_WHOLE)
             roles = set(roles_of(waited).roles)
             # 'Something in San Francisco' to 'which cuisine?': what a place cue points at is a place
             places = [] if whole or roles & PLACE_ROLES else place_spans(text)
@@ -775,6 +778,9 @@ def _tells_what_happened(text: str, taken: Sequence[tuple[int, int]]) -> bool:
                 and not any(s < m.end("who") and m.start("who") < e for s, e in taken):
             return True
     return False
+
+
+_ANSWERED_WHOLE = frozenset({"preference", "preferences", "wish", "wishes", "requirement", "requirements", "needs"})
 
 
 def holds_whole_request(spec: FlowSpec, slot_spec: Any) -> bool:

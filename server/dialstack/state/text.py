@@ -259,14 +259,17 @@ KIN = (r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|son|daugh
 KIN_OWNER = r"(?:my|our|his|her|their)"  # whose relative: 'my son', 'our kids'
 KIN_KINDS = r"little|older|younger|baby|elderly|best"  # 'my little girl', 'my best friend'
 _MEMBER = (rf"(?:me|myself|(?<=and )i|(?<= n )i|{KIN_OWNER}\s+(?:(?:{KIN_KINDS}|two|three|four|five|six|\d)\s+)?(?:(?:{KIN})s?|children)|"
-           rf"(?:a|one|two|three|four|five|six|\d)\s+(?:(?:other|more|of my|of our)\s+)?(?:(?:{KIN}|adult|person|guest)s?|children|people))")
+           rf"(?:a|one|two|three|four|five|six|\d)\s+(?:(?:other|more|of my|of our)\s+)?(?:(?:{KIN}|adult|person|guest)s?|children|people)|"
+           # ('me and 3 of the squad'): some of a group one belongs to
+           rf"(?:two|three|four|five|six|\d)\s+of\s+(?:the|my|our)\s+(?:squad|crew|gang|team|lads|girls|boys|guys|mates|friends|group))")
 _COUNTED_NEXT = r"(?<!\bmy)(?<!\bour)(?<!\bhis)(?<!\bher)(?<!\btheir)\s+(?=(?:two|three|four|five|six|\d)\s+(?:(?:other|more)\s+)?(?:(?:" + KIN + r"|adult|person|guest)s?|children|people)\b)"
 _PARTY = re.compile(rf"(?<![\w'-]){_MEMBER}(?:\s*(?:,\s*(?:and\s+|plus\s+)?|\s+(?:and|n|an|'n'?)\s+|\s+plus\s+|\s*&\s*|\s*\+\s*"
                     rf"|\s+(?=(?:my|our)\s)|{_COUNTED_NEXT}){_MEMBER})+(?![\w'-])",  # ('2 adults 1 kid': counted, side by side)
                     re.IGNORECASE)
 _COUNTED_MEMBER = re.compile(rf"(?:{KIN_OWNER}\s+)?(?:(?:{KIN_KINDS})\s+)?"
-                             rf"(?P<n>two|three|four|five|six|a|one|\d)?\s*(?:(?:other|more|of my|of our)\s+)?"
-                             rf"(?P<who>me|myself|i|{KIN}|adult|people|person|guest|children)(?P<plural>s)?$", re.IGNORECASE)
+                             rf"(?P<n>two|three|four|five|six|a|one|\d)?\s*(?:(?:other|more|of my|of our|of the)\s+)?"
+                             rf"(?P<who>me|myself|i|{KIN}|adult|people|person|guest|children|squad|crew|gang|team|lads|girls|boys|"
+                             rf"guys|mates|friends|group)(?P<plural>s)?$", re.IGNORECASE)
 
 
 def people_listed(text: str) -> list[Found]:
