@@ -290,15 +290,17 @@ class SlotReader:
             if holds_whole_request(spec, slot_spec):
                 # ("my left eye has gone all wavy and there's a dark smudge ..." to a report with `details`: the
                 # message tells more than the task's words and its values, so it is the details)
-                tells = waiting is None and (rest := remainder(text, [*taken, *lx.requested_verb_spans(text)],
-                                                               self.scorer.trigger_words(spec.name))) is not None \
-                    and len(lx.tokens(rest.value)) >= _TELLS_MORE and not names_nothing(rest.value) \
-                    and _says_what(rest.value) \
-                    or waiting is None and (self._describes(spec, text, taken) or _states_a_fault(mask(text, taken))
-                                            or _tells_what_happened(text, taken))
+                # (what the turn says besides the task's words, its verbs and its values, read once)
+                rest = remainder(text, [*taken, *lx.requested_verb_spans(text)], self.scorer.trigger_words(spec.name)) \
+                    if waiting is None else None
+                says = rest is not None and _says_what(rest.value)
+                tells = waiting is None and (
+                    says and len(lx.tokens(rest.value)) >= _TELLS_MORE and not names_nothing(rest.value)
+                    or self._describes(spec, text, taken) or _states_a_fault(mask(text, taken))
+                    or _tells_what_happened(text, taken))
                 # ('could you give me a rough price for a repair?' to a quote that needs only what is wrong: a request that
                 # says nothing of it leaves it to be asked)
-                sole = _sole_required(spec, slot_spec.name) and not (waiting is None and self._says_nothing_of_it(spec, text, taken))
+                sole = _sole_required(spec, slot_spec.name) and (waiting is not None or says)
                 if slot_spec.name in WHOLE_REQUEST or sole or tells:
                     labels[slot_spec.name] = Candidate(text, text, 0, len(text), 0.5)
             elif waiting is None and _sole_required(spec, slot_spec.name):
@@ -346,12 +348,6 @@ class SlotReader:
         told = lx.tokens(rest.value) if rest is not None else []
         return len([w for w in told if w not in lx.STOPWORDS and lx.stem(w) not in named]) >= _TELLS_MORE \
             and _says_what(rest.value)
-
-    def _says_nothing_of_it(self, spec: FlowSpec, text: str, taken: Sequence[tuple[int, int]]) -> bool:
-        """Whether ``text`` only asks for the task: what it says besides the task's words, its verbs and its values names
-        no more than the work and the thing it is for."""
-        rest = remainder(text, [*taken, *lx.requested_verb_spans(text)], self.scorer.trigger_words(spec.name))
-        return rest is None or not _says_what(rest.value)
 
     def works_on_a_held_thing(self, spec: FlowSpec) -> bool:
         """Whether flow ``spec`` works on a thing held, named by its reference (a change of a booking)."""
@@ -463,18 +459,19 @@ def _not_its_number(text: str, cand: Candidate, spec: SlotSpec, ctx: SlotContext
     if nxt is not None and {lx.stem(w) for w in spec.name.split("_")} & _UNITS and nxt["word"].lower() not in lx.STOPWORDS \
             and nxt["word"].lower() not in _ROUND_A_NUMBER and not counts_unit(nxt["word"], count_units(spec)):
         return True  # (a slot named by what it counts: 'hours', 'nights', 'guests')
-    if not moment_taken:
-        return False
-    moments = [*((s, e) for _, s, e in find_times(text)), *((s, e) for _, s, e in find_dates(text, ctx.now.date()))]
-    return any(s <= cand.start and cand.end <= e for s, e in moments)
+    return moment_taken and any(s <= cand.start and cand.end <= e for s, e in _moment_spans(text, ctx))
 
 
 def _moment_words(text: str, cand: Candidate, ctx: SlotContext) -> list[tuple[int, int]]:
     """The spans of the day and the time a moment read across other words is made of ('Friday morning with Jade, around
     ten'), or its whole span when they are not found in it."""
-    inside = [(s, e) for _, s, e in (*find_dates(text, ctx.now.date()), *find_times(text))
-              if cand.start <= s and e <= cand.end]
+    inside = [(s, e) for s, e in _moment_spans(text, ctx) if cand.start <= s and e <= cand.end]
     return inside if inside else [(cand.start, cand.end)]
+
+
+def _moment_spans(text: str, ctx: SlotContext) -> list[tuple[int, int]]:
+    """Where ``text`` names a day or a time of day."""
+    return [(s, e) for _, s, e in (*find_dates(text, ctx.now.date()), *find_times(text))]
 
 
 def _says_an_age(text: str, cand: Candidate) -> bool:
