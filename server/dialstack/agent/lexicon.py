@@ -43,7 +43,11 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         r"haa+n?|han ji|haan ji|ji haan|ji|bilkul|theek hai|thik hai|chalo|kar do|kardo|"  # ('Haan haan, kar do': Hindi)
         r"yes (?:man|mon)|yeah (?:man|mon)|gwaan|"  # ('Yes man, do it', 'Yes, gwaan': Jamaican English)
         r"affirm|roger that|wilco|"  # ('Affirm, book it': radio talk)
-        r"tak|bet|bet bet|yessir|yessum|yes sir|ye+s+ir|"  # ('Tak, yes, is good': Polish; 'bet bet, lock it in'; 'yessir')
+        r"tak|bet|bet bet|yessir|yessum|yes sir|ye+s+ir|"
+        r"oya|no wahala|"  # ('Oya go ahead', 'No wahala, go ahead': Nigerian English)
+        r"spot on|bang on|dead on|"  # ('spot on mate')
+        r"sige|oo|opo|"  # ('sige po', 'oo, sige': Tagalog)
+        r"approved|(?:please |kindly )?action (?:it|this|that)|"  # ('Approved, please action.': office English)  # ('Tak, yes, is good': Polish; 'bet bet, lock it in'; 'yessir')
         r"(?:book|lock|pencil) (?:it|that|them) in|"  # ('too easy, book it in', 'lock it in')
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine|"
         # ('I am quite certain. Please cancel it.' to 'Are you sure ...?')
@@ -51,7 +55,13 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         r"(?:that'?s|that is|thats) (?:write|rite)")
 _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank you|ta|cheers|why not|go ahead|"
              r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|no dramas?|go ahed|"
-             r"lekker|sharp sharp|abeg|biko|"  # ('Yes abeg, do it': please, in Nigerian English)
+             r"lekker|sharp sharp|abeg|biko|oya|no wahala|(?:send|book|do|cancel|change|move) am|"  # ('Sharp sharp, send am')
+             r"po|sige|na|"  # ('sige po', 'ok na': Tagalog)
+             r"(?:please |kindly )?action(?: it| this| that| the \w+)?(?: as well| too)?|approved|"  # ('Confirmed, please action.')
+             r"omg|lol|lmao|fr|ngl|for real|tbh|"  # ('yes omg', 'yes lol')
+             r"in (?:every|all) (?:particulars?|respects?|details?)|"  # ('Correct in every particular. Proceed.')
+             # ('yep, charge it to my card': a purchase agreed, and how it is paid)
+             r"(?:charge|bill) (?:it|that|me)(?: to (?:my|the) (?:card|account))?|put (?:it|that) on (?:my|the) (?:card|account)|"
              r"champion|that'?s (?:grand|champion|smashing|belting|mint|sound|canny|tidy|ace)|smashing|love|pet|duck|"
              r"lah|leh|lor|liao|already|confirm plus chop|"
              r"haa+n?|ji|kar do|kardo|bhej do|bhejo|karo|do the needful|please do the needful|"  # ('Haan bhej do': send it)
@@ -83,7 +93,7 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"(?:do|book) (?:it|that|them)|do so|(?:book|lock|pencil) (?:me|her|him|us|them|it|that) in")
 AFFIRM = re.compile(  # ('Oh wonderful, yes, go ahead dear.', 'back. yes book it': a word of delight or return before the yes)
     r"^\s*(?:(?:oh|well|um+|hmm+|ah|wonderful|brilliant|marvell?ous|splendid|fabulous|fab|(?:(?:ok|okay)[\s,]+)?(?:i'?m |im )?back|"
-    r"obviously|of course|clearly|naturally|honestly)[\s,!.]+)*"
+    r"obviously|of course|clearly|naturally|honestly|literally|whatever|omg|lol)[\s,!.]+)*"
     r"(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
@@ -1578,7 +1588,8 @@ _TEXTED_WORDS = ((re.compile(r"\bcn(?= (?:i|u|you|we|someone)\b)", re.IGNORECASE
 _VOICE_GATE = re.compile(r"\b(?:u guys|you guys|ya guys|you lot|you folks|you people|you all|y'?all|run|set|might|fixin'?g?|"
                          r"nah|yeah|she'?ll|mi|di|fi|dat|dah|hole|yuh|yu|den|mek|soon|a wi|a we|a us|mujhe|hum|mera|"
                          r"meri|usko|isko|karna|kar|karo|kardo|log|nahi+n?|theek|thik|thick|achha|acha|accha|thoda|hai|"
-                         r"lost|lose|losing|loses)\b|\d(?:st|nd|rd|th)? a |\b(?:for|fore|too|to) (?:of (?:us|them|you)|"
+                         r"lost|lose|losing|loses|po|na|pwede|pwde|puwede|naman|ng|yung|kami|tayo|niyo|nyo|akin|din|rin|pala|ko|"
+                         r"magkano|hindi|sige|(?:send|book|do|cancel|change|move|check) am)\b|\bi-[a-z]|\d(?:st|nd|rd|th)? a |\b(?:for|fore|too|to) (?:of (?:us|them|you)|"
                          r"people|adults|passengers|tickets|seats)|\bhol' on", re.IGNORECASE)
 _VOICES = (
     # ('do u guys fly to tokyo??', 'Do you people even allow pets', 'are y'all open'): the service, addressed
@@ -1630,7 +1641,25 @@ _VOICES = (
     (re.compile(r"\b(?:for|fore)(?= of (?:us|them|you)\b)|(?<=\bbe )(?:for|fore)(?= (?:people|adults|passengers)\b)",
                 re.IGNORECASE), "four"),
     (re.compile(r"\b(?:too|to)(?= of (?:us|them)\b)|\btoo(?= (?:people|adults|passengers|tickets|seats)\b)",
-                re.IGNORECASE), "two"))
+                re.IGNORECASE), "two"),
+    # Nigerian Pidgin: 'send am', 'book am' (it)
+    (re.compile(r"\b(send|book|do|cancel|change|move|check) am\b", re.IGNORECASE), r"\1 it"),
+    # Tagalog and Taglish: 'pwede po ba mag book ng flight', 'pa check naman ng BK-12345', 'book ko na yung cheapest, 3 kami',
+    # 'i-email niyo sa akin', 'hindi na po', 'magkano ...?'
+    (re.compile(r"\b(?:pwede|pwde|puwede)(?: po)?(?: ba)?(?: (?:po|ba))*(?: (?:mag|ma|pa)(?=\s))?", re.IGNORECASE), "can I"),
+    (re.compile(r"(?-i:\s+(?:po|naman|din|rin|pala|ba|na)\b)(?!-)"), ""),
+    (re.compile(r"(?:^|(?<=[\s,.!]))pa (?=(?:check|set|book|cancel|change|move|send|email|search|look|remind|add)\b)",
+                re.IGNORECASE), "please "),
+    (re.compile(r"\bmag (?=[a-z]{3,})", re.IGNORECASE), ""),
+    (re.compile(r"\bi-(?=[a-z]{3,})", re.IGNORECASE), ""),
+    (re.compile(r"(?-i:\b([a-z]+) ko(?: na)?\b)"), r"I'll \1"),
+    (re.compile(r"\b(\d+|two|three|four|five|six|seven|eight) (?:kami|tayo)\b", re.IGNORECASE), r"we are \1"),
+    (re.compile(r"\b(?:niyo|nyo) sa akin\b|\bsa akin\b", re.IGNORECASE), "it to me"),
+    (re.compile(r"^(\W*)hindi(?: na)?\b", re.IGNORECASE), r"\1no"),
+    (re.compile(r"^(\W*)sige\b", re.IGNORECASE), r"\1ok"),
+    (re.compile(r"\bmagkano\b", re.IGNORECASE), "how much is"),
+    (re.compile(r"(?-i:\bng\b)(?= )"), "the"),
+    (re.compile(r"(?-i:\byung\b)"), "the"))
 
 
 
@@ -1812,6 +1841,27 @@ def _an_act(text: str) -> bool:
     return agrees(text) or bool(DENY.match(text) or CANCEL.match(text)) or is_closing(text)
 
 
+# ('Two items for Mr. Hale, please: cancel ..., and set up ...', 'A couple of things: ...'): the items announced before
+# a colon, then said
+# ('Could you tell me which classes I am booked into?', 'I'd like to know what we have booked'): a question put inside a
+# request, asked outright ('which classes am I booked into')
+_EMBEDDED = re.compile(r"(?P<pre>\b(?:tell (?:me|us)|know|wondering|remind (?:me|us))\s+)(?P<wh>which|what|when|where|how many|how much)"
+                       r"(?P<mid>(?:\s+[\w'-]+){0,3}?)\s+(?P<subj>i|we)(?:\s+(?P<aux>am|are|have|was|were)\b|(?P<short>'m|'re|'ve)\b)",
+                       re.IGNORECASE)
+_FULL_AUX = {"'m": "am", "'re": "are", "'ve": "have"}
+
+
+def _asked_outright(m: re.Match[str]) -> str:
+    aux = m["aux"] or _FULL_AUX[m["short"].lower()]
+    return f"{m['pre']}{m['wh']}{m['mid']} {aux} {m['subj']}"
+
+
+# ('1) origin: Boston; 2) destination: Chicago'): the numbers of a list's items
+_LIST_MARKS = re.compile(r"(?:^|(?<=[\s;,:]))\d{1,2}\)\s+(?=[A-Za-z])")
+_ITEMS_ANNOUNCED = re.compile(r"^[^:]{0,60}?\b(?:two|three|four|2|3|4|a couple(?: of)?|a few|few|several|some)\s+"
+                              r"(?:things|items|requests|tasks|bits|jobs|questions)\b[^:]{0,40}:\s*", re.IGNORECASE)
+
+
 def plain_words(text: str) -> str:
     """'hiii can i book a flght?', 'heyyy', 'hellooo': a greeting drawn out to open the turn, said plainly
     (so the request after it is read as one); 'cn i', '4 my mum' texted, said in words; 'pull up my
@@ -1833,6 +1883,8 @@ def plain_words(text: str) -> str:
         text = said["said"]
     text = _ASKED_BACK.sub("", text) or text  # ('actually do you know what, just cancel it instead')
     text = _VALEDICTION.sub("", _SALUTATION.sub("", text)) or text  # (a letter's opening and close)
+    text = _LIST_MARKS.sub("", _ITEMS_ANNOUNCED.sub("", text) or text)
+    text = _EMBEDDED.sub(_asked_outright, text)
     return _NOTIFY_ON.sub("notify me ", _LOOK_UP.sub(_looked_up, text))
 
 

@@ -758,6 +758,8 @@ class Understander:
     def asks_status(self, r: Reading) -> Understanding | None:
         if r.active and lx.STATUS.search(r.text):
             return r.result("digress", digression_type="status")
+        if not r.active and _LOST_PLACE.search(r.text):  # ('Sorry, I'm back ... Where were we?' after the task was dropped)
+            return r.result("digress", digression_type="status")
         if r.active and lx.CLARIFICATION.match(r.text):
             return r.result("digress", digression_type="clarification")
         return None
@@ -1012,11 +1014,20 @@ class Understander:
         first = self.scorer.verb_flow(pieces[0])
         # ('Change BK-20481 to Dec 15 and set me a price alert ...': two orders, the first opening with a verb several
         # tasks open with, which the first part's words say; not 'can you look thru my emails and see if ...')
-        if first is None and (said := self.scorer.flow_of_verb(lx.opener(pieces[0]) or "")) is not None \
-                and (lx.ORDER.match(pieces[1]) or _SETS_UP.match(pieces[1]) or lx.REQUEST_ANYWHERE.match(pieces[1])):
+        ordered = lx.ORDER.match(pieces[1]) or _SETS_UP.match(pieces[1]) or lx.REQUEST_ANYWHERE.match(pieces[1])
+        if first is None and (said := self.scorer.flow_of_verb(lx.opener(pieces[0]) or "")) is not None and ordered:
             opening = self.rank(pieces[0], (), r.ctx, values_alone=False)
             first = said if opening and opening[0][0] == said else None
+        # ('Set a check-in reminder for BK-12345 and email the itinerary for BK-31337 to ...': an order to set something
+        # up, clearly one task's, then an order in a verb of its own)
         ranked = self.rank(pieces[1], (), r.ctx, values_alone=False)
+        opens = lx.opener(pieces[0]) or ""
+        if first is None and ranked and (_SETS_UP.match(pieces[0]) or re.fullmatch(lx.ORDER_VERBS, opens, re.IGNORECASE)
+                                         and not lx.WANTS.match(pieces[0])) \
+                and (ordered or _IMPERATIVE.match(pieces[1]) and self._opens_with_own_word(pieces[1], ranked[0][0])):
+            opening = self.rank(pieces[0], (), r.ctx, values_alone=False)
+            if opening and opening[0][1] >= self.threshold and (len(opening) < 2 or opening[0][1] - opening[1][1] >= PART_MARGIN):
+                first = opening[0][0]
         if first is None and ranked:
             first = self._asked_then_requested(r.text, pieces, ranked[0][0], r.ctx)
         if first is None or not ranked or ranked[0][1] < self.threshold or ranked[0][0] == first:
@@ -1024,6 +1035,14 @@ class Understander:
         # 'for me, my wife and our two kids, boston to miami': values and people, no second task named
         values = self.scorer.values_in(pieces[1], r.ctx)[1]
         return pieces if self.scorer.names_task(pieces[1], values, ranked[0][0]) else []
+
+    def _opens_with_own_word(self, text: str, name: str) -> bool:
+        """Whether ``text`` opens with a keyword of flow ``name`` or a word its examples open with ('email the itinerary'
+        of the task that sends it; not 'confirm the departure date', a word of no task's)."""
+        profile = self.scorer.profiles.get(name)
+        opens = lx.opener(text)
+        return profile is not None and opens is not None and (
+            opens in profile.openers or opens in {k.lower() for k in profile.spec.keywords})
 
     def _asked_then_requested(self, text: str, pieces: list[str], second: str, ctx: SlotContext) -> str | None:
         """'whats the status of BK-20481, and can you also set a check-in reminder for it': the look-up
@@ -1045,6 +1064,19 @@ class Understander:
             return None
         ranked = self.rank(asked, (), ctx, values_alone=False, question=True)
         return ranked[0][0] if ranked and ranked[0][1] >= self.threshold and ranked[0][0] in self.scorer.readers else None
+
+    def asks_for_more(self, r: Reading) -> Understanding | None:
+        """'Any others?', 'What else can you find?' right after a look-up: that look-up again, with what it was told and
+        anything said now (unless the words name another task)."""
+        recent = r.view.recent
+        if r.active is not None or recent not in self.scorer.readers:
+            return None
+        more = _MORE_OF_THE_SAME.search(r.text)
+        if more is None or r.best is not None and r.best != recent and r.best_score >= self.threshold \
+                and self.scorer.names_task(r.text, [more.span()], r.best):
+            return None
+        labels, rejected = self._read_new(self.domain.flow(recent), r.text, r.ctx)
+        return r.result("start", flow=recent, labels=labels, rejected=rejected, refers_back=True)
 
     def asks_the_same_again(self, r: Reading) -> Understanding | None:
         """'same for savings', 'what about Oakland?' right after a task ended: that task again with
@@ -1518,10 +1550,12 @@ class Understander:
             if maker is not None:
                 wanted = len(spans) >= 2 or bool(spans) and lx.WANTS.match(said)
                 return _promoted(ranked, maker, max(top, self.threshold) if wanted else top)
-        if len(tied) > 1 and spans and (lx.WANTS.match(said) or _NEEDS_TO_GET.search(said)) and not lx.is_question(said):
+        near = [pair for pair in ranked if top - pair[1] < NEW_ONE_MARGIN]
+        if len(near) > 1 and spans and (lx.WANTS.match(said) or _NEEDS_TO_GET.search(said)) and not lx.is_question(said):
             # ('Need flt BOS to ORD Dec 15 pls, 1 pax. ASAP.', 'FIVE of us need to get from New York to Los Angeles on
-            # Dec 21. Five.': a wish with its values, for a task that finds what it makes by itself, asks for that task)
-            maker = self._finds_its_own(tied, said)
+            # Dec 21. Five.', 'me and 3 of the squad need flights out of chicago': a wish with its values, for a task
+            # that finds what it makes by itself, asks for that task)
+            maker = self._finds_its_own(near, said)
             if maker is not None:
                 return _promoted(ranked, maker, max(top, self.threshold))
 
@@ -2048,6 +2082,7 @@ SIDE_MARGIN = 1.0  # a task giving values this near a side question's score is w
 NAMED_SHARE = 0.4  # 'is my boston-chicago trip still on? it's BK-20481': the look-up of what is named, this near
 OWN_MARGIN = 0.75  # 'what have I got': within this, the look-up of one's own things goes first
 REFER_MARGIN = 0.5  # 'email that to me': within this, the task that takes what was just found goes first
+PART_MARGIN = 0.5  # an order opening a request of two parts is for its best task when this far ahead of the next
 OTHER_TASK_MARGIN = 1.5  # a question in only another task's words moves the focus to it when this much better
 
 
@@ -2125,7 +2160,7 @@ def _approval_answer(text: str, view: NLUView) -> Understanding | None:
 
 
 # a look-up of the user's own things ('looking up your appointments', 'an existing booking')
-_MAKES = frozenset(lx.stem(w) for w in "new make book create add schedule reserve order buy rent open".split())
+_MAKES = frozenset(lx.stem(w) for w in "new make book create add schedule reserve order buy rent hire open".split())
 _DOES = frozenset(lx.stem(w) for w in "get lookup play check list see view cancel change modify".split())
 _TEXTED = {"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please", "ya": "you", "wat": "what",
            "wot": "what", "wen": "when",
@@ -2174,6 +2209,19 @@ _WISHES = re.compile(r"\b(?:i|we|he|she|they)(?:'ll| will|'m going to| am going 
                      r"(?:wish(?:es)?|wants?|needs?|would like|'d like|like to|prefer|am looking for|'m looking for|are looking for)\b",
                      re.IGNORECASE)
 # an order to set something up, opening the turn ('also set alert: ...', 'and make a reminder for ...')
+# a verb with what it is done to, opening an order ('email the itinerary ...', 'send me a copy')
+_IMPERATIVE = re.compile(r"^\s*(?:(?:also|then|please|pls)\s+)*[a-z]+\s+(?:the|my|me|us|our|a|an)\b", re.IGNORECASE)
+# more of what a look-up found, asked for ('Any others?', 'What else can you find?', 'Do you have anything else?', 'any
+# other options?'; not 'anything else I should know?')
+_MORE_OF_THE_SAME = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|cool|hmm+|um+|well|sure|right|alright|all right|great|nice|and|so|but)[\s,.!]+)*"
+    r"(?:(?:is|are) there |do you have |(?:have )?you got |do you see |did you find |can you find |could you find |got )?"
+    r"(?:any ?others?|any ?thing else|something else|some ?thing other|what else|any other (?:ones?|options?|suggestions?|choices?)|"
+    r"other (?:options?|ones?|choices?)|more (?:options?|choices?|results?))\b"
+    r"(?!\s+(?:i|we)\s+(?:should|need|must|have)\b|\s+to know\b|\s+(?:for|about)\s+(?:me|us)\b)", re.IGNORECASE)
+# where the talk had got to, asked with nothing open ('Where were we?', 'where was I up to?')
+_LOST_PLACE = re.compile(r"\b(?:where (?:are|were) we(?: up to| at)?|where was i(?: up to| at)?|what (?:are|were) we doing)"
+                         r"(?=\s*[?.!]*\s*$)", re.IGNORECASE)
 _SETS_UP = re.compile(r"^\s*(?:(?:also|and|oh|ok|okay|now|then|plus|please|pls|can you|could you)[\s,]+)*"
                       r"(?:set|make|create|add|put|start|open)\b", re.IGNORECASE)
 # the verb of a task said not to be wanted, anywhere in a turn ('..., I don't want to move it, ...')
@@ -2272,7 +2320,8 @@ RULES: tuple[tuple[str, Any], ...] = tuple((rule.__name__, rule) for rule in (
     Understander.takes_the_next_step,
     Understander.declines_offer, Understander.stops, Understander.stops_everything, Understander.cancels_paused_by_name,
     Understander.stops_then_says_more, Understander.gives_up, Understander.goes_back, Understander.asks_for_help,
-    Understander.asks_status, Understander.chats, Understander.splits_into_parts, Understander.asks_a_side_question,
+    Understander.asks_status, Understander.chats, Understander.splits_into_parts, Understander.asks_for_more,
+    Understander.asks_a_side_question,
     Understander.asks_the_same_again, Understander.names_a_day_before, Understander.starts_another,
     Understander.fills_or_corrects, Understander.says_goodbye, Understander.makes_small_talk, Understander.answers_free_text,
     Understander.asks_what_a_digression_answers, Understander.answers_the_question, Understander.starts_a_task,

@@ -38,7 +38,7 @@ _GROUP = re.compile(
     + r"(?=\s+(?:of us|of them|people|persons|adults|guests|travell?ers|passengers)\b)"  # ('so that's two of them')
     # (not 'one of us has a dodgy knee': one of the party, said of)
     + r"|(?:(?P<n3>" + _COUNT.format() + r"|a|an|one)\s+(?:of us(?!\s+(?:has|is|was|needs|uses|can'?t|cannot|gets|'s)\b)"
-    + r"|(?P<unit>[a-z]+)))"
+    + r"|(?:(?:more|extra|additional|further)\s+)?(?P<unit>[a-z]+)))"  # ('2 more days', '3 additional people')
     + r"|for\s+" + _NUMBER.format("n4") + r"(?!\s*(?:am|pm|a\.m|p\.m|o'clock|:|\d|(?:days?|nights?|hours?|weeks?|months?|years?|minutes?|dollars?"
     + r"|bucks|usd|euros?|percent|stars?|miles?|km|kilometers?)\b))"
     + r")\b|\b(?P<alone>just me|only me|(?:(?<=for )|(?<=just )|(?<=only )|(?<=by )|^\s*)myself|solo|(?:i'?m|i am|i'?ll be|i will be)\s+(?:\w+\s+)?alone)\b"

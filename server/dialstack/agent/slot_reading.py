@@ -140,6 +140,11 @@ class SlotReader:
         typed = [(c.start, c.end) for _, n, c in found if not isinstance(slots.get(n), FreeTextSlot)]
         found = [f for f in found if f[2].score != YIELDING or not any(f[2].start < e and s < f[2].end for s, e in typed)]
         found = repaired(found, ruled_out, text, denied, correcting if correcting != waiting else None)
+        # ('for the weekend' to 'a day, the weekend or a week?'; '... on Saturday 12th December for the weekend'): words
+        # that are one of an option slot's own options, said whole, are that option, not a day
+        worded = [(c.start, c.end) for _, n, c in found if isinstance(slots.get(n), CategorySlot) and c.score >= _WORDED]
+        found = [f for f in found if not (isinstance(slots.get(f[1]), DateTimeSlot)
+                                          and any(a <= f[2].start and f[2].end <= b for a, b in worded))]
         if changing:  # ('Naw hang on, no the 10th, the 11th' of the 10th held: the value held, said again, is taken back;
             # only of a kind one slot alone holds: 'from boston to chicago' names both cities of a route again)
             kinds = [value_key(s) for s in spec.slots]
@@ -642,6 +647,7 @@ def _hashable(value: object) -> object:
 
 CORRECTING = 1.5  # what a correction weighs for the slot filled last
 DOUBTED = 0.5  # a parser score below this is a guess ('to Disney': no city we know)
+_WORDED = 0.8  # an option slot's value read at least this surely is said in the option's own words
 STRONG_CUE = 3.0  # a value's own cue ('from Boston') at least this strong says its slot
 
 

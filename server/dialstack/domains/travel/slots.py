@@ -220,6 +220,7 @@ class LocationSlot(CategorySlot):
 
 CURRENCY_WORDS: dict[str, str] = {
     "$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD", "buck": "USD", "bucks": "USD",
+    "us dollars": "USD", "us dollar": "USD", "american dollars": "USD", "canadian dollars": "CAD", "australian dollars": "AUD",
     "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR",
     "£": "GBP", "gbp": "GBP", "pound": "GBP", "pounds": "GBP", "quid": "GBP",
     "¥": "JPY", "jpy": "JPY", "yen": "JPY",
@@ -229,7 +230,8 @@ CURRENCY_WORDS: dict[str, str] = {
 SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 _AMOUNT = r"\d[\d,]*(?:\.\d+)?(?:\s*[kK]\b)?"
 _PREFIX = r"(?P<pre>us\$|c\$|a\$|\$|€|£|¥|usd|eur|gbp|jpy|cad|aud|chf|mxn)"
-_SUFFIX = r"(?P<post>" + "|".join(sorted((w for w in CURRENCY_WORDS if w.isalpha()), key=len, reverse=True)) + r")\b"
+_SUFFIX = r"(?P<post>" + "|".join(sorted((w.replace(" ", r"\s+") for w in CURRENCY_WORDS if w.replace(" ", "").isalpha()),
+                                          key=len, reverse=True)) + r")\b"
 # a sign before the amount ('-5 dollars', '$-5', 'minus 5 dollars') is read, so the slot can refuse it
 def _sign(group: str) -> str:
     return rf"(?:(?<![\w-])(?P<{group}>-|\u2212|minus\s+|negative\s+))?"
@@ -273,7 +275,7 @@ class MoneySlot(LevelSlot):
         m = _MONEY.search(text)
         if m:
             amount = _amount(m.group("a1") or m.group("a2"))
-            word = (m.group("pre") or m.group("post") or "").lower()
+            word = " ".join((m.group("pre") or m.group("post") or "").lower().split())
             if amount is not None and (m.group("neg") or m.group("neg2") or m.group("neg3")):
                 amount = -amount
             return (amount, CURRENCY_WORDS[word]) if amount is not None else None
@@ -333,6 +335,9 @@ _COUNTED = re.compile(
     r"\b(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
     r"(?:passengers?|people|ppl|persons?|pax|adults?|travell?ers?|tickets?|tix|seats?|of us)\b"
     r"|\bparty of\s+(?P<m>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b"
+    # ('passengers: 2', 'pax 3': the count after the name of what it counts, as a form's field)
+    r"|\b(?:passengers|pax|travell?ers|no\.? of passengers|number of passengers)\s*[:=]?\s*"
+    r"(?P<j>\d{1,2}|one|two|three|four|five|six|seven|eight|nine)\b(?![\w/:-]|\.\d)"
     r"|\bfor\s+(?P<k>\d|one|two|three|four|five|six|seven|eight|nine)\b(?!\s*(?:st|nd|rd|th|/|-|:|am|pm|" + "|".join(
         ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "day", "week", "month", "hour", "night")) + r"))",
     re.IGNORECASE)

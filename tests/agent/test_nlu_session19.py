@@ -1,0 +1,193 @@
+"""Everyday readings fixed in the nineteenth session: yes and no in Nigerian English, Taglish, a teenager's and an office's
+words ('Oya go ahead', 'sige po', 'yes omg', 'Approved, please action.'); two orders in one message, each with its own
+task; a wish with its values for a booking that finds its own flight, past the tie; more of what a look-up found ('any
+others?'); counts said as a form's field or with 'more' ('passengers: 2', '2 more days'); an option said in its own
+words is no day ('for the weekend'); a question put inside a request, asked outright."""
+
+from __future__ import annotations
+
+import pytest
+
+from dialstack.agent import lexicon as lx
+
+from .nlu_support import PACKS, slots_of, stack_names as stack_of, talking, tools_of
+
+TOOLHIRE = PACKS / "toolhire"
+YOGA = PACKS / "yogastudio"
+
+
+def _is_yes(text: str) -> bool:
+    return bool(lx.AFFIRM.match(lx.plain_words(text)))
+
+
+# -- yes and no in more voices --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["Oya go ahead", "No wahala, go ahead", "Sharp sharp, send am", "sige po", "oo, sige",
+                                  "literally yes", "yes omg", "whatever yeah do it", "Confirmed, please action.",
+                                  "Approved, please action.", "Yes, please action the alert as well.", "spot on mate",
+                                  "Correct in every particular. Proceed.", "yep, charge it to my card"])
+def test_a_yes_in_its_own_voice_is_a_yes(text: str) -> None:
+    assert _is_yes(text)
+
+
+@pytest.mark.parametrize("text", ["whatever", "omg no", "charge it", "lol", "no, I'm not sure"])
+def test_the_words_said_with_a_yes_are_no_yes_alone(text: str) -> None:
+    assert not _is_yes(text)
+
+
+def test_a_yes_in_nigerian_english_books_the_flight_read_back() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book me a flight from Boston to Chicago on Dec 15")
+        result = agent.handle("s", "Oya, go ahead")
+        assert tools_of(result) == ["search_flights", "create_booking"] and stack_of(agent) == []
+
+
+def test_hindi_na_to_the_offer_to_go_back_drops_the_paused_booking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want to book a flight from London to Paris")
+        agent.handle("s", "wait, check BK-31337 first")
+        result = agent.handle("s", "hindi na po, may flight na pala ako")
+        assert stack_of(agent) == [] and "book_flight" in result.transitions["cancelled"]
+
+
+# -- Taglish requests -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("said", "plain"), [
+    ("Hi po, pwede po ba mag book ng flight from New York to Los Angeles?", "Hi, can I book the flight from New York to Los Angeles?"),
+    ("pls po i-email niyo sa akin, maria.santos@yahoo.com", "pls email it to me, maria.santos@yahoo.com"),
+    ("sige po book ko na yung cheapest, 3 kami", "ok I'll book the cheapest, we are 3"),
+    ("ay 4 pala kami", "ay we are 4"),
+])
+def test_taglish_is_read_in_plain_english(said: str, plain: str) -> None:
+    assert lx.plain_words(said) == plain
+
+
+@pytest.mark.parametrize("text", ["I need a PO box address", "we are going to Paris", "Send it to Nina Ko", "book Ko Samui"])
+def test_english_words_like_taglish_ones_are_left_alone(text: str) -> None:
+    assert lx.plain_words(text) == text
+
+
+def test_pwede_po_ba_mag_book_starts_the_booking_with_its_cities() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Hi po, pwede po ba mag book ng flight from New York to Los Angeles?")
+        assert stack_of(agent) == ["book_flight"]
+        assert {"origin": "New York", "destination": "Los Angeles"}.items() <= slots_of(agent, "book_flight").items()
+
+
+# -- two orders in one message --------------------------------------------------------------------------------------
+def test_a_reminder_and_an_itinerary_for_two_bookings_are_both_done_in_turn() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Set a check-in reminder for BK-12345 and email the itinerary for BK-31337 to ops@travelco.com")
+        assert stack_of(agent) == ["send_itinerary", "checkin_reminder"]
+        assert slots_of(agent, "checkin_reminder")["booking_ref"] == "BK-12345" and "go ahead" in result.reply
+        agent.handle("s", "yes")
+        assert stack_of(agent) == ["send_itinerary"]
+        assert slots_of(agent, "send_itinerary")["booking_ref"] == "BK-31337"
+
+
+def test_a_check_and_a_reminder_asked_together_check_first() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "hello! please check BK-12345, and please set a check-in reminder for it")
+        assert tools_of(result) == ["get_booking"] and stack_of(agent) == ["checkin_reminder"]
+
+
+def test_items_announced_before_a_colon_are_each_queued() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Two items for Mr. Hale, please: cancel booking BK-31337, and set up a price alert for "
+                          "Boston to Chicago under $150.")
+        assert stack_of(agent) == ["price_alert", "cancel_booking"]
+
+
+def test_an_order_then_more_of_the_same_look_up_is_one_task() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Kindly check booking BK-20481 for Ms. Okafor and confirm the departure date.")
+        assert stack_of(agent) == []
+
+
+# -- which task -------------------------------------------------------------------------------------------------------
+def test_a_party_that_needs_flights_from_a_city_starts_the_booking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "me and 3 of the squad need flights out of chicago")
+        assert stack_of(agent) == ["book_flight"]
+        assert {"origin": "Chicago", "passengers": 4}.items() <= slots_of(agent, "book_flight").items()
+
+
+@pytest.mark.parametrize("text", ["I need flights from boston to chicago, what do you have?",
+                                  "need flights to paris from london, show me options"])
+def test_a_wish_to_see_flights_still_searches(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", text)
+        assert stack_of(agent) == ["search_flights"]
+
+
+@pytest.mark.parametrize("text", ["any others?", "What else can you find?", "Do you have anything else?",
+                                  "ok, any other options?"])
+def test_more_of_what_a_search_found_searches_again(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "show me flights from boston to chicago on dec 15")
+        result = agent.handle("s", text)
+        assert tools_of(result) == ["search_flights"]
+        assert "Boston to Chicago" in result.reply
+
+
+def test_where_were_we_with_nothing_open_asks_no_question_of_the_faq() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Where were we?")
+        assert tools_of(result) == [] and result.understanding["rule"] == "asks_status"
+
+
+@pytest.mark.parametrize("text", ["hi cn i hire a pressure washr for the wknd",
+                                  "I'm painting the house and need to get up to the gutters, can I hire a ladder?"])
+def test_asking_to_hire_a_tool_hires_it_rather_than_pricing_it(text: str) -> None:
+    with talking("toolhire", pack=TOOLHIRE) as agent:
+        agent.handle("s", text)
+        assert stack_of(agent) == ["hire_tool"]
+
+
+def test_what_it_costs_to_hire_asks_the_price() -> None:
+    with talking("toolhire", pack=TOOLHIRE) as agent:
+        result = agent.handle("s", "What does it cost to hire a cement mixer?")
+        assert tools_of(result) == ["get_prices"]
+
+
+def test_a_question_put_inside_a_request_is_asked_outright() -> None:
+    assert lx.plain_words("Could you tell me which classes I am booked into, please?") == \
+        "Could you tell me which classes am I booked into, please?"
+    with talking("yogastudio", pack=YOGA) as agent:
+        result = agent.handle("s", "Could you tell me which classes I am booked into, please?")
+        assert tools_of(result) == ["list_bookings"]
+
+
+# -- values -----------------------------------------------------------------------------------------------------------
+def test_a_numbered_list_of_fields_gives_each_its_value() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I wish to book a flight. Parameters as follows: 1) origin: Boston; 2) destination: Chicago; "
+                          "3) date: 2026-12-15; 4) passengers: 2.")
+        assert {"origin": "Boston", "destination": "Chicago", "date": "2026-12-15", "passengers": 2}.items() \
+            <= slots_of(agent, "book_flight").items()
+
+
+def test_an_amount_in_us_dollars_is_the_alert_price() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "set a price alert from new york to los angeles on dec 20, threshold 250 US dollars")
+        assert slots_of(agent, "price_alert")["max_price"] == {"amount": 250.0, "currency": "USD"}
+        assert "go ahead" in result.reply
+
+
+@pytest.mark.parametrize(("text", "days"), [("gonna need to keep the mixer 2 more days, ref HP-2042", 2),
+                                            ("extend HP-2042 by 3 extra days", 3)])
+def test_more_days_are_the_days_added(text: str, days: int) -> None:
+    with talking("toolhire", pack=TOOLHIRE) as agent:
+        agent.handle("s", text)
+        assert slots_of(agent, "extend_hire")["extra_days"] == days
+
+
+def test_an_option_said_in_its_own_words_is_no_day() -> None:
+    with talking("toolhire", pack=TOOLHIRE) as agent:
+        agent.handle("s", "I want to hire a cement mixer for Friday")
+        agent.handle("s", "for the weekend")
+        assert {"start_date": "2026-12-04", "hire_period": "weekend"}.items() <= slots_of(agent, "hire_tool").items()
+
+
+def test_a_weekday_and_its_date_with_an_option_of_the_same_words_keep_both() -> None:
+    with talking("toolhire", pack=TOOLHIRE) as agent:
+        agent.handle("s", "Can I hire a carpet cleaner on Saturday 12th December for the weekend")
+        assert {"start_date": "2026-12-12", "hire_period": "weekend"}.items() <= slots_of(agent, "hire_tool").items()
