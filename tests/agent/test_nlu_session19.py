@@ -24,7 +24,8 @@ def _is_yes(text: str) -> bool:
 @pytest.mark.parametrize("text", ["Oya go ahead", "No wahala, go ahead", "Sharp sharp, send am", "sige po", "oo, sige",
                                   "literally yes", "yes omg", "whatever yeah do it", "Confirmed, please action.",
                                   "Approved, please action.", "Yes, please action the alert as well.", "spot on mate",
-                                  "Correct in every particular. Proceed.", "yep, charge it to my card"])
+                                  "Correct in every particular. Proceed.", "yep, charge it to my card",
+                                  "lgtm, book it"])
 def test_a_yes_in_its_own_voice_is_a_yes(text: str) -> None:
     assert _is_yes(text)
 
@@ -191,3 +192,18 @@ def test_a_weekday_and_its_date_with_an_option_of_the_same_words_keep_both() -> 
     with talking("toolhire", pack=TOOLHIRE) as agent:
         agent.handle("s", "Can I hire a carpet cleaner on Saturday 12th December for the weekend")
         assert {"start_date": "2026-12-12", "hire_period": "weekend"}.items() <= slots_of(agent, "hire_tool").items()
+
+
+def test_a_value_said_instead_after_scratch_that_puts_the_value_right() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I need a flight from Chicago to New York")
+        agent.handle("s", "nah scratch that, boston instead")
+        assert stack_of(agent) == ["book_flight"]
+        assert {"origin": "Chicago", "destination": "Boston"}.items() <= slots_of(agent, "book_flight").items()
+
+
+def test_scratch_that_alone_still_stops_the_booking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I need a flight from Chicago to New York")
+        result = agent.handle("s", "nah scratch that")
+        assert stack_of(agent) == [] and "book_flight" in result.transitions["cancelled"]

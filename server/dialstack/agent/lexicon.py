@@ -45,7 +45,7 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         r"affirm|roger that|wilco|"  # ('Affirm, book it': radio talk)
         r"tak|bet|bet bet|yessir|yessum|yes sir|ye+s+ir|"
         r"oya|no wahala|"  # ('Oya go ahead', 'No wahala, go ahead': Nigerian English)
-        r"spot on|bang on|dead on|"  # ('spot on mate')
+        r"spot on|bang on|dead on|lgtm|looks good to me|"  # ('spot on mate', 'lgtm, book it')
         r"sige|oo|opo|"  # ('sige po', 'oo, sige': Tagalog)
         r"approved|(?:please |kindly )?action (?:it|this|that)|"  # ('Approved, please action.': office English)  # ('Tak, yes, is good': Polish; 'bet bet, lock it in'; 'yessir')
         r"(?:book|lock|pencil) (?:it|that|them) in|"  # ('too easy, book it in', 'lock it in')

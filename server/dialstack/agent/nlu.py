@@ -645,9 +645,10 @@ class Understander:
             return r.result("cancel", flow=r.active.name if r.active else None)
         if not r.active:
             return None
-        if _only_values(r.text[lead.start("rest"):], [(c.start - lead.start("rest"), c.end - lead.start("rest"))
-                                                     for c in r.own_labels.values() if c.start >= lead.start("rest")]):
-            return None  # 'scratch that, from atlanta': the answer just given, taken back and given again
+        given = [(c.start - lead.start("rest"), c.end - lead.start("rest")) for c in r.own_labels.values()
+                 if c.start >= lead.start("rest")]
+        if _only_values(r.text[lead.start("rest"):], given) or given and lx.INSTEAD.search(rest):
+            return None  # 'scratch that, from atlanta', 'nah scratch that, boston instead': the answer taken back, given again
         # what the rest asks for, the task let go aside ('actually forget booking, i just want to look at flights')
         other, score = next(((n, s) for n, s in self.rank(rest, (), r.ctx, question=lx.is_question(rest))
                              if n != r.active.name), (None, 0.0))
@@ -1555,7 +1556,7 @@ class Understander:
             # ('Need flt BOS to ORD Dec 15 pls, 1 pax. ASAP.', 'FIVE of us need to get from New York to Los Angeles on
             # Dec 21. Five.', 'me and 3 of the squad need flights out of chicago': a wish with its values, for a task
             # that finds what it makes by itself, asks for that task)
-            maker = self._finds_its_own(near, said)
+            maker = (self._finds_its_own(tied, said) if len(tied) > 1 else None) or self._finds_its_own(near[:2], said)
             if maker is not None:
                 return _promoted(ranked, maker, max(top, self.threshold))
 
