@@ -25,7 +25,10 @@ def _is_yes(text: str) -> bool:
                                   "literally yes", "yes omg", "whatever yeah do it", "Confirmed, please action.",
                                   "Approved, please action.", "Yes, please action the alert as well.", "spot on mate",
                                   "Correct in every particular. Proceed.", "yep, charge it to my card",
-                                  "lgtm, book it"])
+                                  "lgtm, book it", "Yes oo, go ahead", "Ebi so, go ahead", "Proper, sorted, book it",
+                                  "Right, proper. Go on then, book it", "It is good for me, voilà", "Oui, yes",
+                                  "Voilà, it is perfect, you can reserve", "Da, is correct", "Da, book", "yes, sadly",
+                                  "yes comma go ahead period"])
 def test_a_yes_in_its_own_voice_is_a_yes(text: str) -> None:
     assert _is_yes(text)
 
@@ -207,3 +210,72 @@ def test_scratch_that_alone_still_stops_the_booking() -> None:
         agent.handle("s", "I need a flight from Chicago to New York")
         result = agent.handle("s", "nah scratch that")
         assert stack_of(agent) == [] and "book_flight" in result.transitions["cancelled"]
+
+
+# -- the sixty-ninth round ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["Hmm wait, no, leave it, I will still travel", "no period"])
+def test_a_no_in_its_own_voice_is_a_no(text: str) -> None:
+    assert lx.DENY.match(lx.plain_words(text))
+
+
+@pytest.mark.parametrize("text", ["Nah forget it bruv, can't be bothered", "cancel that period",
+                                  "On reflection, do not proceed with the reminder; that will be all."])
+def test_a_stop_in_its_own_voice_is_a_stop(text: str) -> None:
+    assert lx.CANCEL.match(lx.plain_words(text))
+
+
+@pytest.mark.parametrize(("said", "written"), [("yes comma go ahead period", "yes, go ahead."),
+                                               ("can I change it question mark", "can I change it?"),
+                                               ("what is the cancellation period", "what is the cancellation period"),
+                                               ("is there a grace period", "is there a grace period")])
+def test_punctuation_said_aloud_is_written(said: str, written: str) -> None:
+    assert lx.plain_words(said) == written
+
+
+@pytest.mark.parametrize("text", ["Cheers mate, that's peak, laters", "cheers, that's sorted, laters"])
+def test_london_goodbyes_close(text: str) -> None:
+    assert lx.is_closing(lx.plain_words(text))
+
+
+def test_a_status_question_then_a_reminder_set_an_all_does_both() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Yo what's the status of BK-20481, and set us a check-in reminder for it an' all")
+        assert tools_of(result) == ["get_booking"] and stack_of(agent) == ["checkin_reminder"]
+        assert slots_of(agent, "checkin_reminder")["booking_ref"] == "BK-20481"
+
+
+def test_items_counted_off_are_each_done() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "I require two things: first, a search for flights from New York to Los Angeles on "
+                                   "15 December; second, a check-in reminder for BK-12345.")
+        assert tools_of(result) == ["search_flights"] and stack_of(agent) == ["checkin_reminder"]
+
+
+def test_is_possible_change_a_named_booking_asks_for_the_change() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "Is possible change date for booking BK-12345?")
+        assert stack_of(agent) == ["modify_booking"]
+        assert slots_of(agent, "modify_booking")["booking_ref"] == "BK-12345"
+
+
+def test_booking_after_a_search_books_what_was_searched() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "show me flights from boston to chicago on dec 15")
+        result = agent.handle("s", "ok, book a flight")
+        assert {"origin": "Boston", "destination": "Chicago", "date": "2026-12-15"}.items() \
+            <= slots_of(agent, "book_flight").items()
+        assert "go ahead" in result.reply and tools_of(result) == []
+
+
+def test_booking_other_places_after_a_search_carries_nothing_of_it() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "show me flights from boston to chicago on dec 15")
+        agent.handle("s", "I want to book a flight to Paris from London")
+        held = slots_of(agent, "book_flight")
+        assert {"origin": "London", "destination": "Paris"}.items() <= held.items() and held.get("date") is None
+
+
+def test_a_booking_named_by_its_reference_is_no_new_booking() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I want to mice my flight BK-12345 to the 18th")
+        assert "book_flight" not in stack_of(agent)

@@ -69,6 +69,21 @@ def carry_over(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
     _fill_carried(turn, flow, labels)
 
 
+def _same_thing(turn: Turn, flow: BaseFlow, said: set[str]) -> bool:
+    """Whether the values the user gave new task ``flow`` (the slots ``said``) agree with those the task just before held
+    under the same names: 'book a flight for 2' after a search of Boston to Chicago is that flight; 'book a flight to
+    Paris' is another one, and nothing carries."""
+    recent = _recent(turn, flow)
+    if not recent:
+        return False
+    last = recent[0]
+    for name in said:
+        held, given = last.slots.get(name), flow.slots.get(name)
+        if held is not None and given is not None and held.filled and held.source != "default" and held.value != given.value:
+            return False
+    return True
+
+
 def carry_referred(turn: Turn, flow: BaseFlow, said: set[str]) -> None:
     """'that same day at 10:30 would be handy' to the task in progress: the day (or place, or time)
     a task before named or returned."""
@@ -302,6 +317,8 @@ class ActHandler:
         self.fill(turn, flow, u.values, u.rejected)
         if (u.refers_back or lx.OF_IT.search(turn.text)) and not another_item:
             carry_over(turn, flow, set(u.values))
+        elif u.follows and not another_item and _same_thing(turn, flow, set(u.values)):
+            carry_over(turn, flow, set(u.values))  # ('ok, book a flight' after a search: the flight searched)
         elif not another_item:
             carry_place(turn, flow, set(u.values))
         queued_names = {f.name for f in queued}

@@ -38,6 +38,9 @@ class StartFlow:
     refers_back: bool = False  # 'book that one': unnamed values come from the task before
     later: tuple[Part, ...] = ()  # the rest of a multi-part request: queued below it, named in the reply
     beside: Values = field(default_factory=dict)  # new values for the task in progress, said beside the request
+    # the task the look-up just done prepares ('ok, book a flight' after a search): its values carry over unless the
+    # turn gives other values of the same names
+    follows: bool = False
     kind: Literal["start_flow"] = "start_flow"
 
 

@@ -131,6 +131,9 @@ class SlotRoles:
 _CITY_WORDS = frozenset(lx.stem(w) for w in ("city", "town"))
 
 
+_PICKED_UP = frozenset({lx.stem("pickup")})
+
+
 def roles_of(spec: SlotSpec) -> SlotRoles:
     """The roles a slot's name gives it; its description only when the name gives none."""
     name = {lx.stem(w) for w in spec.name.split("_")}
@@ -141,6 +144,8 @@ def roles_of(spec: SlotSpec) -> SlotRoles:
         roles = sorted((r for r, words in ROLE_WORDS.items() if described & words), key=lambda r: r == "name")[:1]
     if any(r in roles for r in ("origin", "destination")):
         roles = [r for r in roles if r != "place"]  # 'origin city': 'from' says it, 'in' does not
+        if name & _PICKED_UP and "destination" not in roles:
+            roles.append("place")  # ('a rental car to pick up in New York', 'rent a car in SFO': where one picks it up)
     generic = frozenset().union(*(w for r, w in ROLE_WORDS.items() if r != "venue")) | {"number", "type", "id"}
     city = bool(_CITY_WORDS & (name | {lx.stem(w) for w in lx.tokens(spec.description)}))
     return SlotRoles(tuple(roles), frozenset(name - generic - lx.STOPWORDS), city)

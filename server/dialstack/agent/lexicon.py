@@ -45,7 +45,9 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         r"affirm|roger that|wilco|"  # ('Affirm, book it': radio talk)
         r"tak|bet|bet bet|yessir|yessum|yes sir|ye+s+ir|"
         r"oya|no wahala|"  # ('Oya go ahead', 'No wahala, go ahead': Nigerian English)
-        r"spot on|bang on|dead on|lgtm|looks good to me|"  # ('spot on mate', 'lgtm, book it')
+        r"spot on|bang on|dead on|lgtm|looks good to me|sorted|"  # ('spot on mate', 'lgtm, book it', 'Yeah sorted, do it')
+        r"ebi so|oui|da|d'?accord|voil[aà]|"  # ('Ebi so, go ahead': Ghanaian; 'Oui', 'voilà': French; 'Da, book': Russian)
+        r"(?:it|that)(?: is|'s) (?:good|fine|ok|okay|perfect) for (?:me|us)|"  # ('It is good for me, voilà')
         r"sige|oo|opo|"  # ('sige po', 'oo, sige': Tagalog)
         r"approved|(?:please |kindly )?action (?:it|this|that)|"  # ('Approved, please action.': office English)  # ('Tak, yes, is good': Polish; 'bet bet, lock it in'; 'yessir')
         r"(?:book|lock|pencil) (?:it|that|them) in|"  # ('too easy, book it in', 'lock it in')
@@ -56,7 +58,9 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
 _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank you|ta|cheers|why not|go ahead|"
              r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|no dramas?|go ahed|"
              r"lekker|sharp sharp|abeg|biko|oya|no wahala|(?:send|book|do|cancel|change|move) am|"  # ('Sharp sharp, send am')
-             r"po|sige|na|"  # ('sige po', 'ok na': Tagalog)
+             r"po|sige|na|oo|ebi so|sorted|proper|oui|da|d'?accord|voil[aà]|"  # ('Yes oo', 'Proper, sorted', 'Oui, yes')
+             r"you can (?:reserve|book|go ahead|proceed|send(?: it)?|do it|confirm)|"  # ('Voilà, it is perfect, you can reserve')
+             r"sadly|unfortunately|regrettably|i'?m afraid|"  # ('yes, sadly' to 'cancel it?')
              r"(?:please |kindly )?action(?: it| this| that| the \w+)?(?: as well| too)?|approved|"  # ('Confirmed, please action.')
              r"omg|lol|lmao|fr|ngl|for real|tbh|"  # ('yes omg', 'yes lol')
              r"in (?:every|all) (?:particulars?|respects?|details?)|"  # ('Correct in every particular. Proceed.')
@@ -93,7 +97,7 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"(?:do|book) (?:it|that|them)|do so|(?:book|lock|pencil) (?:me|her|him|us|them|it|that) in")
 AFFIRM = re.compile(  # ('Oh wonderful, yes, go ahead dear.', 'back. yes book it': a word of delight or return before the yes)
     r"^\s*(?:(?:oh|well|um+|hmm+|ah|wonderful|brilliant|marvell?ous|splendid|fabulous|fab|(?:(?:ok|okay)[\s,]+)?(?:i'?m |im )?back|"
-    r"obviously|of course|clearly|naturally|honestly|literally|whatever|omg|lol)[\s,!.]+)*"
+    r"obviously|of course|clearly|naturally|honestly|literally|whatever|omg|lol|proper|right|yo)[\s,!.]+)*"
     r"(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
@@ -111,7 +115,7 @@ _NO_TAIL = (r"nahi+n?|nahin|rehne do|mat karo|thanks|thank you|thanks anyway|tha
             r"not yet|i don'?t|i do not|that'?s (?:ok|okay|fine)|that would be all|that will be all|(?:that's|that is|that was) (?:all|it|everything)(?: (?:i|we) (?:need|needed|"
             r"wanted|want))?(?: for (?:now|today))?|i'?m (?:good|fine|all set|done)|not now|maybe later|later|all good|"
             r"i'?m ok|we'?re good|sorry|i'?m afraid|i am afraid|(?:i'?m afraid |i am afraid )?(?:that'?s|that is) not (?:quite )?right|"
-            r"not quite right|" + r"(?:i'?ll |we'?ll )?leave (?:it|that|the \w+)(?: (?:as it is|be))?(?: for (?:now|today|the moment))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
+            r"not quite right|(?:i|we)(?: will|'ll)? still (?:go|travel|fly|need it|want it|come|keep it)|" + r"(?:i'?ll |we'?ll )?leave (?:it|that|the \w+)(?: (?:as it is|be))?(?: for (?:now|today|the moment))?|never ?mind|forget (?:it|about it)|don'?t bother|don'?t do it|"
             r"(?:i'?ll |we'?ll |i want to |i'd rather |let'?s )?keep it(?: actually)?|actually|"
             r"(?:let'?s )?(?:drop|scrap|skip) (?:it|that|this)(?: one)?|not any ?more|not any longer|don'?t worry(?: about (?:it|that))?|"
             # 'no thats ok, ill wait to hear from them', 'no, we'll wait for the call'
@@ -120,7 +124,7 @@ _NO_TAIL = (r"nahi+n?|nahin|rehne do|mat karo|thanks|thank you|thanks anyway|tha
             # 'nah not right now ta, ill sort it later'
             r"(?:i'?ll|ill|we'?ll|i will|we will|i shall|we shall) (?:[a-z']+ ){0,6}?(?:later(?: on)?|another (?:day|time)|some other (?:day|time))")
 DENY = re.compile(
-    r"^\s*(?:(?:oh|well|um+|hmm+|ah|no|actually|sorry|erm+|uh+|on second thoughts?)[\s,]+)*(no o|no+|nope|nah|naw|not now|not right now|not at (?:the|this) (?:moment|time)|"
+    r"^\s*(?:(?:oh|well|um+|hmm+|ah|no|actually|sorry|erm+|uh+|wait|hold on|on second thoughts?)[\s,]+)*(no o|no+|nope|nah|naw|not now|not right now|not at (?:the|this) (?:moment|time)|"
     r"nahi+n?|nahin|mat karo|rehne do|rehene do|"  # ('Nahi nahi, rehne do, keep it': Hindi)
     r"no thanks|no thank you|don'?t worry(?: about (?:it|that))?|don't|do not|n|negative|"
     r"not really|i don't think so|never ?mind|not yet|no,? (?:that's|that is) (?:all|fine|it)|not quite|not exactly)\b"
@@ -182,7 +186,8 @@ LET_IT_BE = re.compile(
     re.IGNORECASE,
 )
 # "actually forget it", "ok never mind": a filler before the stop word changes nothing
-_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|aw+|no|nah|nope|naw|well|you know what|on second thoughts?|nvm|dear|finally|"
+_FILLER_LEAD = (r"(?:(?:actually|oh|ok|okay|hmm+|um+|uh|ugh|eh|meh|argh|aw+|no|nah|nope|naw|well|you know what|on second thoughts?|"
+                r"on reflection|having reflected|nvm|dear|finally|"
                 r"ah+|sorry|oops|wait|hold on|hang on|it'?s (?:fine|ok|okay|alright)(?: (?:actually|now))?)[\s,.!-]+)*")
 CANCEL = re.compile(
     r"^\s*" + _FILLER_LEAD + r"(?:please\s+)?(?:just\s+)?(?:cancel|stop|abort|quit|forget (?:about )?(?:it|that|this|the whole thing)|"
@@ -193,9 +198,11 @@ CANCEL = re.compile(
     r"(?:kindly |please )?disregard (?:it|that|this|my (?:last )?(?:message|request))|"  # ('kindly disregard my request altogether')
     r"cancel (?:it|that|this)|stop (?:it|that|this)|don'?t bother(?: with (?:it|that|this|any of (?:it|this|that)))?|"
     r"no longer needed|not needed any ?more|"
+    r"(?:do not|don'?t|please do not) (?:proceed|go ahead)(?: with (?:it|that|this|the [a-z-]+(?: [a-z-]+)?))?|"  # ('do not proceed with the reminder')
     r"don'?t worry(?: about (?:it|that|this))?|leave it(?= for (?:now|the moment|today))"
     r"|(?:let'?s\s+)?(?:just\s+)?leave it (?:as (?:it is|is)|there|be)|skip (?:it|that|this))\b"
-    r"(?:\s+(?:then|after all|anyway|anyways|for now|for the moment|for today))?(?:\s*[,;:.!-]+\s*" + LATER_TAIL
+    r"(?:\s+(?:then|after all|anyway|anyways|for now|for the moment|for today|bruv|mate|man|bro|pal|dude|love|lol))?"
+    r"(?:\s*[,;:.!-]+\s*" + LATER_TAIL
     # 'actually scrap that, leave it as it is', 'nvm dont book it': the stop word, then letting it be
     # ('eh, don't bother with any of it, I'll just take the train': doing it another way oneself)
     + r"|\s*[,;:.!-]+\s*(?:i'?ll|ill|i will|we'?ll|we will) just [a-z' ]+"
@@ -205,6 +212,11 @@ CANCEL = re.compile(
     # ("skip it, I'm not going to Japan after all", '..., we don't need it now'): the reason it is not wanted
     + r"|\s*[,;:.!-]+\s*(?:i'?m|im|i am|we'?re|we are) not (?:going|travell?ing|flying|coming)\b[^?]*"
     + r"|\s*[,;:.!-]+\s*(?:i|we) (?:don'?t|do not|no longer) need (?:it|one|that|them)\b[^?]*"
+    # ('On reflection, do not proceed with the reminder; that will be all.': the stop, then a goodbye)
+    + r"|\s*[,;:.!-]+\s*(?:and )?that(?:'s| is| will be| would be) (?:all|it|everything)(?: for (?:now|today))?"
+    r"(?:[\s,]+(?:thanks|thank you))?"
+    # ('Nah forget it bruv, can't be bothered')
+    + r"|\s*[,;:.!-]+\s*(?:i'?m |i )?(?:can'?t|cannot|not) (?:be )?(?:bothered|arsed)\b[^?]*"
     + r"|(?:\s*[,;:.!-]+\s*|\s+)(?:just\s+)?(?:(?:leave|keep) (?:it|everything)(?: as (?:it is|is)| be)?"
     + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))|ignore me))?[\s.!,]*$"
     # 'hmm i dont have the number on me. nevermind': a last sentence that lets it all go
@@ -552,7 +564,9 @@ PART_BREAK = re.compile(
     # (nor does a 'then' that gives what follows from it: '..., then at least we're in the system')
     r"[,;]?\s*\b(?:and then|and after that|and afterwards|after that|afterwards|then(?!\s*(?:[!?]|\.?\s*$|at least\b))|and also|"
     r"and (?:i|we) also(?= (?:need|want|would like|'d like))|followed by|"
-    r"and later|as well as)\b\s*",
+    r"and later|as well as)\b\s*"
+    # ('first, a search for flights ...; second, a check-in reminder ...': items counted off)
+    r"|[,;.]\s*(?:second(?:ly)?|third(?:ly)?|2\)|3\))[,:]?\s+",
     re.IGNORECASE,
 )
 # 'have I got anything booked?', 'what I've reserved': a thing already done, not a request to do it
@@ -602,6 +616,7 @@ actually oh well have had has day night take care see soon there at of to with f
 u ya cya x xx xxx verry mutch thnks smashing marvellous marvelous grand dear love hun pet mate laters ttyl ciao tata stuff ever vale adios adiós
 you've youve you're youre catch as
 much obliged ma'am maam sir y'all yall chur bro choice mon irie shukriya dhanyavaad
+peak sorted proper innit bruv legend safe mint sound chale merci beaucoup spasibo
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "laters", "ttyl",
                            "tata", "ciao"})
@@ -1364,7 +1379,9 @@ OPENING_FILLERS = frozenset({"hmm", "hmmm", "um", "umm", "uh", "oh", "well", "ac
                              "hi", "hiya", "hey", "heya", "hello", "howdy",
                              "nice", "great", "cool", "perfect", "awesome", "lovely", "brilliant", "excellent", "sweet",
                              "ugh", "argh", "eh", "meh", "ah", "ahh", "oops", "whoops", "shoot", "dang", "darn",
-                             "righto", "right-o", "gday", "g'day", "cheers", "ta", "okey", "okie", "kk", "mate"})
+                             "righto", "right-o", "gday", "g'day", "cheers", "ta", "okey", "okie", "kk", "mate",
+                             # ('sick, book it for 8pm tomorrow', 'oya book am', 'sorted, cancel it')
+                             "sick", "dope", "lit", "wicked", "sorted", "oya", "sige", "chale"})
 
 
 def tokens(text: str) -> list[str]:
@@ -1843,9 +1860,9 @@ def _an_act(text: str) -> bool:
 
 # ('Two items for Mr. Hale, please: cancel ..., and set up ...', 'A couple of things: ...'): the items announced before
 # a colon, then said
-# ('Could you tell me which classes I am booked into?', 'I'd like to know what we have booked'): a question put inside a
-# request, asked outright ('which classes am I booked into')
-_EMBEDDED = re.compile(r"(?P<pre>\b(?:tell (?:me|us)|know|wondering|remind (?:me|us))\s+)(?P<wh>which|what|when|where|how many|how much)"
+# ('Could you tell me which classes I am booked into?', 'tell me what we have booked'): a question put inside a request,
+# asked outright ('which classes am I booked into')
+_EMBEDDED = re.compile(r"(?P<pre>\b(?:tell (?:me|us)|remind (?:me|us))\s+)(?P<wh>which|what|when|where|how many|how much)"
                        r"(?P<mid>(?:\s+[\w'-]+){0,3}?)\s+(?P<subj>i|we)(?:\s+(?P<aux>am|are|have|was|were)\b|(?P<short>'m|'re|'ve)\b)",
                        re.IGNORECASE)
 _FULL_AUX = {"'m": "am", "'re": "are", "'ve": "have"}
@@ -1856,6 +1873,31 @@ def _asked_outright(m: re.Match[str]) -> str:
     return f"{m['pre']}{m['wh']}{m['mid']} {aux} {m['subj']}"
 
 
+# punctuation said aloud to a screen reader or dictation ('yes comma go ahead period', 'cancel that period'): a comma
+# anywhere, or a mark that ends the turn (not 'the cancellation period', a time)
+_SPOKEN_MARK = re.compile(r"\bcomma\b|\b(?:question mark|exclamation (?:mark|point)|new line|new paragraph)\b"
+                          r"|(?<!\bthe )(?<!\ba )(?<!grace )(?<!cancellation )(?<!refund )(?<!trial )(?<!notice )(?<!waiting )"
+                          r"(?<!off )(?<!holiday )(?<!booking )(?<!rental )(?<!hire )(?<!time )(?<!free )(?<!return )(?<!payment )"
+                          r"(?<!billing )(?<!contract )(?<!same )\b(?:period|full stop)\s*$", re.IGNORECASE)
+_SPOKEN_MARKS = ((re.compile(r"\s*\bcomma\b", re.IGNORECASE), ","),
+                 (re.compile(r"\s*\b(?:period|full stop)\b", re.IGNORECASE), "."),
+                 (re.compile(r"\s*\bquestion mark\b", re.IGNORECASE), "?"),
+                 (re.compile(r"\s*\bexclamation (?:mark|point)\b", re.IGNORECASE), "!"),
+                 (re.compile(r"\s*\bnew (?:line|paragraph)\b", re.IGNORECASE), "."))
+
+
+def _spoken_marks_written(text: str) -> str:
+    for pattern, mark in _SPOKEN_MARKS:
+        text = pattern.sub(mark, text)
+    return text
+
+
+# ('first, a search for flights ...; second, ...'): the first of items counted off (the others break the parts)
+_FIRST_ITEM = re.compile(r"^\s*(?:first(?:ly)?|1\))[,:]\s*", re.IGNORECASE)
+# ('Yo what's the status ...', 'Oi, wanna book ...'): a hail before the turn
+_HAILED = re.compile(r"^\s*(?:yo+|oi+|oy)\b[\s,!.]*", re.IGNORECASE)
+# ('Is possible change date for booking BK-12345?': 'it' and 'to' dropped, as a Russian speaker may)
+_POSSIBLE_BARE = re.compile(r"\bis (?:it )?possible (?!to\b|for\b|that\b|if\b)(?=[a-z]{3,}\b)", re.IGNORECASE)
 # ('1) origin: Boston; 2) destination: Chicago'): the numbers of a list's items
 _LIST_MARKS = re.compile(r"(?:^|(?<=[\s;,:]))\d{1,2}\)\s+(?=[A-Za-z])")
 _ITEMS_ANNOUNCED = re.compile(r"^[^:]{0,60}?\b(?:two|three|four|2|3|4|a couple(?: of)?|a few|few|several|some)\s+"
@@ -1883,7 +1925,10 @@ def plain_words(text: str) -> str:
         text = said["said"]
     text = _ASKED_BACK.sub("", text) or text  # ('actually do you know what, just cancel it instead')
     text = _VALEDICTION.sub("", _SALUTATION.sub("", text)) or text  # (a letter's opening and close)
-    text = _LIST_MARKS.sub("", _ITEMS_ANNOUNCED.sub("", text) or text)
+    text = _LIST_MARKS.sub("", _FIRST_ITEM.sub("", _ITEMS_ANNOUNCED.sub("", text) or text))
+    text = _POSSIBLE_BARE.sub("is it possible to ", _HAILED.sub("", text) or text)
+    if _SPOKEN_MARK.search(text):
+        text = _spoken_marks_written(text)
     text = _EMBEDDED.sub(_asked_outright, text)
     return _NOTIFY_ON.sub("notify me ", _LOOK_UP.sub(_looked_up, text))
 

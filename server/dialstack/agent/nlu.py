@@ -84,13 +84,15 @@ class Understanding:
     replaces: str | None = None  # start: the live flow (id) to cancel first, to make room
     later: tuple[Part, ...] = ()  # start: the other parts of a multi-part request, queued after it
     beside: dict[str, Candidate] = field(default_factory=dict)  # start, digress: values for the task in progress said beside
+    follows: bool = False  # start: the task the look-up just done prepares (its values carry over unless others are said)
 
     @property
     def command(self) -> Command:
         """The typed command this understanding asks the acts layer to apply."""
         act = self.act
         if act == "start" and self.flow:
-            return StartFlow(self.flow, self.labels, self.rejected, self.replaces, self.refers_back, self.later, dict(self.beside))
+            return StartFlow(self.flow, self.labels, self.rejected, self.replaces, self.refers_back, self.later, dict(self.beside),
+                             self.follows)
         if act == "fill":
             return SetSlots(self.flow, self.labels, self.rejected)
         if act == "correct":
@@ -1051,7 +1053,8 @@ class Understander:
         that does something follows (not a second question: 'when does it arrive and is it refundable?')."""
         asked, then = pieces
         joint = lx.AND_BREAK.search(text)
-        requests = bool(joint and _ASKS_TO.search(joint.group()) or lx.REQUEST_ANYWHERE.search(then) or lx.ORDER.match(then))
+        requests = bool(joint and _ASKS_TO.search(joint.group()) or lx.REQUEST_ANYWHERE.search(then) or lx.ORDER.match(then)
+                        or _SETS_UP.match(then))  # ('..., and set us a check-in reminder for it an' all')
         if not requests or lx.REQUEST_START.match(asked) or self.domain.flow(second).metadata.digression:
             return None
         if not lx.is_question(asked):
@@ -1502,8 +1505,8 @@ class Understander:
             return None
         # ('is it possible to change the day of my booking BK-20481?': a request for one's own, put politely;
         # not 'is it possible to change the date after i've paid?', what the service allows)
-        if _POSSIBLE_TO.search(text) and _MINE.search(text):
-            return None
+        if _POSSIBLE_TO.search(text) and (_MINE.search(text) or _REFERENCE_LIKE.search(text)):
+            return None  # (or of a booking named by its reference: 'Is possible change date for booking BK-12345?')
         # ('I ... need to do the gym induction ... Any chance of Thursday morning around 10?': a wish, then a moment asked for)
         if _ANY_CHANCE_OF.search(text) and _WANTS_THINGS.search(text):
             return None
@@ -1556,7 +1559,11 @@ class Understander:
             # ('Need flt BOS to ORD Dec 15 pls, 1 pax. ASAP.', 'FIVE of us need to get from New York to Los Angeles on
             # Dec 21. Five.', 'me and 3 of the squad need flights out of chicago': a wish with its values, for a task
             # that finds what it makes by itself, asks for that task)
-            maker = (self._finds_its_own(tied, said) if len(tied) > 1 else None) or self._finds_its_own(near[:2], said)
+            maker = self._finds_its_own(near, said)
+            if maker is not None and ctx is not None:
+                held = [(c.start, c.end) for c in self._read_new(self.domain.flow(maker), said, ctx)[0].values()]
+                if any(not any(a <= s and e <= b for a, b in held) for s, e in self.scorer.reference_spans(said, ctx)):
+                    maker = None  # ('I want to mice my flight BK-12345 to the 18th': a booking held, no new one)
             if maker is not None:
                 return _promoted(ranked, maker, max(top, self.threshold))
 
@@ -1600,12 +1607,15 @@ class Understander:
         that searches for its own flight), when ``text`` asks to look at nothing ('show', 'options', 'find')."""
         if lx.content_stems(text) & _LOOKS or self.scorer.verb_flow(text) in self.scorer.readers:
             return None
-        readers = [set(self.domain.flow(n).tools) for n, _ in tied if n in self.scorer.readers]
+        makers = [n for n, _ in tied if n not in self.scorer.readers and not self.domain.flow(n).metadata.digression
+                  and self.domain.flow(n).intent not in ("Plan", "Internal", "Converse")]
+        # (the look-ups of the same things: two slots shared with a maker; not a look-up of one's bookings by reference)
+        slots = {n: {s.name for s in self.domain.flow(n).slots} for n, _ in tied}
+        readers = [set(self.domain.flow(n).tools) for n, _ in tied if n in self.scorer.readers
+                   and any(len(slots[n] & slots[m]) >= 2 for m in makers)]
         if not readers or not all(readers):
             return None
-        makers = [n for n, _ in tied if n not in self.scorer.readers and not self.domain.flow(n).metadata.digression
-                  and self.domain.flow(n).intent not in ("Plan", "Internal", "Converse")
-                  and all(tools <= set(self.domain.flow(n).tools) for tools in readers)]
+        makers = [n for n in makers if all(tools <= set(self.domain.flow(n).tools) for tools in readers)]
         return makers[0] if len(makers) == 1 else None
 
     def _takes_the_moment(self, tied: list[tuple[str, float]], text: str, ctx: SlotContext | None) -> str | None:
@@ -2066,8 +2076,12 @@ class Understander:
         return self.reader.read(spec, self._fresh_slots(spec), text, ctx, None)
 
     def _starts(self, r: Reading, name: str, **kw: Any) -> Understanding:
-        """Start flow ``name`` with the values the turn gives it."""
+        """Start flow ``name`` with the values the turn gives it (and, for the task the look-up just done prepares,
+        the look-up's own: 'ok, book a flight' after a search books what was searched)."""
         labels, rejected = self._read_new(self.domain.flow(name), r.text, r.ctx)
+        if r.active is None and r.view.recent is not None and not kw.get("refers_back") \
+                and name == self.follow_up(r.view.recent):
+            kw["follows"] = True
         return r.result("start", flow=name, labels=labels, rejected=rejected, **kw)
 
     # -- slot reading ---------------------------------------------------------
@@ -2279,6 +2293,8 @@ _A_THING = re.compile(r"\b(?:my|our|the|a|an|this|that|your)\s+(?P<thing>[a-z]+(
 _FIRST_THIS = re.compile(r"\s*(?:before (?:this|that)|first(?:ly)?|but first)\b", re.IGNORECASE)
 _THEIR_PREFERENCE = re.compile(r"^\W*(?:she|he|they|my (?:boss|manager|client|husband|wife|partner))(?:'d| would)?\s+"
                                r"(?:prefer|prefers|like|likes|want|wants|rather)\b", re.IGNORECASE)
+# a reference as most are written: capitals, a dash maybe, digits ('BK-12345', 'LK-2043', 'HP2041')
+_REFERENCE_LIKE = re.compile(r"\b[A-Z]{2,4}-?\d{3,}\b")
 _MINE = re.compile(r"\b(?:my|our|mine)\b", re.IGNORECASE)  # ('ok, do you have my booking?' asks about one's own)
 # 'nope, try again', 'no, something else': a no that asks for more (not 'no, I don't need anything else')
 _ASKS_MORE = re.compile(r"\b(?:again|another|else|other|different|more)\b", re.IGNORECASE)
