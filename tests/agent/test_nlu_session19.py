@@ -279,3 +279,19 @@ def test_a_booking_named_by_its_reference_is_no_new_booking() -> None:
     with talking("travel") as agent:
         agent.handle("s", "I want to mice my flight BK-12345 to the 18th")
         assert "book_flight" not in stack_of(agent)
+
+
+def test_a_yes_then_a_side_question_at_the_read_back_books_and_answers() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        result = agent.handle("s", "Yes, that's correct. Can I bring my cat?")
+        assert tools_of(result) == ["search_flights", "create_booking", "answer_faq"]
+        assert stack_of(agent) == [] and "booked" in result.reply and "cabin" in result.reply
+
+
+@pytest.mark.parametrize("text", ["yes but can I bring my cat?", "Yes. Can you also set a price alert?"])
+def test_a_yes_with_a_doubt_or_a_request_books_nothing_yet(text: str) -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book a flight from boston to chicago on dec 15")
+        result = agent.handle("s", text)
+        assert "create_booking" not in tools_of(result)

@@ -231,7 +231,8 @@ class ActHandler:
                 return await self.on_cancel(turn, command)
             case ResumeFlow():
                 return await self.on_resume(turn, command)
-            case Affirm():
+            case Affirm(asked=asked):
+                self.answer_after(turn, asked)
                 return await self.on_affirm(turn)
             case Deny():
                 return await self.on_deny(turn)
@@ -428,6 +429,14 @@ class ActHandler:
         needed = {s.name for s in spec.slots if s.priority == "required" and s.default is None}
         return part.flow in turn.deps.understander.scorer.readers and lx.is_question(part.words) \
             and needed <= set(part.values)
+
+    def answer_after(self, turn: Turn, asked: Sequence[Part]) -> None:
+        """Questions said with a yes are answered once the yes is done (this turn, after the task runs); one no task can
+        answer is said so, never dropped."""
+        turn.side_parts = [p for p in asked if self.answers_at_once(turn, p)]
+        cannot = [p for p in asked if p not in turn.side_parts]
+        if cannot:
+            turn.replies.append(turn.template("plan_cannot", parts="; ".join(f"'{p.words}'" for p in cannot)))
 
     async def answer_side_parts(self, turn: Turn) -> None:
         """Answer the questions of a multi-part request once its first task has run this turn, before

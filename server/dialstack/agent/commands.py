@@ -86,6 +86,8 @@ class ResumeFlow:
 class Affirm:
     """Yes to the question asked (a resume offer, a plan, a confirmation, a retry)."""
 
+    # questions said after the yes ('Yes, that's correct. Can I bring my cat?'): answered once the yes is done
+    asked: tuple[Part, ...] = ()
     kind: Literal["affirm"] = "affirm"
 
 

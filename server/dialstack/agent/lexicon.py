@@ -45,7 +45,7 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         r"affirm|roger that|wilco|"  # ('Affirm, book it': radio talk)
         r"tak|bet|bet bet|yessir|yessum|yes sir|ye+s+ir|"
         r"oya|no wahala|"  # ('Oya go ahead', 'No wahala, go ahead': Nigerian English)
-        r"spot on|bang on|dead on|lgtm|looks good to me|sorted|"  # ('spot on mate', 'lgtm, book it', 'Yeah sorted, do it')
+        r"spot on|bang on|dead on|lgtm|looks good to me|"  # ('spot on mate', 'lgtm, book it')
         r"ebi so|oui|da|d'?accord|voil[aà]|"  # ('Ebi so, go ahead': Ghanaian; 'Oui', 'voilà': French; 'Da, book': Russian)
         r"(?:it|that)(?: is|'s) (?:good|fine|ok|okay|perfect) for (?:me|us)|"  # ('It is good for me, voilà')
         r"sige|oo|opo|"  # ('sige po', 'oo, sige': Tagalog)
@@ -58,7 +58,9 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
 _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank you|ta|cheers|why not|go ahead|"
              r"s[ií]|dale|vale|perfecto|claro|gracias|porfa|por favor|sweet as|bonza|ripper|too easy|no worries|no dramas?|go ahed|"
              r"lekker|sharp sharp|abeg|biko|oya|no wahala|(?:send|book|do|cancel|change|move) am|"  # ('Sharp sharp, send am')
-             r"po|sige|na|oo|ebi so|sorted|proper|oui|da|d'?accord|voil[aà]|"  # ('Yes oo', 'Proper, sorted', 'Oui, yes')
+             r"po|sige|na|oo|ebi so|proper|oui|da|d'?accord|voil[aà]|"  # ('Yes oo', 'Right, proper', 'Oui, yes')
+             # ('Yeah sorted, do it'; not 'great, sorted' alone, which books nothing)
+             r"sorted(?=[\s,.!-]+(?:do|book|send|go ahead|lock|cancel|confirm))|"
              r"you can (?:reserve|book|go ahead|proceed|send(?: it)?|do it|confirm)|"  # ('Voilà, it is perfect, you can reserve')
              r"sadly|unfortunately|regrettably|i'?m afraid|"  # ('yes, sadly' to 'cancel it?')
              r"(?:please |kindly )?action(?: it| this| that| the \w+)?(?: as well| too)?|approved|"  # ('Confirmed, please action.')
@@ -97,7 +99,7 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"(?:do|book) (?:it|that|them)|do so|(?:book|lock|pencil) (?:me|her|him|us|them|it|that) in")
 AFFIRM = re.compile(  # ('Oh wonderful, yes, go ahead dear.', 'back. yes book it': a word of delight or return before the yes)
     r"^\s*(?:(?:oh|well|um+|hmm+|ah|wonderful|brilliant|marvell?ous|splendid|fabulous|fab|(?:(?:ok|okay)[\s,]+)?(?:i'?m |im )?back|"
-    r"obviously|of course|clearly|naturally|honestly|literally|whatever|omg|lol|proper|right|yo)[\s,!.]+)*"
+    r"obviously|of course|clearly|naturally|honestly|literally|whatever|omg|lol|proper|right|yo|sorted)[\s,!.]+)*"
     r"(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )

@@ -103,7 +103,9 @@ class Understanding:
             return ResumeFlow(self.flow, self.labels, self.rejected)
         if act == "chitchat":
             return ChitChat(waits=self.digression_type == "wait")
-        simple = {"affirm": Affirm, "deny": Deny, "approve": Approve, "close": Close}
+        if act == "affirm":
+            return Affirm(asked=self.later)
+        simple = {"deny": Deny, "approve": Approve, "close": Close}
         if act in simple:
             return simple[act]()
         if act == "digress":
@@ -457,7 +459,35 @@ class Understander:
                 and not (r.active is not None and self.names_another_task(r.text, r.active.name))
         else:
             agrees = lx.AFFIRM.match(r.text) or lx.AGREES.match(r.text) or self._yes_to_go_back(r)
+        if r.view.pending_offer and not agrees and r.view.confirming:
+            asked = self._yes_then_asks(r)
+            if asked:  # ('Yes, that's correct. Can I bring my cat?': the yes, then the question answered)
+                return r.result("affirm", later=asked)
         return r.result("affirm") if r.view.pending_offer and agrees else None
+
+    def _yes_then_asks(self, r: Reading) -> tuple[Part, ...]:
+        """'Yes, that's correct. Can I bring my cat?' to 'shall I go ahead?': sentences that only say yes, then questions
+        a side task answers (not requests: 'Yes. Can you also book a hotel?'; nor a yes with a doubt: 'yes but is it
+        refundable?'), each as the part that side task takes."""
+        sentences = [s.strip() for s in _SENTENCES.split(r.text.strip()) if s.strip()]
+        said = 0
+        while said < len(sentences) and lx.agrees(sentences[said]) and not _DOUBT.search(sentences[said]):
+            said += 1
+        questions = sentences[said:]
+        if not said or not questions or any(_DOUBT.match(q) or not lx.is_question(q) or self._asks_about(q, True) is None
+                                            for q in questions):
+            return ()
+        if r.active is not None and self.names_another_task(" ".join(questions), r.active.name):
+            return ()
+        parts = []
+        for q in questions:
+            ranked = self.rank(q, (), r.ctx, values_alone=False, question=True)
+            if not ranked or ranked[0][1] < self.threshold or not self.domain.flow(ranked[0][0]).metadata.digression:
+                return ()  # (only a side question is answered beside the yes: a look-up asked for waits its turn)
+            name = ranked[0][0]
+            labels, rejected = self._read_new(self.domain.flow(name), q, r.ctx)
+            parts.append(Part(name, labels, rejected, words=q))
+        return tuple(parts)
 
     def _yes_to_go_back(self, r: Reading) -> bool:
         """'Yes, finish the booking.', 'YES OBVIOUSLY' to 'continue booking a new flight?': a yes, then
@@ -2256,6 +2286,7 @@ _ASKS_OR_ORDERS = re.compile(r"\b(?:what|whats|what's|where|when|which|who|how|s
                              re.IGNORECASE)
 _PAUSE_WORDS = frozenset({"wait", "hang on", "hold on", "let me", "one sec", "one second", "just a sec", "just a second"})
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_DOUBT = re.compile(r"^\W*(?:but|though|although|except|unless)\b|\b(?:but|though|unless)\s*[,.!?]*$", re.IGNORECASE)
 _CLAUSES = re.compile(r"(?<=[.!?,;])\s+(?=\S)")
 _CHANGING = re.compile(r"\b(?:update|change|add|modify|amend)\b", re.IGNORECASE)
 _SEATS_WANTED = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:seats|tickets|tix|places)\b",

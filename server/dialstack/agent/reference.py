@@ -46,7 +46,7 @@ def kind_of(spec: SlotSpec, slot: BaseSlot) -> str | None:
     if not isinstance(slot, FreeTextSlot) and slot.criteria in ("numeric", "range", "multiple", "dictionary"):
         return None  # a count, an amount, a list: never a place
     roles = roles_of(spec).roles
-    return next((r for r in _PLACE_SOURCES if r in roles), None)
+    return next((r for r in roles if r in _PLACE_SOURCES), None)  # (the first: a pick-up city is an origin, said 'in')
 
 
 _ISO_MOMENT = re.compile(r"^(?P<day>\d{4}-\d{2}-\d{2})(?:[T ](?P<time>\d{2}:\d{2}))?")
