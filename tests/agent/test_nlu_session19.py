@@ -295,3 +295,12 @@ def test_a_yes_with_a_doubt_or_a_request_books_nothing_yet(text: str) -> None:
         agent.handle("s", "book a flight from boston to chicago on dec 15")
         result = agent.handle("s", text)
         assert "create_booking" not in tools_of(result)
+
+
+@pytest.mark.parametrize(("text", "said"), [('7 o"clock in the evening', '7 o"clock in the evening'),
+                                            ("quarter past 6 in the evening", "quarter past 6 in the evening"),
+                                            ("at 8 o clock", "8 o clock")])
+def test_a_time_keeps_its_part_of_the_day_and_any_way_of_writing_o_clock(text: str, said: str) -> None:
+    from dialstack.state.times import find_times
+    (_, start, end), = find_times(text)
+    assert text[start:end] == said

@@ -36,7 +36,7 @@ _TIME = re.compile(
 # next to it ("at 8 in the evening", "Friday evening around 8"); other hours need am/pm.
 _COUNTED = (r"(?:people|persons|guests|adults|children|kids|of\b|passengers|tickets|seats|nights|days|weeks|months|minutes|"
             r"mins?\b|hours|hrs?\b|years|bags|rooms|items|pieces|tables|cars)")
-_NOT_AFTER = rf"(?![\w:]|\.\d|\s*(?:[ap]\.?m\b|o'?clock\b)|\s+{_COUNTED})"
+_NOT_AFTER = rf"(?![\w:]|\.\d|\s*(?:[ap]\.?m\b|o['\"’ ]?clock\b)|\s+{_COUNTED})"
 _BARE_HOUR = re.compile(rf"\b(?:at|around|about|by)\s+(?P<hour>{_H}){_NOT_AFTER}", re.IGNORECASE)
 # 'saturday 10', 'tomorrow 9': a bare hour in digits right after a day is that day's hour (not 'Friday
 # 12 December', 'Friday 12th')
@@ -44,16 +44,17 @@ _DAY_HOUR = re.compile(
     r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today|tmrw)\s+(?P<hour>1[0-2]|0?[1-9])"
     rf"(?!\s*(?:st|nd|rd|th)\b|\s*[/.-]\d|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b){_NOT_AFTER}",
     re.IGNORECASE)
-_OCLOCK = re.compile(rf"(?<![\w:])(?P<hour>{_H})\s*o'?clock\b", re.IGNORECASE)
+_OCLOCK = re.compile(rf"(?<![\w:])(?P<hour>{_H})\s*o['\"’ ]?clock\b", re.IGNORECASE)
 _ISH = re.compile(rf"(?<![\w:])(?P<hour>{_H})\s*-?ish\b(?!\s+{_COUNTED}|\s+(?:minute|hour|day|week|month|year|mile|person)s?\b)",
                   re.IGNORECASE)  # 'sat morning, 9ish', 'ten-ish': about that hour
 _HOUR_DAYPART = re.compile(rf"(?<![\w:.])(?<!for\s)(?<!of\s)(?P<hour>{_H})\s+{_DAYPART}\b", re.IGNORECASE)
 _DAYPART_HOUR = re.compile(rf"\b(?:morning|afternoon|evening|night|tonight)\s+(?:at\s+|around\s+|about\s+)?(?P<hour>{_H}){_NOT_AFTER}",
                            re.IGNORECASE)
 # a word hour after a cue is a time only when nothing but an end, a part of the day or a day follows ('at one point' is not)
-_WORD_HOUR_END = re.compile(r"\s*(?:$|[,.!?;]|in\s+the\b|at\s+night|tonight|o'?clock|sharp|please|then|on\b|tomorrow|today|this\b)",
+_WORD_HOUR_END = re.compile(r"\s*(?:$|[,.!?;]|in\s+the\b|at\s+night|tonight|o['\"’ ]?clock|sharp|please|then|on\b|tomorrow|today|this\b)",
                             re.IGNORECASE)
 _PART_OF_DAY = re.compile(r"\b(?P<part>morning|afternoon|evening|night|tonight)\b", re.IGNORECASE)
+_DAYPART_AFTER = re.compile(r"\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight)\b", re.IGNORECASE)
 PART_OF_DAY_REACH = 14  # characters between a time and the part of the day that sets its am/pm
 
 
@@ -152,4 +153,7 @@ def find_times(text: str) -> list[tuple[time, int, int]]:
             moment = _with_part(hour, 0, part) if part else time(_office_hour(hour) % 24, 0)
             start = m.start("hour") if pattern in (_BARE_HOUR, _OCLOCK, _ISH, _HOUR_DAYPART, _DAY_HOUR) else m.start()
             found.append((moment, start, m.end()))
+    # ('quarter past 6 in the evening', '12 o'clock in the afternoon'): the part of the day said after it is the time's own
+    found = [(moment, start, end + (m.end() if (m := _DAYPART_AFTER.match(text, end)) else 0) - (end if m else 0))
+             for moment, start, end in found]
     return sorted(found, key=lambda item: item[1])
