@@ -43,13 +43,13 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         r"haa+n?|han ji|haan ji|ji haan|ji|bilkul|theek hai|thik hai|chalo|kar do|kardo|"  # ('Haan haan, kar do': Hindi)
         r"yes (?:man|mon)|yeah (?:man|mon)|gwaan|"  # ('Yes man, do it', 'Yes, gwaan': Jamaican English)
         r"affirm|roger that|wilco|"  # ('Affirm, book it': radio talk)
-        r"tak|bet|bet bet|yessir|yessum|yes sir|ye+s+ir|"
+        r"tak|bet|bet bet|yessir|yessum|yes sir|ye+s+ir|"  # ('Tak, yes, is good': Polish; 'bet bet, lock it in'; 'yessir')
         r"oya|no wahala|"  # ('Oya go ahead', 'No wahala, go ahead': Nigerian English)
         r"spot on|bang on|dead on|lgtm|looks good to me|"  # ('spot on mate', 'lgtm, book it')
         r"ebi so|oui|da|d'?accord|voil[aà]|"  # ('Ebi so, go ahead': Ghanaian; 'Oui', 'voilà': French; 'Da, book': Russian)
         r"(?:it|that)(?: is|'s) (?:good|fine|ok|okay|perfect) for (?:me|us)|"  # ('It is good for me, voilà')
         r"sige|oo|opo|"  # ('sige po', 'oo, sige': Tagalog)
-        r"approved|(?:please |kindly )?action (?:it|this|that)|"  # ('Approved, please action.': office English)  # ('Tak, yes, is good': Polish; 'bet bet, lock it in'; 'yessir')
+        r"approved|(?:please |kindly )?action (?:it|this|that)|"  # ('Approved, please action.': office English)
         r"(?:book|lock|pencil) (?:it|that|them) in|"  # ('too easy, book it in', 'lock it in')
         r"(?:i )?(?:don'?t|do not) mind(?: at all)?|no problem|not a problem|why not|fine by me|that'?s fine|fine|"
         # ('I am quite certain. Please cancel it.' to 'Are you sure ...?')
@@ -1860,8 +1860,6 @@ def _an_act(text: str) -> bool:
     return agrees(text) or bool(DENY.match(text) or CANCEL.match(text)) or is_closing(text)
 
 
-# ('Two items for Mr. Hale, please: cancel ..., and set up ...', 'A couple of things: ...'): the items announced before
-# a colon, then said
 # ('Could you tell me which classes I am booked into?', 'tell me what we have booked'): a question put inside a request,
 # asked outright ('which classes am I booked into')
 _EMBEDDED = re.compile(r"(?P<pre>\b(?:tell (?:me|us)|remind (?:me|us))\s+)(?P<wh>which|what|when|where|how many|how much)"
@@ -1902,6 +1900,8 @@ _HAILED = re.compile(r"^\s*(?:yo+|oi+|oy)\b[\s,!.]*", re.IGNORECASE)
 _POSSIBLE_BARE = re.compile(r"\bis (?:it )?possible (?!to\b|for\b|that\b|if\b)(?=[a-z]{3,}\b)", re.IGNORECASE)
 # ('1) origin: Boston; 2) destination: Chicago'): the numbers of a list's items
 _LIST_MARKS = re.compile(r"(?:^|(?<=[\s;,:]))\d{1,2}\)\s+(?=[A-Za-z])")
+# ('Two items for Mr. Hale, please: cancel ..., and set up ...', 'A couple of things: ...'): the items announced before
+# a colon, then said
 _ITEMS_ANNOUNCED = re.compile(r"^[^:]{0,60}?\b(?:two|three|four|2|3|4|a couple(?: of)?|a few|few|several|some)\s+"
                               r"(?:things|items|requests|tasks|bits|jobs|questions)\b[^:]{0,40}:\s*", re.IGNORECASE)
 

@@ -2253,7 +2253,6 @@ _CHANGES = frozenset(lx.stem(w) for w in "change modify update amend edit alter"
 _WISHES = re.compile(r"\b(?:i|we|he|she|they)(?:'ll| will|'m going to| am going to|'re going to| are going to|'s going to)? ?"
                      r"(?:wish(?:es)?|wants?|needs?|would like|'d like|like to|prefer|am looking for|'m looking for|are looking for)\b",
                      re.IGNORECASE)
-# an order to set something up, opening the turn ('also set alert: ...', 'and make a reminder for ...')
 # a verb with what it is done to, opening an order ('email the itinerary ...', 'send me a copy')
 _IMPERATIVE = re.compile(r"^\s*(?:(?:also|then|please|pls)\s+)*[a-z]+\s+(?:the|my|me|us|our|a|an)\b", re.IGNORECASE)
 # more of what a look-up found, asked for ('Any others?', 'What else can you find?', 'Do you have anything else?', 'any
@@ -2267,6 +2266,7 @@ _MORE_OF_THE_SAME = re.compile(
 # where the talk had got to, asked with nothing open ('Where were we?', 'where was I up to?')
 _LOST_PLACE = re.compile(r"\b(?:where (?:are|were) we(?: up to| at)?|where was i(?: up to| at)?|what (?:are|were) we doing)"
                          r"(?=\s*[?.!]*\s*$)", re.IGNORECASE)
+# an order to set something up, opening the turn ('also set alert: ...', 'and make a reminder for ...')
 _SETS_UP = re.compile(r"^\s*(?:(?:also|and|oh|ok|okay|now|then|plus|please|pls|can you|could you)[\s,]+)*"
                       r"(?:set|make|create|add|put|start|open)\b", re.IGNORECASE)
 # the verb of a task said not to be wanted, anywhere in a turn ('..., I don't want to move it, ...')
