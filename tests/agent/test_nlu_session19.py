@@ -304,3 +304,104 @@ def test_a_time_keeps_its_part_of_the_day_and_any_way_of_writing_o_clock(text: s
     from dialstack.state.times import find_times
     (_, start, end), = find_times(text)
     assert text[start:end] == said
+
+
+# -- the seventieth round -----------------------------------------------------------------------------------------
+GP = PACKS / "gpsurgery"
+BOATS = PACKS / "boathire"
+
+
+@pytest.mark.parametrize("text", ["aye, gaun yersel", "aye, fire it ower"])
+def test_a_scots_yes_is_a_yes(text: str) -> None:
+    assert _is_yes(text)
+
+
+@pytest.mark.parametrize(("said", "plain"), [("naw? whit aboot Edinburgh then", "no? what about Edinburgh then"),
+                                             ("a flight fae Glasgow tae London", "a flight from Glasgow to London"),
+                                             ("I should like to know whether it is still in order",
+                                              "I should like to know whether it is still confirmed")])
+def test_scots_and_indian_english_are_read_in_plain_words(said: str, plain: str) -> None:
+    assert lx.plain_words(said) == plain
+
+
+def test_dont_book_anything_as_of_now_i_will_revert_stops_the_booking() -> None:
+    text = "Sorry, please don't book anything as of now, I will revert after my manager's approval."
+    assert lx.CANCEL.match(lx.plain_words(text))
+
+
+def test_thanks_for_the_prompt_support_asks_nothing() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "Thanks for the prompt support.")
+        assert tools_of(result) == [] and stack_of(agent) == []
+
+
+@pytest.mark.parametrize("text", ["For the day 18", "I want to make a reservation for the day 18"])
+def test_the_day_and_its_number_is_a_day_of_the_month(text: str) -> None:
+    from datetime import date
+
+    from dialstack.state.dates import find_dates
+    assert [d for d, _, _ in find_dates(text, date(2026, 12, 1))] == [date(2026, 12, 18)]
+
+
+@pytest.mark.parametrize("text", ["Could you kindly tell me which cities your company flies to?",
+                                  "my son tells me I must 'check in' before I fly. What does that mean, please?"])
+def test_what_a_word_means_or_which_cities_are_flown_is_a_side_question(text: str) -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", text)
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == []
+
+
+def test_a_request_then_a_side_question_joined_by_and_does_both() -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", "can u set a checkin reminder for BK-20481 and whats the baggage allowence")
+        assert tools_of(result) == ["answer_faq"] and stack_of(agent) == ["checkin_reminder"]
+
+
+def test_i_see_then_a_request_is_the_request() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "I see. Then I should be grateful if you would remind me to check in for my flight, "
+                          "reference BK-31337.")
+        assert stack_of(agent) == ["checkin_reminder"]
+
+
+def test_a_typed_request_for_a_new_test_makes_one() -> None:
+    with talking("gpsurgery", pack=GP) as agent:
+        agent.handle("s", "hi can i bok a blood tset for tomorow morning pls")
+        assert stack_of(agent) == ["book_blood_test"]
+
+
+def test_an_example_in_other_words_but_values_it_cannot_hold_is_no_example_of_it() -> None:
+    with talking("gpsurgery", pack=GP) as agent:
+        agent.handle("s", "Can I book a face to face with a GP please?")
+        assert stack_of(agent) == ["book_appointment"]
+        assert {"clinician": "GP", "mode": "face-to-face"}.items() <= slots_of(agent, "book_appointment").items()
+
+
+def test_a_short_reason_loses_its_article_but_a_story_keeps_it() -> None:
+    with talking("gpsurgery", pack=GP) as agent:
+        agent.handle("s", "I need a fit note please, I've been off since last monday")
+        agent.handle("s", "a slipped disc")
+        assert slots_of(agent, "sick_note")["reason"] == "slipped disc"
+
+
+def test_forget_it_to_the_offer_to_go_back_drops_the_task_offered() -> None:
+    with talking("gpsurgery", pack=GP) as agent:
+        agent.handle("s", "I'd like to book an appointment with the pharmacist")
+        agent.handle("s", "actually what appointments have I got?")
+        result = agent.handle("s", "ah I've already got one with the pharmacist, forget it then")
+        assert stack_of(agent) == [] and "book_appointment" in result.transitions["cancelled"]
+
+
+@pytest.mark.parametrize("text", ["hey r we allowed to take a boat out without an adult? im 17",
+                                  "ok good to know. and is there a minimum age for the motorboats?"])
+def test_what_the_service_allows_is_asked_of_the_side_task(text: str) -> None:
+    with talking("boathire", pack=BOATS) as agent:
+        agent.handle("s", text)
+        assert stack_of(agent) == []
+
+
+def test_oh_no_what_about_sunday_puts_the_day_forward() -> None:
+    with talking("boathire", pack=BOATS) as agent:
+        agent.handle("s", "is there a motorboat free on saturday?")
+        result = agent.handle("s", "oh no. what about sunday then")
+        assert tools_of(result) == ["check_availability"] and "Dec 6" in result.reply

@@ -63,6 +63,8 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"sorted(?=[\s,.!-]+(?:do|book|send|go ahead|lock|cancel|confirm))|"
              r"you can (?:reserve|book|go ahead|proceed|send(?: it)?|do it|confirm)|"  # ('Voilà, it is perfect, you can reserve')
              r"sadly|unfortunately|regrettably|i'?m afraid|"  # ('yes, sadly' to 'cancel it?')
+             # ('aye, gaun yersel', 'aye, fire it ower': go ahead, send it, in Scots)
+             r"(?:gaun|go on|go) yersel[f]?|fire (?:it|that|them) (?:ower|over|across|through)|"
              r"(?:please |kindly )?action(?: it| this| that| the \w+)?(?: as well| too)?|approved|"  # ('Confirmed, please action.')
              r"omg|lol|lmao|fr|ngl|for real|tbh|"  # ('yes omg', 'yes lol')
              r"in (?:every|all) (?:particulars?|respects?|details?)|"  # ('Correct in every particular. Proceed.')
@@ -349,7 +351,8 @@ _PROPOSAL = (r"(?:(?:how|what) about|(?:can|could) (?:it|that|we|you) (?:be|do|m
              # ('would thursday the 10th at 11am work?', 'Would Wednesday the ninth of December be convenient, at half past ten?')
              r"|would\s+(?=(?!(?:you|it|that|i|we|they|he|she)\b)[\w\s,:']{1,50}?\b(?:work|suit|do|be (?:ok|okay|alright|"
              r"convenient|possible|fine|free|available))\b))\b")
-_PROPOSES = re.compile(r"^\s*(?:(?:ok|okay|so|and|hmm+|well|oh|um+|then|actually|sorry|wait|no)[\s,]+)*" + _PROPOSAL,
+_PROPOSES = re.compile(r"^\s*(?:(?:ok|okay|so|and|hmm+|well|oh|um+|then|actually|sorry|wait|no|oh no|damn|shame)[\s,.!]+)*"
+                       + _PROPOSAL,  # ('oh no. what about sunday then')
                        re.IGNORECASE)
 # '..., can we do friday at 10 instead': a value put forward anywhere in the turn, in the words of a request
 PROPOSES_ANYWHERE = re.compile(r"(?:^|[,.;!?]\s*|\b(?:so|then|but|and|actually|sorry)\s+)" + _PROPOSAL, re.IGNORECASE)
@@ -412,6 +415,7 @@ _TEXTED_ASKS = (r"(?:wat|wats|wot|wut|wen|hw)(?= (?:do|does|did|is|are|r|was|wer
 _ASKS = (r"what|whats|which|where|wheres|when|whens|why|how|hows|who|whos|whose|do you|does|did you|can you|could you|"
          r"are you|is there|is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my|"
          r"do (?:\w+ ){1,2}(?:need|have to|get|pay|count)|"  # ('hold on do kids need own seat')
+         r"(?:are|r) (?:we|u|you|kids|dogs|pets|children) (?:allowed|able|permitted)|"  # ('r we allowed to ...?')
          + _TEXTED_ASKS)
 _QUESTION_WORDS = r"(?!what (?:i|we) (?:meant|mean|said|wanted)\b)(" + _ASKS + r")\b"  # 'what i meant was ...' tells
 QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold on|sorry|quick question|hi|hey|hello|hiya|"
@@ -564,7 +568,8 @@ SMALL_TALK = re.compile(
 PART_BREAK = re.compile(
     # ("what's the baggage allowance then?": a 'then' that ends the sentence joins nothing)
     # (nor does a 'then' that gives what follows from it: '..., then at least we're in the system')
-    r"[,;]?\s*\b(?:and then|and after that|and afterwards|after that|afterwards|then(?!\s*(?:[!?]|\.?\s*$|at least\b))|and also|"
+    # (nor a 'then' that opens a sentence: 'I see. Then I should be grateful if you would remind me ...')
+    r"[,;]?\s*\b(?:and then|and after that|and afterwards|after that|afterwards|(?<![.!?]\s)(?<!^)then(?!\s*(?:[!?]|\.?\s*$|at least\b))|and also|"
     r"and (?:i|we) also(?= (?:need|want|would like|'d like))|followed by|"
     r"and later|as well as)\b\s*"
     # ('first, a search for flights ...; second, a check-in reminder ...': items counted off)
@@ -619,6 +624,7 @@ u ya cya x xx xxx verry mutch thnks smashing marvellous marvelous grand dear lov
 you've youve you're youre catch as
 much obliged ma'am maam sir y'all yall chur bro choice mon irie shukriya dhanyavaad
 peak sorted proper innit bruv legend safe mint sound chale merci beaucoup spasibo
+prompt quick swift support response reply
 """.split())
 _CLOSING_ENDS = frozenset({"all", "set", "nothing", "enough", "bye", "goodbye", "done", "everything", "cya", "laters", "ttyl",
                            "tata", "ciao"})
@@ -761,7 +767,8 @@ def thanks_then_remark(text: str) -> bool:
 # a remark says something of what was done or of how one feels ('that's a weight off my mind', 'you've been great')
 _REMARK_START = re.compile(r"\s*(?:that|that's|thats|that is|it|it's|its|it is|you|you've|youve|you're|youre|you are|this|"
                            r"what a|such|so|just|really|very|i'm|im|i am|i was|i feel|i really|we're|much|all|everything|"
-                           r"that was|you have|you were|made my)\b", re.IGNORECASE)
+                           r"that was|you have|you were|made my|"
+                           r"for (?:the|your|all|such|being|a|an|that|this|sorting|helping|your)\b)\b", re.IGNORECASE)  # ('Thanks for the prompt support.')
 _LATER_WANT = re.compile(r"\b(?:also|another|too|as well|now|next|but|though|however|wrong|mistake|incorrect|actually|"
                          r"needs?|wants?|should|could|would|so (?:she|he|they|i|we))\b", re.IGNORECASE)
 
@@ -954,6 +961,12 @@ _ASKS_WHAT_IS_ALLOWED = re.compile(r"\bshould (?:i|we) still\b|\bor (?:do|would|
                                    r"|\bor (?:must|should|do|does|would|will) (?:i|we|they|it|he|she) (?:go|be|have|need|stay)\b"
                                    # ('I was wondering how much luggage I am allowed to bring')
                                    r"|\b(?:i am|i'm|im|we are|we're) (?:allowed|permitted) to\b"
+                                   # ('r we allowed to take a boat out without an adult?', 'are dogs allowed on the boats?')
+                                   r"|\b(?:are|r|am|is|can) (?:we|i|u|you|kids|children|dogs|pets|under[ -]?\d+s?|teenagers|minors)"
+                                   r" (?:allowed|permitted)\b"
+                                   # ('is there a minimum age for the motorboats?': a limit the service sets)
+                                   r"|\b(?:is there|are there|what(?:'s| is)(?: the)?) (?:a |an |any )?(?:minimum|maximum|min|max|lower|upper)"
+                                   r" (?:age|height|weight|number|group size)\b|\b(?:is there|are there) (?:an? |any )?age (?:limit|restriction|requirement)s?\b"
                                    # ('does the hoist need booking?', 'do the classes have to be booked ahead?')
                                    r"|^\W*(?:\w+\W+){0,3}?(?:does|do) (?:the|a|an|your) [\w ]{2,30}? (?:need|have) (?:to be )?"
                                    r"(?:booking|booked|reserving|reserved)\b"
@@ -990,6 +1003,17 @@ def asks_what_is_allowed(text: str, strongly: bool = False) -> bool:
         or not strongly and bool(_MAY_ASK_WHAT_IS_ALLOWED.search(text))
 
 
+# 'What does that mean, please?', "what does 'check in' mean?", 'what is meant by a layover?': what a word means
+_ASKS_MEANING = re.compile(r"\bwhat (?:does|do|did) (?:that|this|it|those|these|[\"'‘“][^\"'’”]{1,30}[\"'’”]|the word \w+)"
+                           r"(?: \w+)? mean\b|\bwhat(?:'s| is) (?:meant by|the meaning of)\b|\bwhat (?:is|are) (?:a|an) [\w-]+\s*\?\s*$",
+                           re.IGNORECASE)
+
+
+def asks_what_it_means(text: str) -> bool:
+    """Whether ``text`` asks what a word or a thing said means ('my son tells me I must check in. What does that mean?')."""
+    return bool(_ASKS_MEANING.search(text))
+
+
 # 'if i cancel my flight do i get my money back': a condition, then the question
 _CONDITIONAL_QUESTION = re.compile(
     r"^\s*(?:(?:and|so|but|also|oh|ok|okay|btw)[\s,]+)*if\s+\w+\s+\w+[^?,]*?\s(?:do|does|can|will|is|are|am|should)\s+"
@@ -997,7 +1021,7 @@ _CONDITIONAL_QUESTION = re.compile(
 
 
 # 'hmm how long is the wait at old town right now? maybe i'll just walk in': a question first, then a remark
-_ASKED_FIRST = re.compile(r"^\s*(?:(?:hmm+|um+|uh+|oh|ok|okay|so|and|well|also|btw|by the way|quick (?:question|q)|"
+_ASKED_FIRST = re.compile(r"^\s*(?:(?:hmm+|um+|uh+|oh|ok|okay|so|and|well|also|btw|by the way|quick (?:question|q)|hi|hey|hello|hiya|"
                           r"sorry|actually|wait|hang on|hold on)[\s,.:-]+)*"
                           + _QUESTION_WORDS + r"[^?]*\?\s+\S", re.IGNORECASE)
 
@@ -1608,7 +1632,8 @@ _VOICE_GATE = re.compile(r"\b(?:u guys|you guys|ya guys|you lot|you folks|you pe
                          r"nah|yeah|she'?ll|mi|di|fi|dat|dah|hole|yuh|yu|den|mek|soon|a wi|a we|a us|mujhe|hum|mera|"
                          r"meri|usko|isko|karna|kar|karo|kardo|log|nahi+n?|theek|thik|thick|achha|acha|accha|thoda|hai|"
                          r"lost|lose|losing|loses|po|na|pwede|pwde|puwede|naman|ng|yung|kami|tayo|niyo|nyo|akin|din|rin|pala|ko|"
-                         r"magkano|hindi|sige|(?:send|book|do|cancel|change|move|check) am)\b|\bi-[a-z]|\d(?:st|nd|rd|th)? a |\b(?:for|fore|too|to) (?:of (?:us|them|you)|"
+                         r"magkano|hindi|sige|(?:send|book|do|cancel|change|move|check) am|naw|whit|aboot|tae|fae|cannae|"
+                         r"gonnae|wantae|dinnae|didnae|isnae|wisnae|revert|as of now|in order)\b|\bi-[a-z]|\d(?:st|nd|rd|th)? a |\b(?:for|fore|too|to) (?:of (?:us|them|you)|"
                          r"people|adults|passengers|tickets|seats)|\bhol' on", re.IGNORECASE)
 _VOICES = (
     # ('do u guys fly to tokyo??', 'Do you people even allow pets', 'are y'all open'): the service, addressed
@@ -1678,7 +1703,20 @@ _VOICES = (
     (re.compile(r"^(\W*)sige\b", re.IGNORECASE), r"\1ok"),
     (re.compile(r"\bmagkano\b", re.IGNORECASE), "how much is"),
     (re.compile(r"(?-i:\bng\b)(?= )"), "the"),
-    (re.compile(r"(?-i:\byung\b)"), "the"))
+    (re.compile(r"(?-i:\byung\b)"), "the"),
+    # Scots: 'naw? whit aboot Edinburgh then', 'a flight fae Glasgow tae London', 'ye cannae', 'gonnae book it'
+    (re.compile(r"^(\W*)naw\b", re.IGNORECASE), r"\1no"),
+    (re.compile(r"\bwhit\b", re.IGNORECASE), "what"),
+    (re.compile(r"\baboot\b", re.IGNORECASE), "about"),
+    (re.compile(r"\btae\b", re.IGNORECASE), "to"),
+    (re.compile(r"\bfae\b", re.IGNORECASE), "from"),
+    (re.compile(r"\b(can|do|did|is|was)nae\b", re.IGNORECASE), r"\1n't"),
+    (re.compile(r"\b(gon|wan)nae\b", re.IGNORECASE), lambda m: "going to" if m[1].lower() == "gon" else "want to"),
+    (re.compile(r"\bwantae\b", re.IGNORECASE), "want to"),
+    # Indian English: 'I will revert after my manager's approval' (reply), 'as of now', 'is it still in order?'
+    (re.compile(r"\b(?:i|we) (?:will|shall|'ll) revert(?: back)?\b", re.IGNORECASE), "I will get back to you"),
+    (re.compile(r"\bas of now\b", re.IGNORECASE), "for now"),
+    (re.compile(r"\b(still|all) in order\b", re.IGNORECASE), r"\1 confirmed"))
 
 
 
@@ -1894,6 +1932,8 @@ def _spoken_marks_written(text: str) -> str:
 
 # ('first, a search for flights ...; second, ...'): the first of items counted off (the others break the parts)
 _FIRST_ITEM = re.compile(r"^\s*(?:first(?:ly)?|1\))[,:]\s*", re.IGNORECASE)
+# ('I see. Then I should be grateful if you would remind me ...', 'Ah, I see, ...'): understood, before what is asked
+_ACKNOWLEDGED = re.compile(r"^\s*(?:(?:oh|ah+|right|ok|okay)[\s,]+)?i see(?:\s+now)?[.!,;]+\s+(?=\S)", re.IGNORECASE)
 # ('Yo what's the status ...', 'Oi, wanna book ...'): a hail before the turn
 _HAILED = re.compile(r"^\s*(?:yo+|oi+|oy)\b[\s,!.]*", re.IGNORECASE)
 # ('Is possible change date for booking BK-12345?': 'it' and 'to' dropped, as a Russian speaker may)
@@ -1928,7 +1968,7 @@ def plain_words(text: str) -> str:
     text = _ASKED_BACK.sub("", text) or text  # ('actually do you know what, just cancel it instead')
     text = _VALEDICTION.sub("", _SALUTATION.sub("", text)) or text  # (a letter's opening and close)
     text = _LIST_MARKS.sub("", _FIRST_ITEM.sub("", _ITEMS_ANNOUNCED.sub("", text) or text))
-    text = _POSSIBLE_BARE.sub("is it possible to ", _HAILED.sub("", text) or text)
+    text = _POSSIBLE_BARE.sub("is it possible to ", _HAILED.sub("", _ACKNOWLEDGED.sub("", text)) or text)
     if _SPOKEN_MARK.search(text):
         text = _spoken_marks_written(text)
     text = _EMBEDDED.sub(_asked_outright, text)

@@ -247,6 +247,8 @@ class Understander:
             said = self._plain_words(text, ctx)
             # ('I need to cancel my yoga on saturday', 'cancel' an option of another task: 'i need' alone is no example)
             exact = self._example_words.get(said) if len(said) >= 2 and said - lx.STOPWORDS else None
+            if exact is not None and not self.scorer.values_in(text, ctx)[0] <= self.scorer.profiles[exact].value_keys:
+                exact = None  # ('Can I book a face to face with a GP?' of 'Can I book bloods for next week?': values it cannot hold)
             if exact is None and len(said) >= 3:
                 exact = self._example_but_a_keyword(said)
             asked = _ASKED_THEN_TOLD.match(text)
@@ -639,6 +641,9 @@ class Understander:
         undo = self.scorer.verb_flow(r.text) if r.active is None and r.view.recent else None
         if undo is not None and lx.REFERS_BACK.search(r.text):
             return r.result("start", flow=undo, labels={})
+        if r.active is None and r.view.pending_offer and r.view.offered is not None:
+            # ("ah I've already got one with the pharmacist, forget it then" to 'continue booking?': the task offered goes)
+            return r.result("cancel", flow=r.view.offered.name)
         return r.result("cancel", flow=r.active.name if r.active else None)
 
     def stops_everything(self, r: Reading) -> Understanding | None:
@@ -802,6 +807,9 @@ class Understander:
         # 'if my son is poorly on the day can i cancel?': what the service allows, asked of no booking
         # in particular, is for the side task that answers questions (not a look-up, not the task)
         if self._answers_questions is not None and not r.own_labels and self._asks_what_is_allowed(r):
+            return self._digresses(r, self._answers_questions, confident=False)
+        # ("my son tells me I must 'check in' before I fly. What does that mean, please?": what a word means)
+        if self._answers_questions is not None and not r.own_labels and lx.asks_what_it_means(r.text):
             return self._digresses(r, self._answers_questions, confident=False)
         # ('lovely, thats all i needed, thanks bye' with nothing open: a goodbye, whatever its words score)
         if r.starts_other and r.best_spec.metadata.digression \
@@ -1057,7 +1065,9 @@ class Understander:
         opens = lx.opener(pieces[0]) or ""
         if first is None and ranked and (_SETS_UP.match(pieces[0]) or re.fullmatch(lx.ORDER_VERBS, opens, re.IGNORECASE)
                                          and not lx.WANTS.match(pieces[0])) \
-                and (ordered or _IMPERATIVE.match(pieces[1]) and self._opens_with_own_word(pieces[1], ranked[0][0])):
+                and (ordered or _IMPERATIVE.match(pieces[1]) and self._opens_with_own_word(pieces[1], ranked[0][0])
+                     # ('can u set a checkin reminder for BK-20481 and whats the baggage allowence': a side question)
+                     or lx.is_question(pieces[1]) and self.domain.flow(ranked[0][0]).metadata.digression):
             opening = self.rank(pieces[0], (), r.ctx, values_alone=False)
             if opening and opening[0][1] >= self.threshold and (len(opening) < 2 or opening[0][1] - opening[1][1] >= PART_MARGIN):
                 first = opening[0][0]
@@ -1552,7 +1562,7 @@ class Understander:
         when neither has begun (``begun``: the flows in the conversation)."""
         if len(ranked) < 2 or text and self.example_flow(text, ctx) == ranked[0][0]:
             return ranked  # (what an example of the flow says word for word is what the flow is for)
-        first = self._looks_before_it_books(ranked, text, ctx, begun)
+        first = self._looks_before_it_books(ranked, text, ctx, begun) or self._takes_more_values(ranked, text, ctx)
         if first is not None:
             return first
         # (in order: each says what the turn asks for when the scores alone would not)
@@ -1631,6 +1641,18 @@ class Understander:
         if reader is None:
             return ranked
         return _promoted(ranked, reader[0], top)
+
+    def _takes_more_values(self, ranked: list[tuple[str, float]], text: str,
+                           ctx: SlotContext | None) -> list[tuple[str, float]] | None:
+        """'Can I book a face to face with a GP please?': of two tasks of the same kind (both make something, or both
+        look something up) that tie, the one that takes more of the values said goes first."""
+        if ctx is None or len(ranked) < 2 or not text:
+            return None
+        (first, top), (second, score) = ranked[0], ranked[1]
+        if top - score >= TIE_MARGIN or (first in self.scorer.readers) != (second in self.scorer.readers):
+            return None
+        taken = [len(self._read_new(self.domain.flow(name), text, ctx)[0]) for name in (first, second)]
+        return [(second, top), (first, score), *ranked[2:]] if taken[1] > taken[0] else None
 
     def _finds_its_own(self, tied: list[tuple[str, float]], text: str) -> str | None:
         """Of tasks tied, the one task that makes something and calls every tool of the look-ups tied with it (a booking
@@ -1909,7 +1931,12 @@ class Understander:
         said |= {other for w in said for other in lx.SYNONYMS.get(w, ())}  # 'an appt'
         # ('i need an appt for my mum': who it is for asks for nothing else; 'can i make an appointment':
         # a verb of making one neither)
-        if not said or not lx.content_stems(_FOR_KIN.sub(" ", text)) - lx.LEAD_INS <= said | _COURTESY | _MAKES:
+        # (words as meant: 'can i bok a blood tset for tomorow morning' makes one; the part of a day is a moment's)
+        words = self.scorer.stems(_FOR_KIN.sub(" ", text))
+        opens = lx.opener(text)
+        if opens is not None and len(opens) >= 3 and lx.stem(opens) in words:
+            words = words - {lx.stem(opens)} | {self.scorer.mend(opens)}
+        if not said or not words - lx.LEAD_INS - _DAY_PARTS <= said | _COURTESY | _MAKES:
             return None  # only the thing asked for ('I'd like an appointment please'), no verb of a look-up
         for name, score in ranked[1:3]:
             spec = self.domain.flow(name)
@@ -2236,6 +2263,7 @@ def _things(spec: FlowSpec) -> frozenset[str]:
 _KIN_SAID = re.compile(rf"\b{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)  # ('my boss needs to get ...': who, no task)
 _FOR_KIN = re.compile(rf"\bfor\s+{KIN_OWNER}\s+(?:{KIN})s?\b", re.IGNORECASE)
 _OWN_THINGS = frozenset(lx.stem(w) for w in ("your", "existing", "current", "upcoming", "own"))
+_DAY_PARTS = frozenset(lx.stem(w) for w in ("morning", "afternoon", "evening", "night", "lunchtime", "midday"))
 # wanting, asked for ('need flights', 'I'd like', 'can I get', 'could we get'), and how many people it is for
 # (at the start of the turn or of a clause: "we're a family of four, need seattle to honolulu")
 _WANTS_THINGS = re.compile(r"(?:^|[,;.]\s*|\band\s+)\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,!.]+)*(?:" + lx.WE + r"\s*(?:'d like|would like|"
@@ -2267,7 +2295,7 @@ _MORE_OF_THE_SAME = re.compile(
 _LOST_PLACE = re.compile(r"\b(?:where (?:are|were) we(?: up to| at)?|where was i(?: up to| at)?|what (?:are|were) we doing)"
                          r"(?=\s*[?.!]*\s*$)", re.IGNORECASE)
 # an order to set something up, opening the turn ('also set alert: ...', 'and make a reminder for ...')
-_SETS_UP = re.compile(r"^\s*(?:(?:also|and|oh|ok|okay|now|then|plus|please|pls|can you|could you)[\s,]+)*"
+_SETS_UP = re.compile(r"^\s*(?:(?:also|and|oh|ok|okay|now|then|plus|please|pls|can you|could you|can u|could u|pls can u)[\s,]+)*"
                       r"(?:set|make|create|add|put|start|open)\b", re.IGNORECASE)
 # the verb of a task said not to be wanted, anywhere in a turn ('..., I don't want to move it, ...')
 _UNWANTED_VERB = re.compile(r"\b(?:(?:i|we) (?:don'?t|do not|no longer) (?:want|need|wish) to|(?:i|we) (?:don'?t|dont) wanna|"
@@ -2335,7 +2363,7 @@ def _asks_more(text: str) -> bool:
     m = _ASKS_MORE.search(text)
     return m is not None and not ({*lx.tokens(text[:m.start()])} & ((lx.NEGATORS - {"not"}) | {"nothing"}))
 _GO_AHEAD_AND = re.compile(r"^[\s,.!-]*(?:(?:please|pls|just|go ahead and|go on and|and)[\s,.!-]+)*", re.IGNORECASE)
-_TELL_ME_WH = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u) (?:please |pls )?)?tell (?:me|us)(?= (?:when|what|whats|where|which|who"
+_TELL_ME_WH = re.compile(r"\b(?:(?:can|could|would|will) (?:you|u) (?:please |pls |kindly )?)?tell (?:me|us)(?= (?:when|what|whats|where|which|who"
                          r"|how|if|whether)\b)", re.IGNORECASE)
 _POSSIBLE_TO = re.compile(r"\b(?:is|would)\s+(?:it\s+)?(?:be\s+)?possible\s+(?:for\s+(?:me|us)\s+)?to\s+[a-z]+", re.IGNORECASE)
 _NAME_ALONE = 4  # words a turn that is only a name in capitals may have ('Little Acorns Day Nursery')

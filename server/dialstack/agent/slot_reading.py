@@ -263,7 +263,11 @@ class SlotReader:
             if asks_why and not lx.SELF_REPAIR.search(text) and not lx.YES_NO_LEAD.match(text):
                 # 'mole on my back i want checked', 'his ears again, the follow up': the story is the answer
                 said = text.strip().rstrip(".!")
-                answer = Candidate(said, said, 0, len(said), 0.5) if said else None
+                # ('a slipped disc', 'an ear infection': a short thing named, without its article; 'a dog bit me' is a story)
+                short = _A_THING_NAMED.match(said)
+                if short is not None and len(said.split()) <= 3:
+                    said = said[short.end():]
+                answer = Candidate(said, said, text.find(said), text.find(said) + len(said), 0.5) if said else None
             elif not whole and (cued := _sole_place(text, roles, taken)) is not None:
                 answer = cued  # 'I need a hotel in San Francisco' to 'where?': the place, not the hotel
             else:
@@ -647,6 +651,7 @@ def _hashable(value: object) -> object:
 
 CORRECTING = 1.5  # what a correction weighs for the slot filled last
 DOUBTED = 0.5  # a parser score below this is a guess ('to Disney': no city we know)
+_A_THING_NAMED = re.compile(r"(?:a|an)\s+(?=[a-z])(?!(?:bit|lot|little|few|couple|while)\b)")
 _WORDED = 0.8  # an option slot's value read at least this surely is said in the option's own words
 STRONG_CUE = 3.0  # a value's own cue ('from Boston') at least this strong says its slot
 

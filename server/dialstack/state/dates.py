@@ -83,6 +83,9 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("weekday_day", rf"(?:on\s+)?{_WEEKDAY}\s+(?:the\s+)?(?P<day>\d{{1,2}}(?:st|nd|rd|th))"),  # 'fri 11th', 'wed 2nd'
     ("weekday", rf"(?:(?P<which>next|this|coming|this\s+coming|last|on)\s+)?{_WEEKDAY}"),
     ("day_only", rf"(?:on\s+)?the\s+{_LATE_DAY}"),
+    # ('for the day 18', 'the day 12': a day of the month as Spanish and Italian speakers say it, 'el día 18')
+    ("day_only", r"(?:on\s+|for\s+)?the\s+day\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?(?!\s*(?::|hours?|days?|nights?|of\s+(?:the\s+|my\s+)?"
+                 r"(?:week|trip|stay|holiday|course)))"),
     # '15th not 14th': a day put against the day it replaces
     ("day_not_day", r"(?P<day>\d{1,2}(?:st|nd|rd|th))(?=\s*,?\s*(?:not|instead of)\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b)"),
     # 'move EN-2043 to 16th 11am', '16th at 9:30', 'to 22nd please': a day of this month by its number, with a
