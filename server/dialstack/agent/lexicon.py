@@ -415,7 +415,7 @@ _TEXTED_ASKS = (r"(?:wat|wats|wot|wut|wen|hw)(?= (?:do|does|did|is|are|r|was|wer
 _ASKS = (r"what|whats|which|where|wheres|when|whens|why|how|hows|who|whos|whose|do you|does|did you|can you|could you|"
          r"are you|is there|is it|are there|will you|have you|have i|have we|do i|did i|am i|is my|are my|"
          r"do (?:\w+ ){1,2}(?:need|have to|get|pay|count)|"  # ('hold on do kids need own seat')
-         r"(?:are|r) (?:we|u|you|kids|dogs|pets|children) (?:allowed|able|permitted)|"  # ('r we allowed to ...?')
+         r"(?:are|r) (?:we|u|you|kids|dogs|pets|children) (?:allowed|permitted)|"  # ('r we allowed to ...?')
          + _TEXTED_ASKS)
 _QUESTION_WORDS = r"(?!what (?:i|we) (?:meant|mean|said|wanted)\b)(" + _ASKS + r")\b"  # 'what i meant was ...' tells
 QUESTION_START = re.compile(r"^\s*(?:(?:and|so|oh|ok|okay|well|wait|hang on|hold on|sorry|quick question|hi|hey|hello|hiya|"

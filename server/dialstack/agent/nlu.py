@@ -194,6 +194,7 @@ class Understander:
         }
         # the words of each example but for its values, for one flow only (read once values can be)
         self._example_words: dict[frozenset[str], str] | None = None
+        self._example_kinds: dict[frozenset[str], set[str]] = {}  # ... and the kinds of value those examples name
         self._last_example: tuple[tuple[str, int], str | None] | None = None  # (the turn's text, its example flow)
         # the side tasks a question may go to, and the one of them that says it answers questions
         self._side_tasks = [f for f in flows if f.metadata.digression and f.intent not in ("Internal", "Plan")]
@@ -242,13 +243,16 @@ class Understander:
                 for spec in self.domain.ontology.flows:
                     for example in spec.examples if spec.intent != "Internal" else ():
                         spans = self.scorer.example_spans(example, ctx)
-                        owners.setdefault(self._plain_words(example, ctx, spans), set()).add(spec.name)
+                        words = self._plain_words(example, ctx, spans)
+                        owners.setdefault(words, set()).add(spec.name)
+                        if spans:
+                            self._example_kinds.setdefault(words, set()).update(self.scorer.values_in(example, ctx)[0])
                 self._example_words = {w: next(iter(names)) for w, names in owners.items() if w and len(names) == 1}
             said = self._plain_words(text, ctx)
             # ('I need to cancel my yoga on saturday', 'cancel' an option of another task: 'i need' alone is no example)
             exact = self._example_words.get(said) if len(said) >= 2 and said - lx.STOPWORDS else None
-            if exact is not None and not self.scorer.values_in(text, ctx)[0] <= self.scorer.profiles[exact].value_keys:
-                exact = None  # ('Can I book a face to face with a GP?' of 'Can I book bloods for next week?': values it cannot hold)
+            if exact is not None and self._names_other_values(text, said, exact, ctx):
+                exact = None  # ('Can I book a face to face with a GP?' of 'Can I book bloods for next week?')
             if exact is None and len(said) >= 3:
                 exact = self._example_but_a_keyword(said)
             asked = _ASKED_THEN_TOLD.match(text)
@@ -258,6 +262,15 @@ class Understander:
                 said = self._plain_words(asked["asked"], ctx)
                 exact = self._example_words.get(said) if len(said) >= 2 and said - lx.STOPWORDS else None
         return exact
+
+    def _names_other_values(self, text: str, said: frozenset[str], name: str, ctx: SlotContext) -> bool:
+        """Whether ``text``, said in the words of an example of flow ``name`` that names values of its own, names values
+        of other kinds, which flow ``name`` cannot hold: the words are alike but for values, and the values differ."""
+        named = self._example_kinds.get(said)
+        if not named:
+            return False  # ('what are ur opening hours on saturday' of 'What are your opening hours?': a value added)
+        kinds = self.scorer.values_in(text, ctx)[0] - named - self.scorer.profiles[name].value_keys
+        return any(not isinstance(self.scorer.value_slots.get(k), DateTimeSlot) for k in kinds)
 
     def _example_but_a_keyword(self, said: frozenset[str]) -> str | None:
         """'wat time do u close on sat?' of 'What time do you open on Saturday?': an example said with
@@ -1562,7 +1575,7 @@ class Understander:
         when neither has begun (``begun``: the flows in the conversation)."""
         if len(ranked) < 2 or text and self.example_flow(text, ctx) == ranked[0][0]:
             return ranked  # (what an example of the flow says word for word is what the flow is for)
-        first = self._looks_before_it_books(ranked, text, ctx, begun) or self._takes_more_values(ranked, text, ctx)
+        first = self._looks_before_it_books(ranked, text, ctx, begun)
         if first is not None:
             return first
         # (in order: each says what the turn asks for when the scores alone would not)
@@ -1641,18 +1654,6 @@ class Understander:
         if reader is None:
             return ranked
         return _promoted(ranked, reader[0], top)
-
-    def _takes_more_values(self, ranked: list[tuple[str, float]], text: str,
-                           ctx: SlotContext | None) -> list[tuple[str, float]] | None:
-        """'Can I book a face to face with a GP please?': of two tasks of the same kind (both make something, or both
-        look something up) that tie, the one that takes more of the values said goes first."""
-        if ctx is None or len(ranked) < 2 or not text:
-            return None
-        (first, top), (second, score) = ranked[0], ranked[1]
-        if top - score >= TIE_MARGIN or (first in self.scorer.readers) != (second in self.scorer.readers):
-            return None
-        taken = [len(self._read_new(self.domain.flow(name), text, ctx)[0]) for name in (first, second)]
-        return [(second, top), (first, score), *ranked[2:]] if taken[1] > taken[0] else None
 
     def _finds_its_own(self, tied: list[tuple[str, float]], text: str) -> str | None:
         """Of tasks tied, the one task that makes something and calls every tool of the look-ups tied with it (a booking
