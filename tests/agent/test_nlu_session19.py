@@ -405,3 +405,51 @@ def test_oh_no_what_about_sunday_puts_the_day_forward() -> None:
         agent.handle("s", "is there a motorboat free on saturday?")
         result = agent.handle("s", "oh no. what about sunday then")
         assert tools_of(result) == ["check_availability"] and "Dec 6" in result.reply
+
+
+# -- the seventy-first round --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["sure that's grand, work away", "Jawohl, please book it.", "yep good as gold",
+                                  "grand job, book it", "That is correct, thank you dear.",
+                                  "right so, go ahead and cancel it, sure look"])
+def test_an_irish_german_or_australian_yes_is_a_yes(text: str) -> None:
+    assert lx.agrees(lx.plain_words(text))
+
+
+@pytest.mark.parametrize("text", ["ah go way, yer man just told me the conference is off. forget the flight",
+                                  "hmm, no. she hasn't confirmed her dates yet. forget the new flight for now."])
+def test_forget_the_flight_after_a_story_stops(text: str) -> None:
+    assert lx.CANCEL.match(lx.plain_words(text))
+
+
+def test_me_and_my_mam_are_two() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "book me and my mam from Boston to Chicago on the 31st")
+        assert slots_of(agent, "book_flight")["passengers"] == 2
+
+
+@pytest.mark.parametrize("text", ["check BK-20481 for me, also set a check-in reminder for it",
+                                  "what's the status on BK-20481? also set a check-in reminder for it"])
+def test_also_joins_two_requests(text: str) -> None:
+    with talking("travel") as agent:
+        result = agent.handle("s", text)
+        assert tools_of(result) == ["get_booking"] and stack_of(agent) == ["checkin_reminder"]
+
+
+def test_a_yes_and_a_side_question_to_are_you_sure_cancels_and_answers() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "cancel BK-31337")
+        result = agent.handle("s", "yes cancel it. oh and btw do you fly to Tokyo?")
+        assert tools_of(result) == ["cancel_booking", "answer_faq"] and stack_of(agent) == []
+
+
+def test_a_day_something_else_was_moved_to_is_no_new_day() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "ok. my husband's surgery got moved to the 18th, so please move BK-12345 to Dec 20")
+        assert slots_of(agent, "modify_booking")["new_date"] == "2026-12-20"
+
+
+def test_a_weekday_said_for_every_one_is_the_next_one() -> None:
+    from datetime import date
+
+    from dialstack.state.dates import find_dates
+    assert [d for d, _, _ in find_dates("loaves for Fridays at 7am", date(2026, 12, 1))] == [date(2026, 12, 4)]

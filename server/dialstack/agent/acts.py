@@ -504,6 +504,11 @@ class ActHandler:
         if retry is not None and state.active is not None and retry.flow_id == state.active.flow_id:
             state.pending = None
             return True
+        asked = state.active.slots.get(state.waiting_for_slot or "") if state.active is not None else None
+        if asked is not None and asked.params.get("confirmation"):
+            # ('yes cancel it. oh and btw do you fly to Tokyo?' to 'Are you sure ...?': the yes answers its own question)
+            state.active.fill_slots_by_label({asked.name: "yes"}, turn.slot_ctx)
+            return True
         return await self.on_unknown(turn, Clarify())
 
     def reviewed_plan(self, turn: Turn) -> BaseFlow | None:

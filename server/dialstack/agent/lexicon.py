@@ -46,6 +46,7 @@ _YES = (r"yes+|yse|yeah+|yep+|yup+|ya|yea+|ye|yeh+|yah|yh|aye|sure|ok|okay|k|kk|
         r"tak|bet|bet bet|yessir|yessum|yes sir|ye+s+ir|"  # ('Tak, yes, is good': Polish; 'bet bet, lock it in'; 'yessir')
         r"oya|no wahala|"  # ('Oya go ahead', 'No wahala, go ahead': Nigerian English)
         r"spot on|bang on|dead on|lgtm|looks good to me|"  # ('spot on mate', 'lgtm, book it')
+        r"jawohl|genau|alles klar|good as gold|work away|fire away|that is correct|grand job|good job|nice one|"  # ('Jawohl, please book it', 'yep good as gold')
         r"ebi so|oui|da|d'?accord|voil[aà]|"  # ('Ebi so, go ahead': Ghanaian; 'Oui', 'voilà': French; 'Da, book': Russian)
         r"(?:it|that)(?: is|'s) (?:good|fine|ok|okay|perfect) for (?:me|us)|"  # ('It is good for me, voilà')
         r"sige|oo|opo|"  # ('sige po', 'oo, sige': Tagalog)
@@ -65,6 +66,7 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"sadly|unfortunately|regrettably|i'?m afraid|"  # ('yes, sadly' to 'cancel it?')
              # ('aye, gaun yersel', 'aye, fire it ower': go ahead, send it, in Scots)
              r"(?:gaun|go on|go) yersel[f]?|fire (?:it|that|them) (?:ower|over|across|through)|"
+             r"sure look|right so|work away|fire away|good as gold|she'?s right|jawohl|genau|"  # ('sure that's grand, work away')
              r"(?:please |kindly )?action(?: it| this| that| the \w+)?(?: as well| too)?|approved|"  # ('Confirmed, please action.')
              r"omg|lol|lmao|fr|ngl|for real|tbh|"  # ('yes omg', 'yes lol')
              r"in (?:every|all) (?:particulars?|respects?|details?)|"  # ('Correct in every particular. Proceed.')
@@ -96,12 +98,12 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              # ('Yes, that is satisfactory.'; 'that is write', dictated; 'thats rite')
              r"(?:that'?s|that is|it'?s|it is|thats)(?: all)? (?:ok|okay|good|great|perfect|correct|right|write|rite|fine|lovely|"
              r"spot on|satisfactory|acceptable|in order)|"
-             r"all good|works for me|thank you so much|thanks so much|thanks a lot|cheers|ok|okay|alright|sure|book (?:it|that)|go ahead and book (?:it|that)|"
+             r"all good|works for me|thank you so much|thanks so much|thanks a lot|cheers|ok|okay|alright|sure|book (?:it|that)|go ahead and (?:book|cancel|send|change|move|set|do|make) (?:it|that|them)|"
              r"that(?:'d| would) be (?:great|perfect|lovely|good|fine|nice)|sounds (?:great|good|perfect)|"
-             r"(?:do|book) (?:it|that|them)|do so|(?:book|lock|pencil) (?:me|her|him|us|them|it|that) in")
+             r"(?:do|book|cancel|send|change|move|set) (?:it|that|them)|do so|(?:book|lock|pencil) (?:me|her|him|us|them|it|that) in")
 AFFIRM = re.compile(  # ('Oh wonderful, yes, go ahead dear.', 'back. yes book it': a word of delight or return before the yes)
     r"^\s*(?:(?:oh|well|um+|hmm+|ah|wonderful|brilliant|marvell?ous|splendid|fabulous|fab|(?:(?:ok|okay)[\s,]+)?(?:i'?m |im )?back|"
-    r"obviously|of course|clearly|naturally|honestly|literally|whatever|omg|lol|proper|right|yo|sorted)[\s,!.]+)*"
+    r"obviously|of course|clearly|naturally|honestly|literally|whatever|omg|lol|proper|right|yo|sorted|sure|right so)[\s,!.]+)*"
     r"(" + _YES + r")\b(?:[\s,.!-]+(?:and\s+)?(?:" + _YES_TAIL + r")\b)*[\s.!,]*$",
     re.IGNORECASE,
 )
@@ -225,6 +227,9 @@ CANCEL = re.compile(
     + r"|don'?t (?:bother|(?:[a-z]+ )?(?:it|that|anything))|ignore me))?[\s.!,]*$"
     # 'hmm i dont have the number on me. nevermind': a last sentence that lets it all go
     r"|^.*[.!;,-]\s*(?:(?:ok|okay|oh|ah|so|sorry|just|in that case|then)[\s,]+)*(?:never ?mind|nvm|forget it|forget about it|leave it"
+    # ('ah go way, yer man just told me the conference is off. forget the flight', '... forget the new flight for now.')
+    r"|forget (?:the|my|that|this) (?:new |whole )?(?:flight|booking|reservation|trip|appointment|order|alert|reminder|change)"
+    r"(?: (?:for now|then|after all|altogether))?"
     r"|(?:forget|disregard) (?:this|that|the|my) (?:demand|request|order|reservation)(?: altogether| entirely)?"
     r"|(?:kindly |please )?disregard (?:it|that|this|my (?:last )?(?:message|request))(?: altogether| entirely)?"
     r"|(?:we|i) won'?t bother"  # ('right, in that case we won't bother, thanks')
@@ -587,7 +592,9 @@ ALREADY_DONE = re.compile(
 _NP_WORD = r"(?:\s+(?!(?:of|for|to|in|at|on|with|from|and|or|but|that|which|please|pls|needed|asap)\b)([a-z]+))?"
 INDEFINITE = re.compile(r"\b(?:a|an|another|one more)\s+(?:new\s+)?([a-z]+)" + _NP_WORD * 3, re.IGNORECASE)
 # (not 'to go and see my grandchildren', 'come and get': one thing done)
-AND_BREAK = re.compile(r"(?<!\bgo)(?<!\bcome)(?<!\btry)(?<!\bpop)\s*,?\s+and\s+(?:also\s+)?(?:can you\s+|could you\s+|please\s+)?",
+AND_BREAK = re.compile(r"(?<!\bgo)(?<!\bcome)(?<!\btry)(?<!\bpop)\s*,?\s+and\s+(?:also\s+)?(?:can you\s+|could you\s+|please\s+)?"
+                       # ('check BK-20481 for me, also set a check-in reminder for it', '...? also cancel BK-31337')
+                       r"|\s*[,.?!;]\s*(?:oh and|also|btw|plus)[\s,]+(?:can you\s+|could you\s+|please\s+)?",
                        re.IGNORECASE)
 # "thanks, that's all I needed", "bye for now": the user is done
 CLOSING = re.compile(
@@ -913,7 +920,7 @@ UNSURE = re.compile(
     r"(?:\s+(?:about|of|on|what|which|when)\s+[^,.;!?]+)?(?:\s+yet)?"
     r"(?:\s*[,.;!-]+\s*(?:" + LATER_TAIL + r"|let me (?:check|think|see|ask)[^,.;!?]*))?[\s.!]*$", re.IGNORECASE)
 # 'i need chicago to boston on the 13th': asking to have something, not whether it exists
-WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*" + WE + r"\s*(?:'d like|would like|"
+WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right|g'?day|gday|mate|morning|yo)[\s,]+)*" + WE + r"\s*(?:'d like|would like|"
                    r"(?:'ll |will |'m going to |am going to )?(?:" + NEED + r"|" + WANT + r")|"  # ('so i'll need a flight ...')
                    r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to|"
                    r"gotta|(?:'ve |have )?got to|have to)\b"  # ('i gotta get to chicago')
@@ -1934,6 +1941,8 @@ def _spoken_marks_written(text: str) -> str:
 _FIRST_ITEM = re.compile(r"^\s*(?:first(?:ly)?|1\))[,:]\s*", re.IGNORECASE)
 # ('I see. Then I should be grateful if you would remind me ...', 'Ah, I see, ...'): understood, before what is asked
 _ACKNOWLEDGED = re.compile(r"^\s*(?:(?:oh|ah+|right|ok|okay)[\s,]+)?i see(?:\s+now)?[.!,;]+\s+(?=\S)", re.IGNORECASE)
+# ('go ahead and cancel it, sure look', 'sure look it, book it'): an Irish filler, 'oh well', that asks nothing
+_IRISH_FILLER = re.compile(r"[,\s]*\bsure look(?: it)?\b[,.!]*", re.IGNORECASE)
 # ('Yo what's the status ...', 'Oi, wanna book ...'): a hail before the turn
 _HAILED = re.compile(r"^\s*(?:yo+|oi+|oy)\b[\s,!.]*", re.IGNORECASE)
 # ('Is possible change date for booking BK-12345?': 'it' and 'to' dropped, as a Russian speaker may)
@@ -1969,6 +1978,7 @@ def plain_words(text: str) -> str:
     text = _VALEDICTION.sub("", _SALUTATION.sub("", text)) or text  # (a letter's opening and close)
     text = _LIST_MARKS.sub("", _FIRST_ITEM.sub("", _ITEMS_ANNOUNCED.sub("", text) or text))
     text = _POSSIBLE_BARE.sub("is it possible to ", _HAILED.sub("", _ACKNOWLEDGED.sub("", text)) or text)
+    text = _IRISH_FILLER.sub("", text) or text
     if _SPOKEN_MARK.search(text):
         text = _spoken_marks_written(text)
     text = _EMBEDDED.sub(_asked_outright, text)

@@ -447,6 +447,10 @@ class Understander:
         ('go on then' too, in words its options do not list)."""
         if r.waiting is None:
             return None
+        if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation") and not lx.agrees(r.text):
+            asked = self._yes_then_asks(r)
+            if asked:  # ('yes cancel it. oh and btw do you fly to Tokyo?' to 'Are you sure ...?': yes, and the question answered)
+                return r.result("affirm", later=asked)
         if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation"):
             said = "yes" if lx.agrees(r.text) and not self.names_another_task(r.text, r.active.name) \
                 else "no" if lx.DENY.match(r.text) or self._keeps_it(r) \
@@ -492,12 +496,13 @@ class Understander:
         if not said or not questions or any(_DOUBT.match(q) or not lx.is_question(q) or self._asks_about(q, True) is None
                                             for q in questions):
             return ()
-        if r.active is not None and self.names_another_task(" ".join(questions), r.active.name):
-            return ()
         parts = []
         for q in questions:
-            ranked = self.rank(q, (), r.ctx, values_alone=False, question=True)
-            if not ranked or ranked[0][1] < self.threshold or not self.domain.flow(ranked[0][0]).metadata.digression:
+            # (by its words: a place asked about, 'do you fly to Tokyo?', is no value for a task here)
+            ranked = self.rank(q, (), None, values_alone=False, question=True)
+            clear = bool(ranked) and (ranked[0][1] >= self.threshold or ranked[0][1] > 0 and (
+                len(ranked) < 2 or ranked[0][1] - ranked[1][1] >= CONFIDENT_MARGIN))
+            if not clear or not self.domain.flow(ranked[0][0]).metadata.digression:
                 return ()  # (only a side question is answered beside the yes: a look-up asked for waits its turn)
             name = ranked[0][0]
             labels, rejected = self._read_new(self.domain.flow(name), q, r.ctx)
@@ -1076,8 +1081,10 @@ class Understander:
         # up, clearly one task's, then an order in a verb of its own)
         ranked = self.rank(pieces[1], (), r.ctx, values_alone=False)
         opens = lx.opener(pieces[0]) or ""
-        if first is None and ranked and (_SETS_UP.match(pieces[0]) or re.fullmatch(lx.ORDER_VERBS, opens, re.IGNORECASE)
-                                         and not lx.WANTS.match(pieces[0])) \
+        # (an order opens with a verb of ordering, or with its own task's word: 'nice. email the itinerary to ...')
+        if first is None and ranked and (_SETS_UP.match(pieces[0]) or not lx.WANTS.match(pieces[0]) and (
+                re.fullmatch(lx.ORDER_VERBS, opens, re.IGNORECASE)
+                or self._opens_with_own_word(pieces[0], self.rank(pieces[0], (), r.ctx, values_alone=False)[0][0]))) \
                 and (ordered or _IMPERATIVE.match(pieces[1]) and self._opens_with_own_word(pieces[1], ranked[0][0])
                      # ('can u set a checkin reminder for BK-20481 and whats the baggage allowence': a side question)
                      or lx.is_question(pieces[1]) and self.domain.flow(ranked[0][0]).metadata.digression):

@@ -113,6 +113,7 @@ class SlotReader:
                 cands = [c for c in cands if not any(g.start() <= c.start and c.end <= g.end() for g in _GREETS.finditer(text))]
                 cands = [c for c in cands if not _TOLD_OF_THE_PAST.search(text, c.start, c.end)
                          and not (_MOMENT_VALUE.match(str(c.value)) and (_HAPPENED.search(text, 0, c.start)
+                                                                          or _MOVED_ELSEWHERE.search(text, 0, c.start)
                                                                           or _HELD_FOR.search(text, 0, c.start)))]
             if isinstance(slot, DateTimeSlot) and slot.time_mode == "none" and slot_spec.name != waiting and any(
                     isinstance(other, DateTimeSlot) and other.time_mode != "none" for other in slots.values()):
@@ -502,6 +503,10 @@ _HAPPENED = re.compile(r"(?:\b(?:i|we|she|he|they|mum|dad|my \w+)\s+(?:had (?:a|
                        r"|left|lost|dropped|forgot|mislaid|misplaced"  # ('my daughter left her water bottle ... on saturday')
                        r"|hurt|injured|went over|(?:is|are|am|feels?|feeling)\s+" + _STATE + r")"
                        r"|\b(?:i'?m|we'?re|she'?s|he'?s|they'?re)\s+" + _STATE + r")\b[^.!?;]*$", re.IGNORECASE)
+# ("my husband's surgery got moved to the 18th, so please move BK-12345 to Dec 20": a day something else was moved to,
+# told in a clause of its own, is no day asked for)
+_MOVED_ELSEWHERE = re.compile(r"\b(?:got|was|were|has been|have been|had been|'s been)\s+(?:moved|changed|rescheduled|"
+                              r"pushed(?: back)?|put back|brought forward|postponed)\b[^.!?;,]*$", re.IGNORECASE)
 _GREETS = re.compile(r"\bgood\s+(?:morning|afternoon|evening|day|night)\b|^\s*(?:morning|afternoon|evening)\b(?=[\s,!.]*(?:$|[A-Za-z]))",
                      re.IGNORECASE)
 _TAKES_A_REFERENCE = re.compile(r"\b(?:reference|ref)\b", re.IGNORECASE)

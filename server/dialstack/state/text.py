@@ -255,7 +255,8 @@ def _sample_class(items: list[tuple[object, object]], index: int) -> str | None:
 KIN = (r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|son|daughter|kid|child|baby|toddler|mum|mom|mother|"
         r"dad|father|brother|sister|friend|buddy|mate|colleague|coworker|co-worker|boss|grandma|grandmother|grandpa|"
         r"grandfather|granddaughter|grandson|grandkid|boy|girl|twin|teenager|aunt|uncle|niece|nephew|cousin|neighbou?r|roommate|flatmate|carer|"
-        r"young'?un|youngster|kiddo|nipper|bairn|pickney")  # ('me and my two young'uns')
+        r"young'?un|youngster|kiddo|nipper|bairn|pickney|mam|mammy|mummy|mommy|da|nan|nana|gran|granny|grandad|"
+        r"granddad|missus|missis|hubby|wifey|other half")  # ('me and my two young'uns', 'me and my mam')
 KIN_OWNER = r"(?:my|our|his|her|their)"  # whose relative: 'my son', 'our kids'
 KIN_KINDS = r"little|older|younger|baby|elderly|best"  # 'my little girl', 'my best friend'
 _MEMBER = (rf"(?:me|myself|(?<=and )i|(?<= n )i|{KIN_OWNER}\s+(?:(?:{KIN_KINDS}|two|three|four|five|six|\d)\s+)?(?:(?:{KIN})s?|children)|"
