@@ -409,8 +409,7 @@ def test_oh_no_what_about_sunday_puts_the_day_forward() -> None:
 
 # -- the seventy-first round --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("text", ["sure that's grand, work away", "Jawohl, please book it.", "yep good as gold",
-                                  "grand job, book it", "That is correct, thank you dear.",
-                                  "right so, go ahead and cancel it, sure look"])
+                                  "grand job, book it", "That is correct, thank you dear."])
 def test_an_irish_german_or_australian_yes_is_a_yes(text: str) -> None:
     assert lx.agrees(lx.plain_words(text))
 
@@ -453,3 +452,17 @@ def test_a_weekday_said_for_every_one_is_the_next_one() -> None:
 
     from dialstack.state.dates import find_dates
     assert [d for d, _, _ in find_dates("loaves for Fridays at 7am", date(2026, 12, 1))] == [date(2026, 12, 4)]
+
+
+def test_a_yes_with_the_tasks_own_verb_and_an_irish_filler_cancels() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "c'mere, I want to cancel BK-12345")
+        result = agent.handle("s", "right so, go ahead and cancel it, sure look")
+        assert tools_of(result) == ["cancel_booking"] and stack_of(agent) == []
+
+
+def test_a_weekday_refused_in_the_plural_is_no_day() -> None:
+    from datetime import date
+
+    from dialstack.state.dates import find_dates
+    assert [d for d, _, _ in find_dates("she cant do thursdays, tuesday the 8th", date(2026, 12, 1))] == [date(2026, 12, 8)]

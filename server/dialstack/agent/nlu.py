@@ -447,12 +447,13 @@ class Understander:
         ('go on then' too, in words its options do not list)."""
         if r.waiting is None:
             return None
-        if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation") and not lx.agrees(r.text):
+        if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation") and not lx.agrees(r.text) \
+                and not self._yes_then_its_verb(r):
             asked = self._yes_then_asks(r)
             if asked:  # ('yes cancel it. oh and btw do you fly to Tokyo?' to 'Are you sure ...?': yes, and the question answered)
                 return r.result("affirm", later=asked)
         if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation"):
-            said = "yes" if lx.agrees(r.text) and not self.names_another_task(r.text, r.active.name) \
+            said = "yes" if (lx.agrees(r.text) or self._yes_then_its_verb(r)) and not self.names_another_task(r.text, r.active.name) \
                 else "no" if lx.DENY.match(r.text) or self._keeps_it(r) \
                 else None  # ('yes, book it' to 'cancel BK-31337?' is no yes; '... Please don't cancel it.' is a no)
             check = r.waiting.check(said, r.ctx) if said else None
@@ -490,7 +491,8 @@ class Understander:
         refundable?'), each as the part that side task takes."""
         sentences = [s.strip() for s in _SENTENCES.split(r.text.strip()) if s.strip()]
         said = 0
-        while said < len(sentences) and lx.agrees(sentences[said]) and not _DOUBT.search(sentences[said]):
+        while said < len(sentences) and (lx.agrees(sentences[said]) or self._yes_then_its_verb(r, sentences[said])) \
+                and not _DOUBT.search(sentences[said]):
             said += 1
         questions = sentences[said:]
         if not said or not questions or any(_DOUBT.match(q) or not lx.is_question(q) or self._asks_about(q, True) is None
@@ -549,14 +551,16 @@ class Understander:
         said = mask(r.text, [(c.start, c.end) for c in r.own_labels.values()])
         return lx.agrees(re.sub(r"\s+'s\b", " is", said))  # ("friday's perfect": the day masked, 'is perfect')
 
-    def _yes_then_its_verb(self, r: Reading) -> bool:
+    def _yes_then_its_verb(self, r: Reading, text: str | None = None) -> bool:
         """'ok fine, yes go ahead and cancel', 'sure, move it', 'yes cancel it cheers' to the read-back of
         that very task: a yes, then the task's own verb and nothing else of it ('yes, cancel' to a
-        booking's read-back is no yes)."""
-        yes = _YES_FIRST.match(r.text)
-        if yes is None or r.active is None or r.is_question or r.own_labels:
+        booking's read-back is no yes). ``text``: a sentence of the turn (the whole turn by default)."""
+        said = r.text if text is None else text
+        yes = _YES_FIRST.match(said)
+        if yes is None or r.active is None or (lx.is_question(said) if text is not None else r.is_question) \
+                or text is None and r.own_labels:
             return False
-        rest = _GO_AHEAD_AND.sub("", r.text[yes.end():])
+        rest = _GO_AHEAD_AND.sub("", said[yes.end():])
         verb = lx.opener(rest) or ""
         if (self.scorer.verb_flow(rest) or self.scorer.request_verbs.get(verb)) != r.active.name:
             return False  # ('yes please, move it' to a change's read-back: 'move' is one of its request verbs)

@@ -81,8 +81,9 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("next_unit", r"(?P<which>next|this\s+coming)\s+(?P<unit>week|month|weekend)"),
     ("weekend", r"(?P<which>this\s+)?weekend"),
     ("weekday_day", rf"(?:on\s+)?{_WEEKDAY}\s+(?:the\s+)?(?P<day>\d{{1,2}}(?:st|nd|rd|th))"),  # 'fri 11th', 'wed 2nd'
-    # ('for Fridays at 7am': a weekday said as every one of them is the next one)
-    ("weekday", rf"(?:(?P<which>next|this|coming|this\s+coming|last|on)\s+)?{_WEEKDAY}(?:(?<=day)s)?"),
+    # ('for Fridays at 7am': a weekday said as every one of them, at a time, is the next one; not 'she can't do thursdays')
+    ("weekday", rf"(?P<which>(?!x)x)?(?:(?<=\bfor\s)|(?<=\bon\s)|(?<=\bevery\s)){_WEEKDAY}(?<=day)s(?=\s+at\b)"),
+    ("weekday", rf"(?:(?P<which>next|this|coming|this\s+coming|last|on)\s+)?{_WEEKDAY}"),
     ("day_only", rf"(?:on\s+)?the\s+{_LATE_DAY}"),
     # ('for the day 18', 'the day 12': a day of the month as Spanish and Italian speakers say it, 'el día 18')
     ("day_only", r"(?:on\s+|for\s+)?the\s+day\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?(?!\s*(?::|hours?|days?|nights?|of\s+(?:the\s+|my\s+)?"
