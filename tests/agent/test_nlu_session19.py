@@ -466,3 +466,41 @@ def test_a_weekday_refused_in_the_plural_is_no_day() -> None:
 
     from dialstack.state.dates import find_dates
     assert [d for d, _, _ in find_dates("she cant do thursdays, tuesday the 8th", date(2026, 12, 1))] == [date(2026, 12, 8)]
+
+
+@pytest.mark.parametrize(("text", "day"), [("book flight boston chicago december fifteen", "2026-12-15"),
+                                           ("december twenty-one", "2026-12-21")])
+def test_a_day_said_as_a_number_word_after_its_month_is_read(text: str, day: str) -> None:
+    from datetime import date
+
+    from dialstack.state.dates import find_dates
+    assert [d.isoformat() for d, _, _ in find_dates(text, date(2026, 12, 1))] == [day]
+
+
+@pytest.mark.parametrize("text", ["in december two of us are going", "may five of us come?"])
+def test_a_count_after_a_month_or_may_is_no_day(text: str) -> None:
+    from datetime import date
+
+    from dialstack.state.dates import find_dates
+    assert find_dates(text, date(2026, 12, 1)) == []
+
+
+def test_an_amount_in_words_is_the_alert_price() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "set price alert new york los angeles under two hundred dollars")
+        assert slots_of(agent, "price_alert")["max_price"] == {"amount": 200.0, "currency": "USD"}
+
+
+def test_a_wish_after_an_australian_greeting_books() -> None:
+    with talking("travel") as agent:
+        agent.handle("s", "g'day mate, need a flight Boston to Chicago on the 15th, just me")
+        assert stack_of(agent) == ["book_flight"]
+
+
+@pytest.mark.parametrize("text", ["hang on mate, at the servo, one sec", "hang on mate"])
+def test_a_wait_with_where_one_is_asks_to_wait(text: str) -> None:
+    assert lx.asks_to_wait(text)
+
+
+def test_a_place_alone_after_hang_on_is_no_wait() -> None:
+    assert not lx.asks_to_wait("hang on, at the airport now")

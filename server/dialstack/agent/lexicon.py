@@ -66,7 +66,7 @@ _YES_TAIL = (r"yes|yeah|yep|please|pleas|plese|pleese|pleeze|pleaze|thanks|thank
              r"sadly|unfortunately|regrettably|i'?m afraid|"  # ('yes, sadly' to 'cancel it?')
              # ('aye, gaun yersel', 'aye, fire it ower': go ahead, send it, in Scots)
              r"(?:gaun|go on|go) yersel[f]?|fire (?:it|that|them) (?:ower|over|across|through)|"
-             r"sure look|right so|work away|fire away|good as gold|she'?s right|jawohl|genau|"  # ('sure that's grand, work away')
+             r"sure look|right so|work away|fire away|good as gold|she'?s right|jawohl|genau|righto|right-o|"  # ('yeah righto')
              r"(?:please |kindly )?action(?: it| this| that| the \w+)?(?: as well| too)?|approved|"  # ('Confirmed, please action.')
              r"omg|lol|lmao|fr|ngl|for real|tbh|"  # ('yes omg', 'yes lol')
              r"in (?:every|all) (?:particulars?|respects?|details?)|"  # ('Correct in every particular. Proceed.')
@@ -704,7 +704,9 @@ _WAIT = (r"(?:hold on|hang on|hold up|one sec(?:ond)?|one moment|one min(?:ute)?
          r"(?:give me|gimme|bear with me for) (?:a|one) (?:sec|second|moment|minute|min|mo|tick)|bear with me|wait(?: a (?:sec|second|moment|minute|min))?|"
          r"brb|be right back|afk|back in a (?:sec|second|min|minute|bit|mo))")
 _ASKS_TO_WAIT = re.compile(r"^\W*(?:[\w']+(?:\s+[\w']+){0,3}[.!,-]+\s*)?(?:(?:ok|okay|sorry|um+|oh|hmm+|sec|please)[\s,.!]+)*"
-                           + _WAIT + r"(?:[\s,.!]+(?:please|pls|sorry|thanks|ty|x)|[\s,.!]+" + _WAIT + r")*"
+                           + _WAIT + r"(?:[\s,.!]+(?:please|pls|sorry|thanks|ty|x|mate|love|bro|dude|man|hun|pal)|[\s,.!]+" + _WAIT
+                           # ('hang on mate, at the servo, one sec': where the user is, between two waits)
+                           + r"|[\s,.!]+(?:at|in|on) (?:the|my|a) [\w']+(?=[\s,.!]+" + _WAIT + r"))*"
                            # ('brb gotta grab my charger': what the user goes to do, said after it)
                            r"(?:[\s,.!-]+(?:(?:i )?(?:gotta|got to|have to|need to|must|just)|i'?ll|i'?m (?:just |going to |gonna )?)"
                            r"\s*(?:grab|get|go|answer|take|let|feed|put)\b[^?]*)?[\s.!]*$", re.IGNORECASE)
@@ -925,13 +927,13 @@ WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right|g'?day|gda
                    r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to|"
                    r"gotta|(?:'ve |have )?got to|have to)\b"  # ('i gotta get to chicago')
                    # ('My boss needs to get from New York to Los Angeles on the 19th': wanted for someone else)
-                   r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*(?:my|our) (?:" + KIN + r")\s+"
+                   r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right|g'?day|gday|mate|morning|yo)[\s,]+)*(?:my|our) (?:" + KIN + r")\s+"
                    r"(?:needs|wants|has to|has got to|'d like|would like)\b"
                    # ('can you get me to chicago', 'have to get to LA asap'): getting there asked for
-                   r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right)[\s,]+)*(?:(?:can|could|would|will) (?:you|u) "
+                   r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right|g'?day|gday|mate|morning|yo)[\s,]+)*(?:(?:can|could|would|will) (?:you|u) "
                    r"(?:get|take|fly) (?:me|us)|(?:have to|gotta|got to|need to) get)\b"
                    # ('Need flt BOS to ORD', 'FYI also need status on BK-31337'): wanting, texted without the 'I'
-                   r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right|fyi|also|and|just|pls|please)[\s,:]+)*"
+                   r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right|g'?day|gday|mate|morning|yo|fyi|also|and|just|pls|please)[\s,:]+)*"
                    r"(?:" + NEED + r"|" + WANT + r"|wanna)\b(?!\s*[?.!]*$)", re.IGNORECASE)
 # 'i prefer window seats', 'we'd rather fly early', 'my usual preference is aisle': a preference stated
 # (not 'i need ...', 'i like the movie ...': a want or a remark that the request after it serves)

@@ -42,6 +42,13 @@ ORDINALS.update({"tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "
                  "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20,
                  "thirtieth": 30, "thirty-first": 31})
 ORDINALS.update({f"twenty-{word}": 20 + i for i, word in enumerate(_UNITS, 1)})
+# a day of the month said as a number word after its month, as to a voice assistant ('december fifteen')
+CARDINALS = {word: i for i, word in enumerate(
+    ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen",
+     "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"), 1)}
+CARDINALS.update({f"twenty-{word}": 20 + i for i, word in enumerate(
+    ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine"), 1)})
+CARDINALS.update({"thirty": 30, "thirty-one": 31})
 AMBIGUOUS_DAYS = frozenset({"sat", "sun", "mon", "wed"})  # also English words: a day only when capitalized or cued
 CALENDAR_KINDS = frozenset({"iso", "numeric", "month_day", "day_month", "day_only", "weekday_day"})
 _CUE = re.compile(r"\b(?:on|by|for|until|till|from|the|before|after|due|" + "|".join(WEEKDAYS) + r")[\s,]*$", re.IGNORECASE)
@@ -67,6 +74,9 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("nth_weekday", rf"(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+{_WEEKDAY}\s+(?:of|in)\s+{_MONTH}"),
     ("day_next_month", rf"(?:the\s+)?{_DAY}\s+of\s+next\s+month"),
     ("month_day", rf"{_MONTH}\s+(?:the\s+)?{_DAY}(?![:.]\d){_YEAR}"),  # (not '7 December 9:30': a time after the month)
+    # ('book flight boston chicago december fifteen'; not 'in december two of us', a count)
+    ("month_day", rf"(?P<year>(?!x)x)?(?!may\b){_MONTH}\s+(?P<day>{_words(CARDINALS)})(?![\w-])(?!\s+(?:of|people|persons|adults|kids|children|"
+                  r"passengers|tickets|seats|nights|days|weeks|hours|rooms|bags|pax)\b)"),
     ("day_month", rf"(?:the\s+)?{_DAY}\.?\s+(?:of\s+)?{_MONTH}{_YEAR}"),  # (and '13. December', written German-style)
     ("holiday", r"(?P<holiday>christmas\s+eve|christmas(?:\s+day)?|xmas|boxing\s+day|new\s+year(?:['’]?s(?:\s+(?:eve|day))?|\s+(?:eve|day))"
                 r"|valentine(?:['’]?s)?(?:\s+day)?|halloween)"),
@@ -114,6 +124,8 @@ def add_months(day: date, months: int) -> date:
 
 def _day_number(text: str) -> int:
     word = re.sub(r"[\s-]+", "-", text.lower())
+    if word in CARDINALS:
+        return CARDINALS[word]
     return ORDINALS[word] if word in ORDINALS else int(re.sub(r"\D", "", word))
 
 

@@ -239,6 +239,10 @@ def _sign(group: str) -> str:
 
 _MONEY = re.compile(rf"(?:{_sign('neg')}{_PREFIX}\s*(?P<neg2>-|\u2212)?\s*(?P<a1>{_AMOUNT})|{_sign('neg3')}(?P<a2>{_AMOUNT})\s*{_SUFFIX})",
                     re.IGNORECASE)
+# ('under two hundred dollars', 'a hundred and fifty euros'): an amount in words, before its currency
+_NUMBER_WORD = (r"(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+                r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|and)")
+_MONEY_WORDS = re.compile(rf"\b(?P<words>(?!and\b){_NUMBER_WORD}(?:[\s-]+{_NUMBER_WORD}){{0,5}})\s+{_SUFFIX}", re.IGNORECASE)
 _BUDGET = re.compile(r"\b(?:under|below|less than|max(?:imum)?|budget(?: of| is)?|up to|at most)\s+(?P<amount>\d[\d,]*(?:\.\d+)?)",
                      re.IGNORECASE)
 
@@ -315,6 +319,14 @@ class MoneySlot(LevelSlot):
             elif m.group("neg") or m.group("neg2") or m.group("neg3"):
                 # '-5 dollars': kept as typed, so filling the slot refuses it with the reason
                 out.append(Candidate(m.group(), m.group(), m.start(), m.end(), 0.4))
+        for m in _MONEY_WORDS.finditer(text):
+            if m["words"].lower() in ("a", "and") or any(c.start < m.end() and m.start() < c.end for c in out):
+                continue
+            amount = parse_number(m["words"])
+            word = " ".join(m["post"].lower().split())
+            result = self.check({"amount": amount, "currency": CURRENCY_WORDS[word]}, ctx) if amount is not None else None
+            if result is not None and result.ok:
+                out.append(Candidate(result.value, result.display, m.start(), m.end(), 0.85))
         for m in _BUDGET.finditer(text):
             if any(c.start <= m.start("amount") < c.end for c in out):
                 continue
