@@ -922,18 +922,20 @@ UNSURE = re.compile(
     r"(?:\s+(?:about|of|on|what|which|when)\s+[^,.;!?]+)?(?:\s+yet)?"
     r"(?:\s*[,.;!-]+\s*(?:" + LATER_TAIL + r"|let me (?:check|think|see|ask)[^,.;!?]*))?[\s.!]*$", re.IGNORECASE)
 # 'i need chicago to boston on the 13th': asking to have something, not whether it exists
-WANTS = re.compile(r"^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right|g'?day|gday|mate|morning|yo)[\s,]+)*" + WE + r"\s*(?:'d like|would like|"
+# the greetings and fillers a wish may open with ('hi, i need ...', "g'day mate, need a flight ...")
+_GREETING_LEAD = r"hi|hey|hello|ok|okay|so|um+|hmm+|right|g'?day|gday|mate|morning|yo"
+WANTS = re.compile(r"^\s*(?:(?:" + _GREETING_LEAD + r")[\s,]+)*" + WE + r"\s*(?:'d like|would like|"
                    r"(?:'ll |will |'m going to |am going to )?(?:" + NEED + r"|" + WANT + r")|"  # ('so i'll need a flight ...')
                    r"wanna|'m after|am after|'m looking to|am looking to|'re looking to|are looking to|"
                    r"gotta|(?:'ve |have )?got to|have to)\b"  # ('i gotta get to chicago')
                    # ('My boss needs to get from New York to Los Angeles on the 19th': wanted for someone else)
-                   r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right|g'?day|gday|mate|morning|yo)[\s,]+)*(?:my|our) (?:" + KIN + r")\s+"
+                   r"|^\s*(?:(?:" + _GREETING_LEAD + r")[\s,]+)*(?:my|our) (?:" + KIN + r")\s+"
                    r"(?:needs|wants|has to|has got to|'d like|would like)\b"
                    # ('can you get me to chicago', 'have to get to LA asap'): getting there asked for
-                   r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right|g'?day|gday|mate|morning|yo)[\s,]+)*(?:(?:can|could|would|will) (?:you|u) "
+                   r"|^\s*(?:(?:" + _GREETING_LEAD + r")[\s,]+)*(?:(?:can|could|would|will) (?:you|u) "
                    r"(?:get|take|fly) (?:me|us)|(?:have to|gotta|got to|need to) get)\b"
                    # ('Need flt BOS to ORD', 'FYI also need status on BK-31337'): wanting, texted without the 'I'
-                   r"|^\s*(?:(?:hi|hey|hello|ok|okay|so|um+|hmm+|right|g'?day|gday|mate|morning|yo|fyi|also|and|just|pls|please)[\s,:]+)*"
+                   r"|^\s*(?:(?:" + _GREETING_LEAD + r"|fyi|also|and|just|pls|please)[\s,:]+)*"
                    r"(?:" + NEED + r"|" + WANT + r"|wanna)\b(?!\s*[?.!]*$)", re.IGNORECASE)
 # 'i prefer window seats', 'we'd rather fly early', 'my usual preference is aisle': a preference stated
 # (not 'i need ...', 'i like the movie ...': a want or a remark that the request after it serves)

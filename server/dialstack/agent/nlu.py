@@ -447,13 +447,12 @@ class Understander:
         ('go on then' too, in words its options do not list)."""
         if r.waiting is None:
             return None
-        if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation") and not lx.agrees(r.text) \
-                and not self._yes_then_its_verb(r):
-            asked = self._yes_then_asks(r)
+        if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation"):
+            agrees = lx.agrees(r.text) or self._yes_then_its_verb(r)
+            asked = () if agrees else self._yes_then_asks(r)
             if asked:  # ('yes cancel it. oh and btw do you fly to Tokyo?' to 'Are you sure ...?': yes, and the question answered)
                 return r.result("affirm", later=asked)
-        if r.view.waiting_for_slot not in r.own_labels and r.waiting.params.get("confirmation"):
-            said = "yes" if (lx.agrees(r.text) or self._yes_then_its_verb(r)) and not self.names_another_task(r.text, r.active.name) \
+            said = "yes" if agrees and not self.names_another_task(r.text, r.active.name) \
                 else "no" if lx.DENY.match(r.text) or self._keeps_it(r) \
                 else None  # ('yes, book it' to 'cancel BK-31337?' is no yes; '... Please don't cancel it.' is a no)
             check = r.waiting.check(said, r.ctx) if said else None
@@ -828,10 +827,9 @@ class Understander:
         """'do you fly to Honolulu?': a question a digression flow answers; nothing is stored."""
         # 'if my son is poorly on the day can i cancel?': what the service allows, asked of no booking
         # in particular, is for the side task that answers questions (not a look-up, not the task)
-        if self._answers_questions is not None and not r.own_labels and self._asks_what_is_allowed(r):
-            return self._digresses(r, self._answers_questions, confident=False)
-        # ("my son tells me I must 'check in' before I fly. What does that mean, please?": what a word means)
-        if self._answers_questions is not None and not r.own_labels and lx.asks_what_it_means(r.text):
+        # ("my son tells me I must 'check in' before I fly. What does that mean, please?": what a word means, too)
+        if self._answers_questions is not None and not r.own_labels \
+                and (self._asks_what_is_allowed(r) or lx.asks_what_it_means(r.text)):
             return self._digresses(r, self._answers_questions, confident=False)
         # ('lovely, thats all i needed, thanks bye' with nothing open: a goodbye, whatever its words score)
         if r.starts_other and r.best_spec.metadata.digression \
@@ -1085,15 +1083,14 @@ class Understander:
         # up, clearly one task's, then an order in a verb of its own)
         ranked = self.rank(pieces[1], (), r.ctx, values_alone=False)
         opens = lx.opener(pieces[0]) or ""
+        opening = self.rank(pieces[0], (), r.ctx, values_alone=False) if first is None and ranked else []
         # (an order opens with a verb of ordering, or with its own task's word: 'nice. email the itinerary to ...')
-        if first is None and ranked and (_SETS_UP.match(pieces[0]) or not lx.WANTS.match(pieces[0]) and (
-                re.fullmatch(lx.ORDER_VERBS, opens, re.IGNORECASE)
-                or self._opens_with_own_word(pieces[0], self.rank(pieces[0], (), r.ctx, values_alone=False)[0][0]))) \
+        if opening and (_SETS_UP.match(pieces[0]) or not lx.WANTS.match(pieces[0]) and (
+                re.fullmatch(lx.ORDER_VERBS, opens, re.IGNORECASE) or self._opens_with_own_word(pieces[0], opening[0][0]))) \
                 and (ordered or _IMPERATIVE.match(pieces[1]) and self._opens_with_own_word(pieces[1], ranked[0][0])
                      # ('can u set a checkin reminder for BK-20481 and whats the baggage allowence': a side question)
                      or lx.is_question(pieces[1]) and self.domain.flow(ranked[0][0]).metadata.digression):
-            opening = self.rank(pieces[0], (), r.ctx, values_alone=False)
-            if opening and opening[0][1] >= self.threshold and (len(opening) < 2 or opening[0][1] - opening[1][1] >= PART_MARGIN):
+            if opening[0][1] >= self.threshold and (len(opening) < 2 or opening[0][1] - opening[1][1] >= PART_MARGIN):
                 first = opening[0][0]
         if first is None and ranked:
             first = self._asked_then_requested(r.text, pieces, ranked[0][0], r.ctx)
@@ -1624,9 +1621,10 @@ class Understander:
             # Dec 21. Five.', 'me and 3 of the squad need flights out of chicago': a wish with its values, for a task
             # that finds what it makes by itself, asks for that task)
             maker = self._finds_its_own(near, said)
-            if maker is not None and ctx is not None:
+            references = self.scorer.reference_spans(said, ctx) if maker is not None and ctx is not None else []
+            if references:
                 held = [(c.start, c.end) for c in self._read_new(self.domain.flow(maker), said, ctx)[0].values()]
-                if any(not any(a <= s and e <= b for a, b in held) for s, e in self.scorer.reference_spans(said, ctx)):
+                if any(not any(a <= s and e <= b for a, b in held) for s, e in references):
                     maker = None  # ('I want to mice my flight BK-12345 to the 18th': a booking held, no new one)
             if maker is not None:
                 return _promoted(ranked, maker, max(top, self.threshold))

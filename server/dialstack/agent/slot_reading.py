@@ -268,7 +268,8 @@ class SlotReader:
                 short = _A_THING_NAMED.match(said)
                 if short is not None and len(said.split()) <= 3:
                     said = said[short.end():]
-                answer = Candidate(said, said, text.find(said), text.find(said) + len(said), 0.5) if said else None
+                at = text.find(said)
+                answer = Candidate(said, said, at, at + len(said), 0.5) if said else None
             elif not whole and (cued := _sole_place(text, roles, taken)) is not None:
                 answer = cued  # 'I need a hotel in San Francisco' to 'where?': the place, not the hotel
             else:

@@ -22,6 +22,7 @@ Pure functions, no clock of their own: ``today`` is always passed in. Convention
 from __future__ import annotations
 
 import calendar
+import collections
 import re
 from collections.abc import Iterable
 from datetime import date, timedelta
@@ -75,7 +76,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("day_next_month", rf"(?:the\s+)?{_DAY}\s+of\s+next\s+month"),
     ("month_day", rf"{_MONTH}\s+(?:the\s+)?{_DAY}(?![:.]\d){_YEAR}"),  # (not '7 December 9:30': a time after the month)
     # ('book flight boston chicago december fifteen'; not 'in december two of us', a count)
-    ("month_day", rf"(?P<year>(?!x)x)?(?!may\b){_MONTH}\s+(?P<day>{_words(CARDINALS)})(?![\w-])(?!\s+(?:of|people|persons|adults|kids|children|"
+    ("month_day", rf"(?!may\b){_MONTH}\s+(?P<day>{_words(CARDINALS)})(?![\w-])(?!\s+(?:of|people|persons|adults|kids|children|"
                   r"passengers|tickets|seats|nights|days|weeks|hours|rooms|bags|pax)\b)"),
     ("day_month", rf"(?:the\s+)?{_DAY}\.?\s+(?:of\s+)?{_MONTH}{_YEAR}"),  # (and '13. December', written German-style)
     ("holiday", r"(?P<holiday>christmas\s+eve|christmas(?:\s+day)?|xmas|boxing\s+day|new\s+year(?:['’]?s(?:\s+(?:eve|day))?|\s+(?:eve|day))"
@@ -92,7 +93,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rf"(
     ("weekend", r"(?P<which>this\s+)?weekend"),
     ("weekday_day", rf"(?:on\s+)?{_WEEKDAY}\s+(?:the\s+)?(?P<day>\d{{1,2}}(?:st|nd|rd|th))"),  # 'fri 11th', 'wed 2nd'
     # ('for Fridays at 7am': a weekday said as every one of them, at a time, is the next one; not 'she can't do thursdays')
-    ("weekday", rf"(?P<which>(?!x)x)?(?:(?<=\bfor\s)|(?<=\bon\s)|(?<=\bevery\s)){_WEEKDAY}(?<=day)s(?=\s+at\b)"),
+    ("weekday", rf"(?:(?<=\bfor\s)|(?<=\bon\s)|(?<=\bevery\s)){_WEEKDAY}(?<=day)s(?=\s+at\b)"),
     ("weekday", rf"(?:(?P<which>next|this|coming|this\s+coming|last|on)\s+)?{_WEEKDAY}"),
     ("day_only", rf"(?:on\s+)?the\s+{_LATE_DAY}"),
     # ('for the day 18', 'the day 12': a day of the month as Spanish and Italian speakers say it, 'el día 18')
@@ -184,7 +185,7 @@ _DOER_BEFORE = re.compile(r"\b(?:i|we|you|he|she|they|it|who|the|had|have|has|ju
 
 
 def _resolve(kind: str, m: re.Match[str], today: date) -> date | None:
-    g = m.groupdict()
+    g = collections.defaultdict(lambda: None, m.groupdict())  # (a group a kind's pattern lacks is one not said)
     if kind == "iso":
         return date(int(g["year"]), int(g["month"]), int(g["day"]))
     if kind == "numeric":

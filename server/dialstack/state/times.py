@@ -154,6 +154,5 @@ def find_times(text: str) -> list[tuple[time, int, int]]:
             start = m.start("hour") if pattern in (_BARE_HOUR, _OCLOCK, _ISH, _HOUR_DAYPART, _DAY_HOUR) else m.start()
             found.append((moment, start, m.end()))
     # ('quarter past 6 in the evening', '12 o'clock in the afternoon'): the part of the day said after it is the time's own
-    found = [(moment, start, end + (m.end() if (m := _DAYPART_AFTER.match(text, end)) else 0) - (end if m else 0))
-             for moment, start, end in found]
+    found = [(moment, start, m.end() if (m := _DAYPART_AFTER.match(text, end)) else end) for moment, start, end in found]
     return sorted(found, key=lambda item: item[1])
